@@ -1,0 +1,47 @@
+# Two commands do all set-up on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+DATASETS ?= ../shared/datasets
+
+.PHONY: run test install dev peers bench bench-quick clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+$(VENV)/.stamp-install: pyproject.toml | $(VENV)/bin/python
+	$(PIP) install --quiet -e .
+	touch $@
+
+$(VENV)/.stamp-dev: pyproject.toml $(VENV)/.stamp-install
+	$(PIP) install --quiet -e '.[dev]'
+	touch $@
+
+$(VENV)/.stamp-peers: pyproject.toml $(VENV)/.stamp-install
+	$(PIP) install --quiet -e '.[peers,bench]'
+	touch $@
+
+install: $(VENV)/.stamp-install
+dev: $(VENV)/.stamp-dev
+peers: $(VENV)/.stamp-peers
+
+## Extract the main content of the bundled example page and print it.
+run: install
+	$(VENV)/bin/grist extract examples/article.html
+
+## Install the dev extras and run the test suite (what CI runs).
+test: dev
+	$(PY) -m pytest
+
+## Full benchmark suite: grist and the peers on every dataset (results in docs/benchmarks/).
+bench: peers
+	$(VENV)/bin/grist bench --datasets-dir $(DATASETS)
+
+## A small sample of the benchmark suite (under 3 minutes).
+bench-quick: peers
+	$(VENV)/bin/grist bench --datasets-dir $(DATASETS) --quick
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache

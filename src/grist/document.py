@@ -1,0 +1,76 @@
+"""The one data model every stage reads and writes: a Document and its Blocks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from selectolax.lexbor import LexborHTMLParser
+
+CONTENT = "content"
+BOILERPLATE = "boilerplate"
+
+
+@dataclass
+class Document:
+    """A decoded page: its source text, where it came from, and (once parsed) its DOM.
+
+    ``dom`` is filled by ``grist.html.parse.parse_document``; methods that work on the raw
+    source (``lineblock``) never parse it.
+    """
+
+    html: str
+    url: str | None = None
+    encoding: str | None = None
+    title: str = ""
+    dom: LexborHTMLParser | None = None
+    meta: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Block:
+    """One atomic text block of a page, in page order.
+
+    text:         the block's visible text, whitespace collapsed (``pre`` keeps its own).
+    tag:          the block-level tag that closed the block (``p``, ``h2``, ``li``, ``td``, ...).
+    path:         DOM path of the enclosing elements, e.g. ``html>body>div.main>p``.
+    depth:        number of elements enclosing the block.
+    anchor_words: tokens of the block inside ``<a>`` elements (for link density).
+    anchor_chars: characters of the block inside ``<a>`` elements.
+    tag_counts:   tags opened inside the block (``a``, ``b``, ``img``, ``br`` ...).
+    index:        position of the block in the page (0-based).
+    region:       id of the nearest enclosing DIV/TD/TABLE-like container (seed 001 blocks).
+    heading:      heading level 1-6, 0 when the block is not a heading.
+    list_kind:    ``ul``/``ol`` when the block is a list item, else ``""``; ``list_depth`` nests.
+    cell:         (table id, row, column) when the block is a table cell, else None.
+    preformatted: the block is inside ``pre``/``code`` whose whitespace must be kept.
+    label:        ``content`` or ``boilerplate`` once classified, else None.
+    reason:       why the label was given (the rule that fired, the model's explanation).
+    score:        a method's confidence or importance score, when it has one.
+    info:         method-specific details (e.g. jusText's context-free class).
+    """
+
+    text: str
+    tag: str = "p"
+    path: str = ""
+    depth: int = 0
+    anchor_words: int = 0
+    anchor_chars: int = 0
+    tag_counts: dict[str, int] = field(default_factory=dict)
+    index: int = 0
+    region: int = 0
+    heading: int = 0
+    list_kind: str = ""
+    list_depth: int = 0
+    cell: tuple[int, int, int] | None = None
+    preformatted: bool = False
+    label: str | None = None
+    reason: str | None = None
+    score: float | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_content(self) -> bool:
+        return self.label == CONTENT

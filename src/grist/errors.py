@@ -1,0 +1,66 @@
+"""grist's own exception types: every failure a user can meet has one, with a plain message."""
+
+from __future__ import annotations
+
+
+class GristError(Exception):
+    """Base class of every error grist raises on purpose.
+
+    ``reason`` is a short machine-readable code (used in batch error records and JSON output).
+    """
+
+    reason = "error"
+
+
+class EmptyInputError(GristError):
+    """The input has no bytes (or only whitespace)."""
+
+    reason = "empty-input"
+
+
+class NotHTMLError(GristError):
+    """The input is not an HTML page (an image, a PDF, an archive, other binary data)."""
+
+    reason = "not-html"
+
+
+class NoTextError(GristError):
+    """The page parsed but holds no visible text at all."""
+
+    reason = "no-text"
+
+
+class LimitExceededError(GristError):
+    """A documented cap (input size, node count, nesting depth) was hit; see ``grist.Limits``."""
+
+    reason = "limit-exceeded"
+
+
+class ExtractionTimeout(GristError):
+    """The page took longer than the per-page time budget (``Limits.time_budget``)."""
+
+    reason = "timeout"
+
+
+class FetchError(GristError):
+    """A URL could not be fetched (network error, HTTP error status, too large, not HTML)."""
+
+    reason = "fetch-failed"
+
+
+class UnknownMethodError(GristError, ValueError):
+    """The requested extraction method or output format does not exist."""
+
+    reason = "unknown-method"
+
+
+class ModelError(GristError):
+    """A trained model file is missing, unreadable, or of an incompatible version."""
+
+    reason = "model-error"
+
+
+class DatasetError(GristError):
+    """A dataset file or folder is missing or malformed."""
+
+    reason = "dataset-error"

@@ -1,0 +1,1 @@
+"""Turning input bytes into a Document: decoding, loading with limits, parsing."""

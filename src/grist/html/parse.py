@@ -1,0 +1,74 @@
+"""Parse a Document's source into a DOM with lexbor (via selectolax), within the caps.
+
+lexbor follows the WHATWG tree-construction rules, so broken HTML parses as browsers would, and it
+has no depth truncation (libxml2 silently drops content below depth 256). Its parse time grows with
+the square of the nesting depth, so very deep pages are refused before parsing (Limits.max_depth).
+The parser was chosen by measurement: see docs/decisions.md.
+"""
+
+from __future__ import annotations
+
+import re
+
+from selectolax.lexbor import LexborHTMLParser
+
+from grist.document import Document
+from grist.errors import LimitExceededError
+from grist.limits import Limits
+
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)")
+_TAG_START = re.compile(r"<[a-zA-Z/!]")
+
+# Elements that never nest: void elements and those the tree builder closes implicitly.
+_NON_NESTING = frozenset(
+    "area base br col embed hr img input link meta param source track wbr "
+    "p li dt dd tr td th option optgroup rb rp rt rtc thead tbody tfoot colgroup caption "
+    "html head body".split()
+)
+
+
+def estimate_depth(source: str, stop_at: int) -> int:
+    """Upper estimate of the element nesting depth of ``source``; stops counting past ``stop_at``."""
+    depth = deepest = 0
+    for closing, name in _TAG.findall(source):
+        name = name.lower()
+        if name in _NON_NESTING:
+            continue
+        if closing:
+            depth = max(depth - 1, 0)
+        else:
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > stop_at:
+                    break
+    return deepest
+
+
+def check_structure(source: str, limits: Limits) -> int:
+    """Raise LimitExceededError if the page has too many tags or nests too deep; return tag count."""
+    tags = len(_TAG_START.findall(source))
+    if tags > limits.max_tags:
+        raise LimitExceededError(
+            f"the page has {tags} tags; the limit is {limits.max_tags} (Limits.max_tags)"
+        )
+    if tags > limits.max_depth:
+        depth = estimate_depth(source, limits.max_depth)
+        if depth > limits.max_depth:
+            raise LimitExceededError(
+                f"the page nests elements more than {limits.max_depth} deep "
+                "(Limits.max_depth)"
+            )
+    return tags
+
+
+def parse_document(doc: Document, limits: Limits | None = None) -> Document:
+    """Fill ``doc.dom`` (and ``doc.title`` when the source had none); returns ``doc``."""
+    limits = limits or Limits()
+    check_structure(doc.html, limits)
+    doc.dom = LexborHTMLParser(doc.html)
+    if not doc.title:
+        node = doc.dom.css_first("title")
+        if node is not None:
+            doc.title = " ".join(node.text(deep=True).split())
+    return doc

@@ -1,0 +1,231 @@
+"""Split a parsed page into atomic text blocks, as seed 000 §4.1.1 describes.
+
+Non-content elements (``script``, ``style``, ``select``, comments, ...) are dropped. A block ends at
+every block-level tag (the paper's list: BLOCKQUOTE ... UL) and at a run of two or more ``<br>``.
+Inline tags, ``<a>`` above all, do not split a block, so link density can be computed.
+The traversal is iterative: no recursion limit on deeply nested pages.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from grist.document import Block, Document
+from grist.errors import GristError
+
+# Seed 000 §4.1.1, verbatim.
+PAPER_BLOCK_TAGS = frozenset(
+    "blockquote caption center col colgroup dd div dl dt fieldset form h1 h2 h3 h4 h5 h6 "
+    "legend li optgroup option p pre table td textarea tfoot th thead tr ul".split()
+)
+# HTML5 elements that browsers also render as blocks; the paper predates them.
+HTML5_BLOCK_TAGS = PAPER_BLOCK_TAGS | frozenset(
+    "ol article section header footer nav aside main figure figcaption address hr body "
+    "details summary dialog menu tbody html".split()
+)
+# Elements whose whole subtree carries no visible main text.
+DEFAULT_SKIP_TAGS = frozenset(
+    "head script style select noscript template svg math canvas iframe object embed "
+    "frameset frame audio video map datalist".split()
+)
+# Containers that open a new region (seed 001's DIV/TD blocks, generalised to HTML5 sections).
+REGION_TAGS = frozenset("div td th table section article aside nav header footer main form".split())
+
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_SPACES = re.compile(r"\s+")
+_TEXT = "-text"
+
+
+@dataclass(frozen=True)
+class SegmentConfig:
+    """Which tags split blocks and which are dropped; ``min_br_run`` BRs in a row split a block."""
+
+    block_tags: frozenset[str] = HTML5_BLOCK_TAGS
+    skip_tags: frozenset[str] = DEFAULT_SKIP_TAGS
+    min_br_run: int = 2
+    keep_classes: bool = True
+
+
+@dataclass
+class _Open:
+    """What is known about the enclosing elements while walking the tree."""
+
+    path: list[str] = field(default_factory=list)
+    classes: list[str] = field(default_factory=list)
+    block_tags: list[str] = field(default_factory=list)
+    regions: list[int] = field(default_factory=lambda: [0])
+    lists: list[str] = field(default_factory=list)
+    tables: list[list[int]] = field(default_factory=list)  # [table id, row, column]
+    anchors: int = 0
+    pre: int = 0
+    headings: list[int] = field(default_factory=list)
+
+
+class _BlockBuilder:
+    """Accumulates the text of the current block and emits Blocks."""
+
+    def __init__(self, config: SegmentConfig) -> None:
+        self.config = config
+        self.blocks: list[Block] = []
+        self.open = _Open()
+        self.region_count = 0
+        self.table_count = 0
+        self._reset()
+
+    def _reset(self) -> None:
+        self.pieces: list[str] = []
+        self.anchor_chars = 0
+        self.anchor_words = 0
+        self.tag_counts: dict[str, int] = {}
+        self.brs = 0
+        self.start: Block | None = None
+
+    def _begin(self) -> Block:
+        """Record where the block starts: the context of its first visible text."""
+        o = self.open
+        table = o.tables[-1] if o.tables else None
+        return Block(
+            text="",
+            tag=o.block_tags[-1] if o.block_tags else "body",
+            path=">".join(o.path),
+            depth=len(o.path),
+            index=len(self.blocks),
+            region=o.regions[-1],
+            heading=o.headings[-1] if o.headings else 0,
+            list_kind=o.lists[-1] if o.lists else "",
+            list_depth=len(o.lists),
+            cell=(table[0], table[1], table[2]) if table and table[2] >= 0 else None,
+            preformatted=o.pre > 0,
+            info={"classes": " ".join(c for c in reversed(o.classes[-4:]) if c)}
+            if self.config.keep_classes
+            else {},
+        )
+
+    def text(self, raw: str) -> None:
+        if not raw:
+            return
+        visible = not raw.isspace()
+        if self.start is None:
+            if not visible:
+                return
+            self.start = self._begin()
+        if visible:
+            self.brs = 0
+        self.pieces.append(raw)
+        if self.open.anchors and visible:
+            self.anchor_chars += len(raw.strip())
+            self.anchor_words += len(raw.split())
+
+    def line_break(self) -> None:
+        self.brs += 1
+        if self.brs >= self.config.min_br_run:
+            self.flush()
+            self.brs = self.config.min_br_run  # stay in the run until visible text comes
+        elif self.start is not None:
+            self.pieces.append("\n" if self.open.pre else " ")
+
+    def count_tag(self, tag: str) -> None:
+        if self.start is not None:
+            self.tag_counts[tag] = self.tag_counts.get(tag, 0) + 1
+
+    def flush(self) -> None:
+        block = self.start
+        if block is not None:
+            raw = "".join(self.pieces)
+            if block.preformatted:
+                text = raw.strip("\n").rstrip()
+            else:
+                text = _SPACES.sub(" ", raw).strip()
+            if text:
+                block.text = text
+                block.anchor_chars = min(self.anchor_chars, len(text))
+                block.anchor_words = self.anchor_words
+                block.tag_counts = self.tag_counts
+                self.blocks.append(block)
+        brs = self.brs
+        self._reset()
+        self.brs = brs
+
+
+def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
+    """Return the page's atomic text blocks in document order (requires ``doc.dom``)."""
+    if doc.dom is None:
+        raise GristError("segment() needs a parsed document; call grist.html.parse first")
+    config = config or SegmentConfig()
+    builder = _BlockBuilder(config)
+    o = builder.open
+    block_tags, skip_tags = config.block_tags, config.skip_tags
+    keep_classes = config.keep_classes
+    root = doc.dom.root
+    if root is None:
+        return []
+    # Explicit stack of (node, leaving) pairs: iterative pre/post-order walk.
+    stack: list[tuple[object, bool]] = [(root, False)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, leaving = pop()
+        tag = node.tag
+        if leaving:
+            if tag in block_tags:
+                builder.flush()
+                o.block_tags.pop()
+            if tag == "a":
+                o.anchors -= 1
+            elif tag == "pre":
+                o.pre -= 1
+            elif tag in _HEADINGS:
+                o.headings.pop()
+            elif tag == "ul" or tag == "ol":
+                o.lists.pop()
+            elif tag == "table":
+                o.tables.pop()
+            if tag in REGION_TAGS:
+                o.regions.pop()
+            o.path.pop()
+            if keep_classes:
+                o.classes.pop()
+            continue
+        if tag == _TEXT:
+            builder.text(node.text_content)
+            continue
+        if tag[0] in "-_!" or tag in skip_tags:  # comments, doctype, dropped subtrees
+            continue
+        if tag == "br":
+            builder.line_break()
+            continue
+        if tag in block_tags:
+            builder.flush()
+            o.block_tags.append(tag)
+        else:
+            builder.count_tag(tag)
+        o.path.append(tag)
+        if keep_classes:
+            attrs = node.attributes
+            o.classes.append(" ".join(v for v in (attrs.get("id"), attrs.get("class")) if v))
+        if tag == "a":
+            o.anchors += 1
+        elif tag == "pre":
+            o.pre += 1
+        elif tag in _HEADINGS:
+            o.headings.append(_HEADINGS[tag])
+        elif tag == "ul" or tag == "ol":
+            o.lists.append(tag)
+        elif tag == "table":
+            builder.table_count += 1
+            o.tables.append([builder.table_count, -1, -1])
+        elif tag == "tr" and o.tables:
+            o.tables[-1][1] += 1
+            o.tables[-1][2] = -1
+        elif (tag == "td" or tag == "th") and o.tables:
+            o.tables[-1][2] += 1
+        if tag in REGION_TAGS:
+            builder.region_count += 1
+            o.regions.append(builder.region_count)
+        push((node, True))
+        child = node.last_child
+        while child is not None:
+            push((child, False))
+            child = child.prev
+    builder.flush()
+    return builder.blocks
