@@ -1,0 +1,1 @@
+"""Evaluation: metrics, dataset readers, peers and reports."""

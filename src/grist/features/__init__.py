@@ -1,0 +1,1 @@
+"""Block features: shallow text, density, TTR/ATTR/TKD, position, DOM context."""

@@ -1,0 +1,34 @@
+"""A NumPy feature matrix with named columns, one row per block."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class FeatureMatrix:
+    """``values[i, j]`` is feature ``names[j]`` of block ``i``."""
+
+    names: tuple[str, ...]
+    values: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.values.ndim != 2 or self.values.shape[1] != len(self.names):
+            raise ValueError(
+                f"feature matrix of shape {self.values.shape} does not match {len(self.names)} names"
+            )
+
+    def column(self, name: str) -> np.ndarray:
+        return self.values[:, self.names.index(name)]
+
+    def row(self, index: int) -> dict[str, float]:
+        return {n: float(v) for n, v in zip(self.names, self.values[index], strict=True)}
+
+    def __len__(self) -> int:
+        return self.values.shape[0]
+
+    def hstack(self, other: FeatureMatrix) -> FeatureMatrix:
+        """Columns of ``self`` followed by those of ``other`` (same rows)."""
+        return FeatureMatrix(self.names + other.names, np.hstack([self.values, other.values]))
