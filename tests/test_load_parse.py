@@ -1,0 +1,75 @@
+"""Loading enforces the caps; parsing is browser-like and survives deep nesting."""
+
+import pytest
+
+from grist.errors import EmptyInputError, LimitExceededError, NotHTMLError
+from grist.html.load import load_document, title_from_source
+from grist.html.parse import estimate_depth, parse_document
+from grist.limits import Budget, Limits
+from grist.errors import ExtractionTimeout
+
+
+def test_title_is_read_without_a_dom():
+    assert title_from_source("<html><head><TITLE> A &amp; B\n page </title>") == "A & B page"
+    assert title_from_source("<p>no title</p>") == ""
+
+
+def test_load_bytes_and_str_give_the_same_text():
+    page = "<html><head><title>T</title></head><body><p>Zürich</p></body></html>"
+    from_bytes = load_document(page.encode("utf-8"), url="http://x.test/")
+    from_str = load_document(page)
+    assert from_bytes.html == from_str.html
+    assert from_bytes.encoding == "utf-8" and from_str.encoding is None
+    assert from_bytes.title == "T" and from_bytes.url == "http://x.test/"
+
+
+def test_size_cap_is_reported():
+    with pytest.raises(LimitExceededError, match="max_bytes"):
+        load_document(b"<p>" + b"x" * 2000, limits=Limits(max_bytes=1000))
+
+
+def test_empty_and_nul_strings_are_refused():
+    with pytest.raises(EmptyInputError):
+        load_document("   ")
+    with pytest.raises(NotHTMLError):
+        load_document("\x00\x01\x00" * 100)
+
+
+def test_broken_html_parses_like_a_browser():
+    page = "<!DOCTYPE html><p>one<p>two<table><td>cell</table><b><i>x</b>y</i>"
+    doc = parse_document(load_document(page))
+    paragraphs = [node.text() for node in doc.dom.css("p")]
+    assert paragraphs == ["one", "two"]  # an open <p> closes at the next <p> and at <table>
+    assert doc.dom.css_first("td").text() == "cell"  # the missing <tr> and <tbody> are implied
+    assert doc.dom.css_first("i").text() == "x"  # misnested </b> closes <i> (adoption agency)
+
+
+def test_deep_nesting_beyond_libxml2_limit_keeps_all_text():
+    depth = 3000
+    page = "<body>" + "<div>" * depth + "deep text" + "</div>" * depth + "<p>after</p></body>"
+    doc = parse_document(load_document(page))
+    body_text = doc.dom.body.text()
+    assert "deep text" in body_text and "after" in body_text
+
+
+def test_depth_cap_is_reported_not_hidden():
+    page = "<body>" + "<div>" * 500 + "x" + "</div>" * 500
+    with pytest.raises(LimitExceededError, match="max_depth"):
+        parse_document(load_document(page), Limits(max_depth=100))
+
+
+def test_tag_cap_is_reported():
+    with pytest.raises(LimitExceededError, match="max_tags"):
+        parse_document(load_document("<p>x</p>" * 100), Limits(max_tags=50))
+
+
+def test_depth_estimate_ignores_implicitly_closed_tags():
+    assert estimate_depth("<ul>" + "<li>item" * 1000 + "</ul>", 10_000) == 1
+    assert estimate_depth("<div><div><span>x</span></div></div>", 10) == 3
+    assert estimate_depth("<p>a<p>b<br><img src=x>", 10) == 0
+
+
+def test_budget_raises_after_deadline():
+    budget = Budget(0.0)
+    with pytest.raises(ExtractionTimeout, match="time budget"):
+        budget.check("parsing")
