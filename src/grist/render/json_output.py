@@ -1,0 +1,94 @@
+"""JSON: the page (title, url, method, text, why it is empty) and every block with its decision.
+
+Every block, kept or dropped, carries its label, the reason (the rule that fired), its score,
+the method's details (``info``) and, when the method computed them, its features, so each
+decision can be explained. Non-finite numbers become ``null`` so the output is always valid JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from grist.document import Block
+
+if TYPE_CHECKING:  # pragma: no cover
+    from grist.result import Result
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with NumPy scalars, tuples, sets and non-finite floats made JSON-safe."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    elif isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(_plain(v) for v in value)
+    if value is None or isinstance(value, (str, int, bool)):
+        return value
+    return str(value)
+
+
+def block_dict(block: Block, features: dict[str, float] | None = None) -> dict[str, Any]:
+    """One block as a JSON-ready dict."""
+    record = {
+        "index": block.index,
+        "text": block.text,
+        "tag": block.tag,
+        "path": block.path,
+        "label": block.label,
+        "reason": block.reason,
+        "score": block.score,
+        "heading": block.heading,
+        "list_kind": block.list_kind,
+        "list_depth": block.list_depth,
+        "cell": block.cell,
+        "preformatted": block.preformatted,
+        "region": block.region,
+        "depth": block.depth,
+        "anchor_words": block.anchor_words,
+        "info": block.info,
+    }
+    if features is not None:
+        record["features"] = features
+    return _plain(record)
+
+
+def result_dict(result: Result) -> dict[str, Any]:
+    """The whole result as a JSON-ready dict."""
+    matrix = result.features
+    rows = None
+    if matrix is not None and len(matrix) == len(result.blocks):
+        rows = [matrix.row(i) for i in range(len(matrix))]
+    return {
+        "title": result.title,
+        "url": result.url,
+        "method": result.method,
+        "encoding": result.document.encoding,
+        "text": result.text,
+        "empty_reason": result.empty_reason,
+        "warnings": list(result.document.warnings),
+        "blocks": [
+            block_dict(b, rows[i] if rows is not None else None)
+            for i, b in enumerate(result.blocks)
+        ],
+    }
+
+
+def dumps(record: dict[str, Any], *, indent: int | None = None) -> str:
+    """Serialise a record as UTF-8-friendly JSON (no ASCII escapes); one line unless ``indent``."""
+    return json.dumps(record, ensure_ascii=False, indent=indent, allow_nan=False)
+
+
+def render(result: Result) -> str:
+    """The result as indented JSON."""
+    return dumps(result_dict(result), indent=2)

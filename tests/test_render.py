@@ -1,0 +1,181 @@
+"""Renderers: Markdown, JSON and HTML of the kept blocks of small hand-made pages."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from standin_method import standin  # noqa: F401  (fixture)
+
+import grist
+from grist.document import BOILERPLATE, CONTENT, Block, Document
+from grist.features.matrix import FeatureMatrix
+from grist.render.layout import layout
+from grist.render.markdown import escape
+from grist.result import Result
+
+PAGE = """<html><head><title>Tea &amp; cakes</title></head><body>
+<div class="nav"><a href="/">Home</a></div>
+<h1>Green *tea* guide</h1>
+<p>Steep the_leaves for [two] minutes at 80 # degrees.</p>
+<h3>Steps to follow</h3>
+<ul><li>Boil the water</li><li>Cool it<ul><li>to 80 degrees</li></ul></li></ul>
+<ol><li>Pour</li><li>Wait</li></ol>
+<table><tr><th>Tea</th><th>Minutes</th></tr><tr><td>Sencha</td><td>2</td></tr>
+<tr><td>Gyokuro | shaded</td><td>3</td></tr></table>
+<pre>def steep(t):
+    if t > 3:
+\treturn "bitter *" </pre>
+<p>- a dash</p><p>1. a number</p><p>2021. A year, <b>kept</b> as is.</p>
+</body></html>"""
+
+EXPECTED_MARKDOWN = """# Green \\*tea\\* guide
+
+Steep the\\_leaves for \\[two\\] minutes at 80 \\# degrees.
+
+### Steps to follow
+
+- Boil the water
+- Cool it
+    - to 80 degrees
+1. Pour
+2. Wait
+
+| Tea | Minutes |
+| --- | --- |
+| Sencha | 2 |
+| Gyokuro \\| shaded | 3 |
+
+```
+def steep(t):
+    if t > 3:
+\treturn "bitter *"
+```
+
+\\- a dash
+
+1\\. a number
+
+2021\\. A year, kept as is."""
+
+
+@pytest.fixture
+def result(standin: str) -> Result:
+    return grist.extract(PAGE, url="http://example.com/tea", method=standin)
+
+
+def test_markdown_exact(result: Result) -> None:
+    assert result.to_markdown() == EXPECTED_MARKDOWN
+
+
+def test_markdown_drops_boilerplate(result: Result) -> None:
+    assert "Home" not in result.to_markdown()
+
+
+@pytest.mark.parametrize(
+    ("text", "escaped"),
+    [
+        ("a*b_c", "a\\*b\\_c"),
+        ("back\\slash `code` <tag> x|y", "back\\\\slash \\`code\\` \\<tag\\> x\\|y"),
+        ("+ plus", "\\+ plus"),
+        ("---", "\\---"),
+        ("3.14 is pi", "3.14 is pi"),
+        ("12) twelve", "12\\) twelve"),
+        ("> quote", "\\> quote"),
+    ],
+)
+def test_escape(text: str, escaped: str) -> None:
+    assert escape(text) == escaped
+
+
+def test_code_fence_longer_than_backticks_inside(standin: str) -> None:
+    page = "<html><body><pre>a ```` b\n  c</pre></body></html>"
+    assert grist.extract(page, method=standin).to_markdown() == "`````\na ```` b\n  c\n`````"
+
+
+def _cell(text: str, row: int, col: int, table: int = 1) -> Block:
+    return Block(text=text, tag="td", cell=(table, row, col), label=CONTENT)
+
+
+def test_layout_table_becomes_paragraphs() -> None:
+    # One column of long cells: a page laid out with a table, not a data table.
+    blocks = [_cell("word " * 80, 0, 0), _cell("more text", 1, 0)]
+    assert [p.kind for p in layout(blocks)] == ["paragraph", "paragraph"]
+
+
+def test_layout_table_keeps_lists_inside() -> None:
+    item = Block(text="an item", tag="li", list_kind="ul", list_depth=1, cell=(1, 0, 0))
+    blocks = [_cell("x" * 400, 0, 0), item, item]
+    assert [p.kind for p in layout(blocks)] == ["paragraph", "list"]
+
+
+def test_data_table_missing_cell_is_empty() -> None:
+    blocks = [_cell("a", 0, 0), _cell("b", 0, 1), _cell("c", 1, 1)]
+    (part,) = layout(blocks)
+    assert part.rows == [["a", "b"], ["", "c"]]
+
+
+def _result(blocks: list[Block], features: FeatureMatrix | None = None) -> Result:
+    doc = Document(html="<p>x</p>", url="http://e.com/", title="Tïtle")
+    return Result(document=doc, blocks=blocks, method="m", features=features)
+
+
+def test_json_has_every_block_and_features() -> None:
+    blocks = [
+        Block(text="Kept ünïcode", index=0, label=CONTENT, reason="good", info={"cf": "good"}),
+        Block(text="Dropped", index=1, label=BOILERPLATE, reason="link density", score=0.25),
+    ]
+    matrix = FeatureMatrix(("words", "density"), np.array([[2.0, np.nan], [1.0, 0.5]]))
+    out = _result(blocks, matrix).to_json()
+    assert "ünïcode" in out  # ensure_ascii=False
+    data = json.loads(out)
+    assert data["title"] == "Tïtle" and data["url"] == "http://e.com/" and data["method"] == "m"
+    assert data["text"] == "Kept ünïcode" and data["empty_reason"] is None
+    assert [b["label"] for b in data["blocks"]] == [CONTENT, BOILERPLATE]
+    assert data["blocks"][1]["reason"] == "link density" and data["blocks"][1]["score"] == 0.25
+    assert data["blocks"][0]["info"] == {"cf": "good"}
+    assert data["blocks"][0]["features"] == {"words": 2.0, "density": None}  # NaN -> null
+    assert data["blocks"][1]["features"] == {"words": 1.0, "density": 0.5}
+
+
+def test_json_without_features_and_numpy_values() -> None:
+    blocks = [Block(text="a", label=CONTENT, reason="r", score=np.float32(0.5), cell=(1, 2, 3))]
+    blocks[0].info["votes"] = np.int64(3)
+    data = json.loads(_result(blocks).to_json())
+    block = data["blocks"][0]
+    assert "features" not in block
+    assert block["score"] == 0.5 and block["info"] == {"votes": 3} and block["cell"] == [1, 2, 3]
+
+
+def test_html_structure_and_escaping(result: Result) -> None:
+    out = result.to_html()
+    assert "<title>Tea &amp; cakes</title>" in out
+    assert "<h1>Green *tea* guide</h1>" in out
+    assert "<ul><li>Boil the water</li><li>Cool it<ul><li>to 80 degrees</li></ul></li></ul>" in out
+    assert "<ol><li>Pour</li><li>Wait</li></ol>" in out
+    assert "<thead><tr><th>Tea</th><th>Minutes</th></tr></thead>" in out
+    assert "<td>Gyokuro | shaded</td>" in out
+    assert '<pre>def steep(t):\n    if t &gt; 3:\n\treturn &quot;bitter *&quot;</pre>' in out
+    assert "Home" not in out and "nav" not in out
+
+
+def test_html_escapes_markup_in_text(standin: str) -> None:
+    page = "<p>Use &lt;script&gt;alert(1)&lt;/script&gt; carefully &amp; well.</p>"
+    out = grist.extract(page, method=standin).to_html()
+    assert "<p>Use &lt;script&gt;alert(1)&lt;/script&gt; carefully &amp; well.</p>" in out
+    assert "<script>" not in out
+
+
+def test_html_list_depth_jump_is_well_formed() -> None:
+    items = [
+        Block(text="a", list_kind="ul", list_depth=1, label=CONTENT),
+        Block(text="b", list_kind="ol", list_depth=3, label=CONTENT),
+        Block(text="c", list_kind="ul", list_depth=1, label=CONTENT),
+    ]
+    out = _result(items).to_html()
+    assert "<ul><li>a<ol><li>b</li></ol></li><li>c</li></ul>" in out
+
+
+def test_text_renderer_unchanged(result: Result) -> None:
+    assert result.text.startswith("Green *tea* guide\n\nSteep the_leaves")
