@@ -1,0 +1,1 @@
+"""Pages arriving over the network: fetching, feeds, URL normalisation and the URL Tree."""
