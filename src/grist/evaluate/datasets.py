@@ -1,15 +1,29 @@
-"""Readers for evaluation datasets: the shared JSON-lines files (see ../shared/datasets/README.md)."""
+"""Readers for evaluation datasets: the shared JSON-lines files, a folder of pages, CleanEval.
+
+The shared files are described in ../shared/datasets/README.md. A user folder holds ``NAME.html``
+pages with their gold text in ``NAME.txt`` beside them. The CleanEval layout has the pages in
+``input/`` (wrapped in ``<text id=... encoding=...>``) and the gold in ``GoldStandard/`` (a
+``URL:`` line, then text with ``<p>``/``<h>``/``<l>`` block markers), converted as the shared
+datasets were (markers start paragraphs, hard-wrapped lines are joined, entities decoded).
+"""
 
 from __future__ import annotations
 
+import codecs
 import gzip
+import html as html_lib
 import json
+import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grist.errors import DatasetError
+from grist.errors import DatasetError, GristError
+from grist.html.decode import decode
+
+DEFAULT_DATASETS_DIR = Path(os.environ.get("GRIST_DATASETS", "../shared/datasets"))
 
 
 @dataclass
@@ -54,3 +68,121 @@ def read_jsonl(path: str | Path, limit: int | None = None) -> Iterator[Page]:
                 )
     except (OSError, EOFError, json.JSONDecodeError, KeyError) as exc:
         raise DatasetError(f"cannot read dataset {path}: {exc}") from None
+
+
+def _cp1252_fallback(error: UnicodeDecodeError) -> tuple[str, int]:
+    bad = error.object[error.start : error.end]
+    return bad.decode("cp1252", errors="replace"), error.end
+
+
+codecs.register_error("grist-cp1252", _cp1252_fallback)
+
+
+def _read_text(path: Path) -> str:
+    """A gold text file: UTF-8 (BOM honoured), stray invalid bytes read as windows-1252."""
+    return path.read_bytes().decode("utf-8-sig", errors="grist-cp1252")
+
+
+def _read_page(path: Path) -> str:
+    try:
+        return decode(path.read_bytes())[0]
+    except GristError:
+        return ""  # an empty or binary file is still a page: the systems' outputs will be empty
+
+
+def read_folder(path: str | Path, limit: int | None = None) -> Iterator[Page]:
+    """Yield ``*.html`` pages of a folder whose gold ``*.txt`` lies beside them (sorted by name)."""
+    folder = Path(path)
+    if not folder.is_dir():
+        raise DatasetError(f"dataset folder not found: {folder}")
+    count = 0
+    for page_path in sorted(folder.glob("*.htm*")):
+        gold_path = page_path.with_suffix(".txt")
+        if not gold_path.is_file():
+            continue
+        if limit is not None and count >= limit:
+            return
+        count += 1
+        yield Page(page_path.stem, _read_page(page_path), _read_text(gold_path).strip(), folder.name)
+
+
+_WRAPPER = re.compile(r"\A\s*<text\b([^>]*)>(.*?)(?:</text>\s*)?\Z", re.S | re.I)
+_WRAPPER_ID = re.compile(r"""\bid\s*=\s*["']([^"']*)["']""", re.I)
+_MARKER = re.compile(r"<(?:p|h|l|h<|>)\s*>?|<p(?=[A-Z])", re.I)
+
+
+def cleaneval_gold(raw: str) -> str:
+    """Convert a CleanEval gold file to plain text with paragraphs separated by a blank line."""
+    lines = raw.splitlines()
+    if lines and lines[0].startswith("URL:"):
+        lines = lines[1:]
+    paragraphs: list[str] = []
+    current: list[str] = []
+    for line in lines + [""]:
+        pieces = _MARKER.split(line)
+        for number, piece in enumerate(pieces):
+            if number > 0 or not line.strip():
+                if current:
+                    paragraphs.append(" ".join(current))
+                current = []
+            piece = " ".join(html_lib.unescape(piece).split())
+            if piece:
+                current.append(piece)
+    return "\n\n".join(paragraphs)
+
+
+def unwrap_cleaneval_page(source: str) -> tuple[str, str | None]:
+    """Strip CleanEval's ``<text id=...>`` crawl wrapper; returns the page and its URL."""
+    match = _WRAPPER.match(source)
+    if not match:
+        return source, None
+    url = _WRAPPER_ID.search(match.group(1))
+    return match.group(2), url.group(1) if url else None
+
+
+def read_cleaneval(path: str | Path, limit: int | None = None) -> Iterator[Page]:
+    """Yield the pages of a CleanEval-layout folder (``input/``, ``GoldStandard/``)."""
+    root = Path(path)
+    inputs, golds = root / "input", root / "GoldStandard"
+    if not inputs.is_dir() or not golds.is_dir():
+        raise DatasetError(f"not a CleanEval folder (needs input/ and GoldStandard/): {root}")
+    count = 0
+    for page_path in sorted(inputs.iterdir(), key=lambda p: (len(p.stem), p.stem)):
+        gold_path = golds / (page_path.stem + ".txt")
+        if not page_path.is_file() or not gold_path.is_file():
+            continue
+        gold = cleaneval_gold(_read_text(gold_path))
+        if not gold:
+            continue
+        if limit is not None and count >= limit:
+            return
+        count += 1
+        source, url = unwrap_cleaneval_page(_read_page(page_path))
+        yield Page(page_path.stem, source, gold, root.name, url=url)
+
+
+def resolve_dataset(spec: str | Path, datasets_dir: str | Path = DEFAULT_DATASETS_DIR) -> Path:
+    """A dataset path from a name (``l3s-gn1`` -> DIR/l3s-gn1.jsonl.gz), a file or a folder."""
+    path = Path(spec)
+    if path.exists():
+        return path
+    candidate = Path(datasets_dir) / f"{spec}.jsonl.gz"
+    if candidate.is_file():
+        return candidate
+    raise DatasetError(f"no dataset {str(spec)!r} (looked for {path} and {candidate})")
+
+
+def read_dataset(path: str | Path, limit: int | None = None) -> Iterator[Page]:
+    """Yield the pages of any supported dataset: JSON-lines file, CleanEval folder, page folder."""
+    path = Path(path)
+    if path.is_dir():
+        if (path / "input").is_dir() and (path / "GoldStandard").is_dir():
+            return read_cleaneval(path, limit)
+        return read_folder(path, limit)
+    return read_jsonl(path, limit)
+
+
+def dataset_name(path: str | Path) -> str:
+    """The name pages of this dataset carry in ``Page.dataset``."""
+    path = Path(path)
+    return path.name if path.is_dir() else path.name.split(".")[0]

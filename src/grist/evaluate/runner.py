@@ -1,0 +1,131 @@
+"""Run systems over datasets, each in its own worker process, and collect their outputs.
+
+Up to ``jobs`` workers run at once (one per system), so wall time shrinks with cores while the
+speed and memory of each system stay those of a single process. A worker that prints nothing for
+``stall`` seconds (a page stuck in C code the per-page alarm cannot interrupt) is killed and
+restarted after that page, which then counts as an error.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+
+@dataclass
+class Output:
+    """One system's extraction of one page."""
+
+    text: str
+    seconds: float
+    error: str | None = None
+
+
+@dataclass
+class SystemRun:
+    """Everything one system produced: outputs keyed by (dataset, page id), and its peak RSS."""
+
+    system: str
+    outputs: dict[tuple[str, str], Output] = field(default_factory=dict)
+    peak_rss_mib: float = 0.0
+    restarts: int = 0
+
+
+def _reader(stream, lines: queue.Queue) -> None:
+    for line in stream:
+        lines.put(line)
+    lines.put(None)
+
+
+def _worker_command(system: str, paths: list[str], limit: int | None, skip: int, timeout: float):
+    command = [sys.executable, "-m", "grist.evaluate.worker", system, *paths]
+    command += ["--skip", str(skip), "--timeout", str(timeout)]
+    if limit is not None:
+        command += ["--limit", str(limit)]
+    return command
+
+
+def run_system(
+    system: str,
+    paths: list[str],
+    total: int,
+    limit: int | None = None,
+    timeout: float = 20.0,
+    stall: float = 120.0,
+    position: int = 0,
+) -> SystemRun:
+    """Run one system over the datasets in a worker process (restarted past stuck pages)."""
+    run = SystemRun(system)
+    received = 0
+    bar = tqdm(total=total, desc=f"{system:<22}", position=position, leave=False, file=sys.stderr)
+    while received < total:
+        process = subprocess.Popen(
+            _worker_command(system, paths, limit, received, timeout),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            encoding="utf-8",
+        )
+        lines: queue.Queue = queue.Queue()
+        threading.Thread(target=_reader, args=(process.stdout, lines), daemon=True).start()
+        stalled = False
+        while True:
+            try:
+                line = lines.get(timeout=stall)
+            except queue.Empty:
+                stalled = True
+                break
+            if line is None:
+                break
+            record = json.loads(line)
+            if "peak_rss_mib" in record:
+                run.peak_rss_mib = max(run.peak_rss_mib, record["peak_rss_mib"])
+                continue
+            key = (record["dataset"], record["id"])
+            run.outputs[key] = Output(record["text"], record["seconds"], record.get("error"))
+            received += 1
+            bar.update(1)
+        process.kill()
+        process.wait()
+        if received >= total:
+            break
+        # The worker stalled or died on page number ``received``: skip that page and go on.
+        run.restarts += 1
+        received += 1
+        bar.update(1)
+        if not stalled and run.restarts > 3 and not run.outputs:
+            break  # the system cannot start at all; its pages count as errors
+    bar.close()
+    return run
+
+
+def run_systems(
+    systems: list[str],
+    paths: list[str],
+    total: int,
+    limit: int | None = None,
+    jobs: int = 2,
+    timeout: float = 20.0,
+) -> dict[str, SystemRun]:
+    """Run every system (``jobs`` at a time), each in its own worker process."""
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = {
+            name: pool.submit(run_system, name, paths, total, limit, timeout, position=i % jobs)
+            for i, name in enumerate(systems)
+        }
+        return {name: future.result() for name, future in futures.items()}
+
+
+def count_pages(paths: list[str | Path], limit: int | None) -> int:
+    """How many pages the workers will see (the ``limit`` first of each dataset)."""
+    from grist.evaluate.datasets import read_jsonl
+
+    return sum(sum(1 for _ in read_jsonl(p, limit=limit)) for p in paths)

@@ -1,0 +1,80 @@
+"""One system's extraction run in its own process, so its speed and peak memory are its own.
+
+``python -m grist.evaluate.worker SYSTEM DATASET.jsonl.gz... [--limit N] [--skip K]`` prints one
+JSON line per page (dataset, id, text, seconds, error) and a last line with the peak RSS. Only the
+extraction call is timed: the page is already a decoded ``str``, no file I/O is inside the timer.
+A page running past ``--timeout`` seconds is interrupted (SIGALRM) and counted as an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import signal
+import sys
+import time
+from collections.abc import Iterator
+
+from grist.evaluate.datasets import Page, read_dataset
+from grist.evaluate.systems import make_system
+
+
+class PageTimeout(Exception):
+    """The page ran past the worker's per-page time limit."""
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise PageTimeout
+
+
+def pages(paths: list[str], limit: int | None) -> Iterator[Page]:
+    """The evaluation pages of every dataset in order, the first ``limit`` of each."""
+    for path in paths:
+        yield from read_dataset(path, limit=limit)
+
+
+def run(system: str, paths: list[str], limit: int | None, skip: int, timeout: float) -> None:
+    """Extract every page with ``system`` and stream one JSON record per page to stdout."""
+    extract = make_system(system)
+    signal.signal(signal.SIGALRM, _alarm)
+    out = sys.stdout
+    for index, page in enumerate(pages(paths, limit)):
+        if index < skip:
+            continue
+        text, error = "", None
+        started = time.perf_counter()
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            text = extract(page.html, page.url) or ""
+        except PageTimeout:
+            error = f"timeout after {timeout:g} s"
+        except Exception as exc:  # a peer failing on one page must not end the run
+            error = f"{type(exc).__name__}: {exc}"[:300]
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        seconds = time.perf_counter() - started
+        record = {"dataset": page.dataset, "id": page.id, "text": text, "seconds": seconds}
+        if error:
+            record["error"] = error
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        out.flush()
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    out.write(json.dumps({"peak_rss_mib": peak_kib / 1024}) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry of the worker process."""
+    parser = argparse.ArgumentParser(prog="python -m grist.evaluate.worker")
+    parser.add_argument("system")
+    parser.add_argument("datasets", nargs="+")
+    parser.add_argument("--limit", type=int)
+    parser.add_argument("--skip", type=int, default=0)
+    parser.add_argument("--timeout", type=float, default=20.0)
+    args = parser.parse_args(argv)
+    run(args.system, args.datasets, args.limit, args.skip, args.timeout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
