@@ -1,4 +1,4 @@
-"""An HTTP server on 127.0.0.1 for fetch and CLI tests: fixed routes, one per behaviour under test."""
+"""An HTTP server on 127.0.0.1 for fetch and CLI tests: one fixed route per behaviour tested."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ ARTICLE = (
     "</body></html>"
 )
 BIG_BYTES = 300_000
+USER_AGENTS: list[str] = []  # the User-Agent header of every request received
 
 # path -> (status, content type, body); a None body streams BIG_BYTES without a length.
 ROUTES: dict[str, tuple[int, str, bytes | None]] = {
@@ -34,7 +35,7 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-        self.server.user_agents.append(self.headers.get("User-Agent", ""))  # type: ignore[attr-defined]
+        USER_AGENTS.append(self.headers.get("User-Agent", ""))
         if self.path == "/redirect":
             self.send_response(302)
             self.send_header("Location", "/article.html")
@@ -83,7 +84,6 @@ class _Server(ThreadingHTTPServer):
 def server() -> Iterator[ThreadingHTTPServer]:
     """A running server; ``base_url(server)`` is its address."""
     httpd = _Server(("127.0.0.1", 0), _Handler)
-    httpd.user_agents = []  # type: ignore[attr-defined]
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield httpd

@@ -1,4 +1,4 @@
-"""A tiny extraction method registered only inside tests, so CLI and contract tests need no real one.
+"""A tiny extraction method registered only in tests, so CLI and contract tests need no real one.
 
 It keeps blocks of three or more words and every heading, list item, table cell and code block.
 """

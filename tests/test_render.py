@@ -156,7 +156,7 @@ def test_html_structure_and_escaping(result: Result) -> None:
     assert "<ol><li>Pour</li><li>Wait</li></ol>" in out
     assert "<thead><tr><th>Tea</th><th>Minutes</th></tr></thead>" in out
     assert "<td>Gyokuro | shaded</td>" in out
-    assert '<pre>def steep(t):\n    if t &gt; 3:\n\treturn &quot;bitter *&quot;</pre>' in out
+    assert "<pre>def steep(t):\n    if t &gt; 3:\n\treturn &quot;bitter *&quot;</pre>" in out
     assert "Home" not in out and "nav" not in out
 
 

@@ -47,28 +47,28 @@ def is_url(source: str) -> bool:
     return source.lower().startswith(("http://", "https://"))
 
 
-def _check_headers(response: httpx.Response, url: str, config: FetchConfig) -> str:
+def _check_headers(response: httpx.Response, config: FetchConfig) -> str:
     """Raise FetchError for an error status, a non-HTML type or a declared oversize body."""
     if response.status_code >= 400:
-        raise FetchError(f"{url}: HTTP {response.status_code} {response.reason_phrase}".rstrip())
+        raise FetchError(f"HTTP {response.status_code} {response.reason_phrase}".rstrip())
     content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type and content_type not in HTML_TYPES:
-        raise FetchError(f"{url}: the server sent {content_type}, not an HTML page")
+        raise FetchError(f"the server sent {content_type}, not an HTML page")
     declared = response.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > config.max_bytes:
-        raise FetchError(f"{url}: the page is {int(declared)} bytes; the limit is {config.max_bytes}")
+        raise FetchError(f"the page is {int(declared)} bytes; the limit is {config.max_bytes}")
     return content_type
 
 
-def _read_body(response: httpx.Response, url: str, config: FetchConfig, deadline: float) -> bytes:
+def _read_body(response: httpx.Response, config: FetchConfig, deadline: float) -> bytes:
     chunks: list[bytes] = []
     size = 0
     for chunk in response.iter_bytes():
         if time.monotonic() > deadline:
-            raise FetchError(f"{url}: the download took longer than {config.timeout:g} s")
+            raise FetchError(f"the download took longer than {config.timeout:g} s")
         size += len(chunk)
         if size > config.max_bytes:
-            raise FetchError(f"{url}: the page is larger than the limit of {config.max_bytes} bytes")
+            raise FetchError(f"the page is larger than the limit of {config.max_bytes} bytes")
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -88,19 +88,25 @@ def _describe(exc: Exception) -> str:
 def fetch(
     url: str, config: FetchConfig | None = None, *, transport: httpx.BaseTransport | None = None
 ) -> FetchedPage:
-    """Download ``url``; return the page or raise FetchError. ``transport`` is for tests."""
+    """Download ``url``; return the page or raise FetchError (its message omits the URL).
+
+    ``transport`` replaces the network (tests).
+    """
     config = config or FetchConfig()
     deadline = time.monotonic() + config.timeout
     try:
-        with httpx.Client(
-            follow_redirects=True,
-            max_redirects=config.max_redirects,
-            timeout=config.timeout,
-            headers={"User-Agent": config.user_agent, "Accept": "text/html,*/*;q=0.5"},
-            transport=transport,
-        ) as client, client.stream("GET", url) as response:
-            content_type = _check_headers(response, url, config)
-            content = _read_body(response, url, config, deadline)
+        with (
+            httpx.Client(
+                follow_redirects=True,
+                max_redirects=config.max_redirects,
+                timeout=config.timeout,
+                headers={"User-Agent": config.user_agent, "Accept": "text/html,*/*;q=0.5"},
+                transport=transport,
+            ) as client,
+            client.stream("GET", url) as response,
+        ):
+            content_type = _check_headers(response, config)
+            content = _read_body(response, config, deadline)
             return FetchedPage(
                 url=str(response.url),
                 content=content,
@@ -109,4 +115,4 @@ def fetch(
                 status=response.status_code,
             )
     except (httpx.HTTPError, httpx.InvalidURL) as exc:
-        raise FetchError(f"{url}: {_describe(exc)}") from None
+        raise FetchError(_describe(exc)) from None

@@ -1,0 +1,324 @@
+"""``grist extract`` on files, folders, stdin and URLs, in every format, and on bad inputs."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from local_server import base_url, server  # noqa: F401  (fixture)
+from standin_method import standin  # noqa: F401  (fixture)
+
+import grist
+from grist.cli import main
+from grist.limits import Limits
+
+GOOD = (
+    "<html><head><title>Harbour</title></head><body><div><a href='/'>Home</a></div>"
+    "<h2>Harbour reopens</h2><p>The old harbour reopened on Monday after two years of work.</p>"
+    "</body></html>"
+)
+TEXT = "Harbour reopens\n\nThe old harbour reopened on Monday after two years of work."
+
+# name -> (bytes, the start of the one-line error message)
+BAD = {
+    "empty": (b"", "the page is empty"),
+    "blank": (b" \n\t ", "the page is empty"),
+    "png": (b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(64), "not an HTML page: it looks like a PNG"),
+    "pdf": (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "not an HTML page: it looks like a PDF"),
+    "deep": (b"<div>" * 100_000 + b"deep text", "the page nests elements more than"),
+    "notext": (
+        b"<html><head><title>t</title><script>var x = 1;</script></head><body>",
+        "the page has no visible text",
+    ),
+    "cut-before-text": (b"<html><head><title>Cut here", "the page has no visible text"),
+}
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["extract", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def page(tmp_path: Path) -> Path:
+    path = tmp_path / "harbour.html"
+    path.write_text(GOOD, encoding="utf-8")
+    return path
+
+
+def test_file_text(capsys: pytest.CaptureFixture[str], standin: str, page: Path) -> None:
+    assert run(capsys, "--method", standin, str(page)) == (0, TEXT + "\n", "")
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json", "html"])
+def test_file_every_format_matches_api(
+    capsys: pytest.CaptureFixture[str], standin: str, page: Path, fmt: str
+) -> None:
+    code, out, err = run(capsys, "--method", standin, "--format", fmt, str(page))
+    assert code == 0 and err == ""
+    assert out == grist.extract(page.read_bytes(), method=standin).render(fmt) + "\n"
+
+
+def test_markdown_and_json_content(
+    capsys: pytest.CaptureFixture[str], standin: str, page: Path
+) -> None:
+    assert run(capsys, "--method", standin, "--format", "markdown", str(page))[1].startswith(
+        "## Harbour reopens\n\nThe old harbour"
+    )
+    data = json.loads(run(capsys, "--method", standin, "--format", "json", str(page))[1])
+    assert data["title"] == "Harbour" and data["text"] == TEXT
+    assert [b["label"] for b in data["blocks"]] == ["boilerplate", "content", "content"]
+
+
+def test_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, standin: str
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(GOOD.encode("utf-16"))))
+    assert run(capsys, "--method", standin, "-") == (0, TEXT + "\n", "")
+
+
+def test_stdin_empty(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, standin: str
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    assert run(capsys, "--method", standin, "-") == (
+        1,
+        "",
+        "grist: error: <stdin>: the page is empty\n",
+    )
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json", "html"])
+def test_url_every_format(
+    capsys: pytest.CaptureFixture[str], server: ThreadingHTTPServer, standin: str, fmt: str
+) -> None:
+    code, out, err = run(
+        capsys, "--method", standin, "--format", fmt, base_url(server) + "/redirect"
+    )
+    assert code == 0 and err == ""
+    assert "crème brûlée" in out  # the HTTP charset (iso-8859-1) was used to decode
+    if fmt == "json":
+        assert json.loads(out)["url"] == base_url(server) + "/article.html"
+
+
+def test_url_errors(
+    capsys: pytest.CaptureFixture[str], server: ThreadingHTTPServer, standin: str
+) -> None:
+    url = base_url(server) + "/image.png"
+    assert run(capsys, "--method", standin, url) == (
+        1,
+        "",
+        f"grist: error: {url}: the server sent image/png, not an HTML page\n",
+    )
+    code, _, err = run(capsys, "--method", standin, base_url(server) + "/missing")
+    assert code == 1 and err.endswith("HTTP 404 Not Found\n")
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_input_one_line_error(
+    capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path, name: str
+) -> None:
+    data, message = BAD[name]
+    path = tmp_path / f"{name}.html"
+    path.write_bytes(data)
+    code, out, err = run(capsys, "--method", standin, str(path))
+    assert (code, out) == (1, "")
+    assert err.startswith(f"grist: error: {path}: {message}") or message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_huge_page_above_the_cap(
+    capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "huge.html"
+    with path.open("wb") as fh:
+        fh.write(b"<p>")
+        fh.truncate(Limits().max_bytes + 1)
+    code, out, err = run(capsys, "--method", standin, str(path))
+    assert (code, out) == (1, "")
+    assert err == f"grist: error: {path}: the page is larger than 20.0 MiB (Limits.max_bytes)\n"
+
+
+def test_missing_file(capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path) -> None:
+    path = tmp_path / "nope.html"
+    assert run(capsys, "--method", standin, str(path)) == (
+        1,
+        "",
+        f"grist: error: {path}: No such file or directory\n",
+    )
+
+
+def test_truncated_page_keeps_what_arrived(
+    capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path
+) -> None:
+    # Browsers render a page cut mid-tag; so does grist (no page is dropped for it).
+    path = tmp_path / "cut.html"
+    path.write_bytes(GOOD.encode()[: GOOD.index("</p>") + 3])  # ends inside "</p"
+    assert run(capsys, "--method", standin, str(path)) == (0, TEXT + "\n", "")
+
+
+def test_wrongly_encoded_bytes_are_decoded_not_dropped(
+    capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "latin.html"
+    path.write_bytes(b'<meta charset="utf-8"><p>Caf\xe9 cr\xe8me and more words here</p>')
+    code, out, err = run(capsys, "--method", standin, str(path))
+    assert (code, err) == (0, "")
+    assert out == "Caf\ufffd cr\ufffdme and more words here\n"
+
+
+def test_unknown_method(capsys: pytest.CaptureFixture[str], page: Path) -> None:
+    code, out, err = run(capsys, "--method", "nosuch", str(page))
+    assert (code, out) == (1, "") and err.startswith("grist: error: unknown method 'nosuch'")
+
+
+def _folder(tmp_path: Path) -> Path:
+    root = tmp_path / "site"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.html").write_text(GOOD)
+    (root / "sub" / "b.htm").write_text(GOOD.replace("Monday", "Tuesday"))
+    (root / "c.html").write_bytes(BAD["png"][0])
+    (root / "notes.txt").write_text("not a page")
+    return root
+
+
+def test_folder_batch_goes_on_after_errors(
+    capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path
+) -> None:
+    root = _folder(tmp_path)
+    code, out, err = run(capsys, "--method", standin, str(root))
+    assert code == 1
+    tuesday = TEXT.replace("Monday", "Tuesday")
+    assert out == f"==> {root}/a.html <==\n{TEXT}\n\n==> {root}/sub/b.htm <==\n{tuesday}\n"
+    png = "the input is not an HTML page: it looks like a PNG image"
+    assert err == f"grist: error: {root}/c.html: {png}\n"
+
+
+def test_batch_all_good_exits_zero(
+    capsys: pytest.CaptureFixture[str], standin: str, page: Path
+) -> None:
+    code, out, _ = run(capsys, "--method", standin, str(page), str(page))
+    assert code == 0 and out.count(f"==> {page} <==") == 2
+
+
+def test_batch_json_lines_with_error_records(
+    capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path
+) -> None:
+    root = _folder(tmp_path)
+    missing = tmp_path / "missing.html"
+    code, out, _ = run(capsys, "--method", standin, "--format", "json", str(root), str(missing))
+    assert code == 1
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["source"] for r in records] == [
+        f"{root}/a.html",
+        f"{root}/c.html",
+        f"{root}/sub/b.htm",
+        str(missing),
+    ]
+    assert records[0]["text"] == TEXT and records[2]["text"] == TEXT.replace("Monday", "Tuesday")
+    assert records[1] == {
+        "source": f"{root}/c.html",
+        "error": "the input is not an HTML page: it looks like a PNG image",
+        "reason": "not-html",
+    }
+    assert records[3]["reason"] == "error" and records[3]["error"] == "No such file or directory"
+
+
+@pytest.mark.parametrize(
+    ("fmt", "suffix"), [("text", ".txt"), ("markdown", ".md"), ("json", ".json"), ("html", ".html")]
+)
+def test_out_dir_one_file_per_page(
+    capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path, fmt: str, suffix: str
+) -> None:
+    root, out_dir = _folder(tmp_path), tmp_path / "out"
+    code, out, err = run(
+        capsys,
+        "--method",
+        standin,
+        "--format",
+        fmt,
+        "--out",
+        str(out_dir),
+        str(root),
+        str(root / "a.html"),
+    )
+    assert (code, out) == (1, "") and err.count("\n") == 1
+    written = sorted(str(p.relative_to(out_dir)) for p in out_dir.rglob("*") if p.is_file())
+    assert written == sorted([f"a{suffix}", f"a-2{suffix}", f"sub/b{suffix}"])
+    body = (out_dir / f"a{suffix}").read_text(encoding="utf-8")
+    if fmt == "json":
+        assert json.loads(body)["text"] == TEXT
+    else:
+        assert "The old harbour reopened on Monday" in body
+
+
+def test_empty_folder(capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path) -> None:
+    assert run(capsys, "--method", standin, str(tmp_path)) == (
+        1,
+        "",
+        f"grist: error: {tmp_path}: no *.htm* files in this folder\n",
+    )
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_on_a_terminal_and_not_quiet(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], standin: str, page: Path
+) -> None:
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["extract", "--method", standin, str(page), str(page)]) == 0
+    assert "2/2" in terminal.getvalue()
+    terminal.seek(0)
+    terminal.truncate()
+    assert main(["extract", "--quiet", "--method", standin, str(page), str(page)]) == 0
+    assert terminal.getvalue() == ""
+    assert capsys.readouterr().out.count("The old harbour") == 4
+
+
+def test_python_m_grist_subprocess(tmp_path: Path, page: Path) -> None:
+    methods = grist.available_methods()
+    if not methods:
+        pytest.skip("no extraction method is installed yet")
+    bad = tmp_path / "bad.pdf.html"
+    bad.write_bytes(BAD["pdf"][0])
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grist",
+            "extract",
+            "--method",
+            methods[0],
+            "--format",
+            "json",
+            str(page),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["title"] == "Harbour"
+    done = subprocess.run(
+        [sys.executable, "-m", "grist", "extract", "--method", methods[0], str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert (
+        done.stderr
+        == f"grist: error: {bad}: the input is not an HTML page: it looks like a PDF document\n"
+    )
