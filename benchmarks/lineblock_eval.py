@@ -4,7 +4,8 @@ Usage:
   nice python benchmarks/lineblock_eval.py --datasets cleaneval-final l3s-gn1 [--limit N]
       [--variants default paper-literal ...] [--lambdas 0.5 1 1.5]
 
-Each variant is a LineBlockConfig; ``--lambdas`` adds a τ = λσ variant per value (both rules).
+Each variant is a LineBlockConfig; ``--lambdas`` adds a τ = λσ variant per value and rule, built on
+the ``--base`` variant.
 Prints a Markdown table (one row per dataset and variant) with the mean word-level LCS precision,
 recall and F1 over pages (seed 004 §E) and the extraction speed (metric time excluded). A page
 that raises a grist error counts as an empty extraction.
@@ -29,21 +30,17 @@ from grist.evaluate.metrics import lcs_prf
 from grist.methods.lineblock import LineBlockConfig
 from grist.segment.lines import LineConfig
 
-SOURCE_LINES = LineConfig(break_at_tags=False, break_at_newlines=True)
+FIXED = LineBlockConfig(sigma_lambda=None)
 
 VARIANTS: dict[str, LineBlockConfig] = {
     "default": LineBlockConfig(),
     # Everything as literal as the paper allows: source lines, 30 / 0.2 / 2 joined by AND.
-    "paper-literal": LineBlockConfig(sigma_lambda=None, rule="all", lines=SOURCE_LINES),
-    "fixed-all": LineBlockConfig(sigma_lambda=None, rule="all"),
-    "fixed-rescue": LineBlockConfig(sigma_lambda=None, rule="rescue"),
-    "fixed-rescue-src": LineBlockConfig(sigma_lambda=None, rule="rescue", lines=SOURCE_LINES),
-    "fixed-rescue-gap1": LineBlockConfig(
-        sigma_lambda=None, rule="rescue", lines=LineConfig(max_gap=1)
-    ),
-    "fixed-rescue-both": LineBlockConfig(
-        sigma_lambda=None, rule="rescue", lines=LineConfig(break_at_newlines=True)
-    ),
+    "paper-literal": LineBlockConfig.paper(),
+    "fixed-all": replace(FIXED, rule="all"),
+    "fixed-rescue": FIXED,
+    "fixed-rescue-gap0": replace(FIXED, lines=LineConfig(max_gap=0)),
+    "fixed-rescue-src": replace(FIXED, lines=replace(LineBlockConfig.paper().lines, max_gap=1)),
+    "fixed-rescue-both": replace(FIXED, lines=LineConfig(max_gap=1, break_at_newlines=True)),
 }
 
 
@@ -76,13 +73,15 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="first N pages of each dataset")
     parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
     parser.add_argument("--lambdas", nargs="*", type=float, default=[])
+    parser.add_argument("--base", default="default", choices=list(VARIANTS),
+                        help="variant the --lambdas variants start from")
     args = parser.parse_args()
 
     variants = {name: VARIANTS[name] for name in args.variants}
     for lam in args.lambdas:
         for rule in ("all", "rescue"):
-            variants[f"sigma{lam:g}-{rule}"] = replace(
-                LineBlockConfig(), sigma_lambda=lam, rule=rule
+            variants[f"{args.base}+sigma{lam:g}-{rule}"] = replace(
+                VARIANTS[args.base], sigma_lambda=lam, rule=rule
             )
     print(f"# lineblock evaluation, {date.today()}, grist {__version__}, "
           f"Python {platform.python_version()}, {platform.machine()}")

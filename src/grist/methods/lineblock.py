@@ -37,6 +37,10 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 class LineBlockConfig:
     """Seed 004's thresholds (§IV-B: TTR 30, ATTR 0.2, TKD 2) and how lines are built.
 
+    The defaults are the best reading on our benchmark (docs/decisions/lineblock.md): per-page
+    τ_TTR = 0.25σ, the ``rescue`` rule, lines broken at block tags, line-blocks across one textless
+    line. ``LineBlockConfig.paper()`` is the literal reading.
+
     sigma_lambda: when set, τ_TTR = sigma_lambda · σ(TTR of the page's line-blocks) replaces
                   ``ttr_threshold`` (the paper's per-page τ = λσ).
     rule:         ``all`` (the three tests joined by AND, §V Step 4) or ``rescue`` (TKD adds
@@ -46,10 +50,19 @@ class LineBlockConfig:
     ttr_threshold: float = 30.0
     attr_threshold: float = 0.2
     tkd_threshold: float = 2.0
-    sigma_lambda: float | None = None
-    rule: str = "all"
+    sigma_lambda: float | None = 0.25
+    rule: str = "rescue"
     title_stopwords: frozenset[str] = TITLE_STOPWORDS
-    lines: LineConfig = field(default_factory=LineConfig)
+    lines: LineConfig = field(default_factory=lambda: LineConfig(max_gap=1))
+
+    @classmethod
+    def paper(cls) -> LineBlockConfig:
+        """The most literal reading: source lines, fixed 30 / 0.2 / 2, the three tests by AND."""
+        return cls(
+            sigma_lambda=None,
+            rule="all",
+            lines=LineConfig(break_at_tags=False, break_at_newlines=True),
+        )
 
     def __post_init__(self) -> None:
         if self.rule not in RULES:
