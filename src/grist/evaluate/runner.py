@@ -14,10 +14,13 @@ import subprocess
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TypeVar
 
 from tqdm import tqdm
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -111,21 +114,20 @@ def run_systems(
     systems: list[str],
     paths: list[str],
     total: int,
+    finish: Callable[[SystemRun], T],
     limit: int | None = None,
     jobs: int = 2,
     timeout: float = 20.0,
-) -> dict[str, SystemRun]:
-    """Run every system (``jobs`` at a time), each in its own worker process."""
+) -> dict[str, T]:
+    """Run every system (``jobs`` at a time) and apply ``finish`` to each run as it completes.
+
+    ``finish`` (e.g. scoring) runs while other workers go on, so the raw outputs of a system
+    can be dropped as soon as it is scored.
+    """
+
+    def task(position: int, name: str) -> T:
+        return finish(run_system(name, paths, total, limit, timeout, position=position))
+
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {
-            name: pool.submit(run_system, name, paths, total, limit, timeout, position=i % jobs)
-            for i, name in enumerate(systems)
-        }
+        futures = {name: pool.submit(task, i % max(1, jobs), name) for i, name in enumerate(systems)}
         return {name: future.result() for name, future in futures.items()}
-
-
-def count_pages(paths: list[str | Path], limit: int | None) -> int:
-    """How many pages the workers will see (the ``limit`` first of each dataset)."""
-    from grist.evaluate.datasets import read_jsonl
-
-    return sum(sum(1 for _ in read_jsonl(p, limit=limit)) for p in paths)

@@ -1,0 +1,84 @@
+"""The benchmark suite: scoring of worker outputs, speed figures, worst pages, and a tiny run."""
+
+import gzip
+import importlib.util
+import json
+
+import pytest
+
+from grist.cli import main
+from grist.evaluate.bench import Gold, score_run, speed
+from grist.evaluate.report import diff_text, worst_pages
+from grist.evaluate.runner import Output, SystemRun
+from grist.methods import available_methods
+
+GOLDS = {"tiny": [Gold("a", "Title Some text in the body", 100), Gold("b", "x y z", 50)]}
+
+
+def test_score_run_counts_missing_and_failed_pages():
+    run = SystemRun("sys", {("tiny", "a"): Output("Title Copyright Some text in", 0.5)})
+    result = score_run(run, GOLDS, rounds=50, keep_texts=True)
+    summary = result.datasets["tiny"]
+    assert summary["pages"] == 2
+    assert summary["errors"] == 1  # page b has no output: empty and failed
+    assert summary["lcs_f1"] == pytest.approx((8 / 11) / 2)
+    assert result.texts[("tiny", "b")] == ""
+
+
+def test_speed_is_pages_over_extraction_seconds():
+    figures = speed([0.1, 0.1, 0.2, 0.6])
+    assert figures["pages_per_s"] == pytest.approx(4 / 1.0)
+    assert figures["p50_ms"] == pytest.approx(150.0)
+    assert figures["p99_ms"] == pytest.approx(600.0)
+
+
+def test_worst_pages_ranks_gap_to_best_peer():
+    outputs = {
+        "grist:m": {("tiny", "a"): Output("Title", 0.1), ("tiny", "b"): Output("x y z", 0.1)},
+        "peer1": {("tiny", "a"): Output("Title Some text in the body", 0.1)},
+        "peer2": {("tiny", "a"): Output("Title Some", 0.1), ("tiny", "b"): Output("x y", 0.1)},
+    }
+    results = {
+        name: score_run(SystemRun(name, out), GOLDS, rounds=10, keep_texts=False)
+        for name, out in outputs.items()
+    }
+    worst = worst_pages(results, ["grist:m"], 1)
+    assert [(w["id"], w["peer"]) for w in worst] == [("a", "peer1")]
+    assert worst[0]["gap"] == pytest.approx(1.0 - 2 * (1 / 6) / (1 + 1 / 6))
+
+
+def test_diff_text_shows_missing_and_extra_paragraphs():
+    diff = diff_text("Menu\nBody text", "Body text\nMore body")
+    assert "-Menu" in diff and "+More body" in diff
+
+
+@pytest.mark.skipif(not available_methods(), reason="no grist method built yet")
+def test_bench_command_writes_reports(tmp_path, capsys):
+    data = tmp_path / "tiny.jsonl.gz"
+    body = "".join(
+        f"<p>Paragraph {i} tells a long story about the harbour, the boats and the people who "
+        "work there every single day of the year.</p>" for i in range(5)
+    )
+    records = [
+        {"id": "1", "html": f"<html><body><nav>Home | About</nav>{body}</body></html>",
+         "gold": body.replace("<p>", "").replace("</p>", "\n\n")},
+        {"id": "2", "html": "", "gold": "nothing to find"},
+    ]
+    with gzip.open(data, "wt", encoding="utf-8") as handle:
+        handle.writelines(json.dumps(r) + "\n" for r in records)
+    method = available_methods()[0]
+    status = main([
+        "bench", "--datasets", str(data), "--methods", method, "--peers",
+        "--rounds", "20", "--jobs", "1", "--out", str(tmp_path / "out"),
+        "--scores-dir", str(tmp_path / "scores"),
+    ])
+    assert status == 0
+    assert f"grist:{method}" in capsys.readouterr().out
+    report = json.loads(next((tmp_path / "out").glob("bench-*.json")).read_text())
+    tiny = report["systems"][f"grist:{method}"]["datasets"]["tiny"]
+    assert tiny["pages"] == 2 and tiny["errors"] == 1  # the empty page is a counted error
+    assert 0.0 <= tiny["lcs_f1"] <= 0.5
+    assert report["systems"][f"grist:{method}"]["peak_rss_mib"] > 0
+    plotted = importlib.util.find_spec("matplotlib") is not None
+    assert len(list((tmp_path / "out").glob("bench-*.png"))) == (2 if plotted else 0)
+    assert "## tiny (2 pages)" in next((tmp_path / "out").glob("bench-*.md")).read_text()
