@@ -1,0 +1,145 @@
+"""The ``tagscore`` method, seed 001 end to end: primary-noise rules -> DIV/TD blocks -> minimum
+subtree and punctuation filter -> modified-simhash dedup -> weighted block score.
+
+The DOM steps (minimum subtree, punctuation) work on seed 001's DIV/TD blocks (regions). Dedup
+and the block score work on ``unit``: ``block`` (atomic blocks, the default) or ``region``. Eq. 4
+divides a block's content words by the page's distinct content words, so it only behaves on units
+of the size of the paper's Table 4 (33-69 words); a whole-article region scores below zero. The rules delete DOM elements, so the page is segmented before and after them
+and the two block lists are aligned: blocks that vanished are reported as removed by the rule
+that took them, and every block of the page is returned with its label and reason.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from grist.classify.scoring import WeightedScoreConfig, label_by_weighted_score, link_vocabulary
+from grist.clean import Removal, RuleConfig, apply_rules
+from grist.dedup.stage import DedupConfig, drop_near_duplicates
+from grist.document import BOILERPLATE, CONTENT, Block, Document
+from grist.errors import GristError
+from grist.limits import Budget
+from grist.methods.base import Method
+from grist.segment.blocks import SegmentConfig, segment
+from grist.segment.regions import minimum_subtree, region_tree, unpunctuated_regions
+
+STAGES = ("rules", "subtree", "punctuation", "dedup", "score")
+
+
+@dataclass(frozen=True)
+class TagscoreConfig:
+    """Parameters of ``tagscore``; ``stages`` switches pipeline steps off for ablations."""
+
+    stages: tuple[str, ...] = STAGES
+    rules: RuleConfig = field(default_factory=RuleConfig)
+    segment: SegmentConfig = field(default_factory=SegmentConfig)
+    subtree_share: float = 0.8
+    punctuation_min_words: int = 10
+    unit: str = "block"
+    dedup: DedupConfig = field(default_factory=DedupConfig)
+    scoring: WeightedScoreConfig = field(default_factory=WeightedScoreConfig)
+
+
+def _drop(blocks: list[Block], regions: set[int], reason: str) -> None:
+    for block in blocks:
+        if block.label is None and block.region in regions:
+            block.label, block.reason = BOILERPLATE, reason
+
+
+def _units(blocks: list[Block], unit: str) -> list[Block]:
+    """The still-unlabelled dedup/scoring units in page order: the blocks themselves, or one Block
+    per region (its blocks' text joined, ``index`` = region id)."""
+    live = [b for b in blocks if b.label is None]
+    if unit == "block":
+        return live
+    texts: dict[int, list[str]] = {}
+    for block in live:
+        texts.setdefault(block.region, []).append(block.text)
+    return [Block(text=" ".join(parts), index=rid, region=rid) for rid, parts in texts.items()]
+
+
+def _label_regions(doc: Document, blocks: list[Block], total_units: int, config: TagscoreConfig) -> None:
+    """Seed 001 §3.2 (DOM steps), §3.3 and §3.4 over the cleaned page."""
+    tree = region_tree(doc, config.segment)
+    if "subtree" in config.stages:
+        inside = minimum_subtree(blocks, tree, config.subtree_share)
+        _drop(blocks, set(tree) - inside, "outside the minimum content subtree")
+    if "punctuation" in config.stages:
+        live = [b for b in blocks if b.label is None]
+        _drop(blocks, unpunctuated_regions(live, config.punctuation_min_words),
+              "no punctuation in its DIV/TD block")
+    units = _units(blocks, config.unit)
+    if "dedup" in config.stages:
+        drop_near_duplicates(units, config.dedup)
+    distinct = [u for u in units if u.label is None]
+    if "score" in config.stages and distinct:
+        label_by_weighted_score(distinct, doc.title, link_vocabulary(doc), total_units, config.scoring)
+    if config.unit == "region":
+        verdict = {u.region: u for u in units if u.label is not None}
+        for block in blocks:
+            unit = verdict.get(block.region)
+            if block.label is None and unit is not None:
+                block.label, block.reason, block.score = unit.label, unit.reason, unit.score
+    for block in blocks:
+        if block.label is None:
+            block.label, block.reason = CONTENT, "kept by every tagscore stage"
+
+
+def _rule_of(text: str, removals: list[Removal]) -> str:
+    head = text[:40]
+    for removal in removals:
+        if head in removal.text or (removal.text and removal.text in text):
+            return f"removed by rule {removal.rule}: {removal.reason}"
+    return "removed by the primary-noise rules"
+
+
+def _align(before: list[Block], after: list[Block], removals: list[Removal]) -> list[Block]:
+    """Every block of the original page, in order: the cleaned block where one survives, the
+    original block (labelled with the rule) where the rules took it."""
+    matcher = difflib.SequenceMatcher(None, [b.text for b in before], [b.text for b in after],
+                                      autojunk=False)
+    merged: list[Block] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        pairs = min(i2 - i1, j2 - j1) if op == "replace" else (i2 - i1 if op == "equal" else 0)
+        merged.extend(after[j1 : j1 + pairs])
+        if op == "insert" or (op == "replace" and j2 - j1 > pairs):
+            merged.extend(after[j1 + pairs : j2])  # text the rules split off: keep it
+        for block in before[i1 + pairs : i2]:
+            block.label, block.reason = BOILERPLATE, _rule_of(block.text, removals)
+            merged.append(block)
+    for position, block in enumerate(merged):
+        block.index = position
+    return merged
+
+
+def run(doc: Document, config: TagscoreConfig, budget: Budget) -> list[Block]:
+    """Label every block of one parsed page with seed 001's pipeline."""
+    unknown = [s for s in config.stages if s not in STAGES]
+    if config.unit not in ("block", "region"):
+        raise GristError(f"tagscore unit must be 'block' or 'region', not {config.unit!r}")
+    if unknown:
+        raise GristError(f"unknown tagscore stage(s) {', '.join(unknown)}; stages: {', '.join(STAGES)}")
+    before = segment(doc, config.segment)
+    budget.check("segmentation")
+    total_units = len(before) if config.unit == "block" else len({b.region for b in before})
+    removals: list[Removal] = []
+    if "rules" in config.stages:
+        removals = apply_rules(doc, config.rules)
+        budget.check("primary-noise rules")
+        blocks = segment(doc, config.segment)
+    else:
+        blocks = before
+    _label_regions(doc, blocks, total_units, config)
+    budget.check("tagscore stages")
+    if blocks is before:
+        return blocks
+    return _align(before, blocks, removals)
+
+
+METHOD = Method(
+    name="tagscore",
+    summary="seed 001: noise rules, DIV/TD blocks, punctuation, modified-simhash dedup, block score",
+    config_type=TagscoreConfig,
+    run=run,
+)
