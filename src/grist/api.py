@@ -56,6 +56,7 @@ class Extractor:
             method=self.method,
             output=self.output,
             empty_reason=_empty_reason(blocks),
+            features=doc.features,
         )
         result.timings["total"] = time.perf_counter() - started
         return result

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from selectolax.lexbor import LexborHTMLParser
 
+    from grist.features.matrix import FeatureMatrix
+
 CONTENT = "content"
 BOILERPLATE = "boilerplate"
 
@@ -17,7 +19,8 @@ class Document:
     """A decoded page: its source text, where it came from, and (once parsed) its DOM.
 
     ``dom`` is filled by ``grist.html.parse.parse_document``; methods that work on the raw
-    source (``lineblock``) never parse it.
+    source (``lineblock``) never parse it. ``features`` is the block feature matrix a method
+    computed (row i describes the i-th block it returned), handed on to ``Result.features``.
     """
 
     html: str
@@ -27,6 +30,7 @@ class Document:
     dom: LexborHTMLParser | None = None
     meta: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    features: FeatureMatrix | None = None
 
 
 @dataclass(slots=True)

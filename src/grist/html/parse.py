@@ -62,11 +62,28 @@ def check_structure(source: str, limits: Limits) -> int:
     return tags
 
 
+def close_unterminated_title(source: str) -> str:
+    """End a ``<title>`` that is never closed at the next tag, as libxml2 does.
+
+    A browser would read the rest of the page as the title's text and show an empty page; some
+    damaged pages (7 of L3S-GN1's 621) have such a title and their whole text after it.
+    """
+    lowered = source.lower()
+    start = lowered.find("<title")
+    if start < 0 or "</title" in lowered:
+        return source
+    end = source.find(">", start)
+    cut = source.find("<", end) if end >= 0 else -1
+    if cut < 0:
+        return source
+    return f"{source[:cut]}</title>{source[cut:]}"
+
+
 def parse_document(doc: Document, limits: Limits | None = None) -> Document:
     """Fill ``doc.dom`` (and ``doc.title`` when the source had none); returns ``doc``."""
     limits = limits or Limits()
     check_structure(doc.html, limits)
-    doc.dom = LexborHTMLParser(doc.html)
+    doc.dom = LexborHTMLParser(close_unterminated_title(doc.html))
     if not doc.title:
         node = doc.dom.css_first("title")
         if node is not None:

@@ -1,0 +1,254 @@
+"""Shallow text, density, structure and context features of blocks, one NumPy row per block.
+
+The features are those of seed 000 §3.1 and §5 (after Kohlschütter et al., WSDM 2010) plus seed
+001's punctuation count. Definitions (each tested on hand-made pages in tests/test_features.py):
+
+- a *token* is a whitespace-delimited item; a *word* is a token holding at least one letter or
+  digit (seed 000 §3.1.2).
+- ``avg_sentence_length``: words per sentence; a sentence ends at a token ending in ``.``, ``?``,
+  ``!`` or ``;`` (closing quotes/brackets allowed after it), and an unterminated tail counts as one.
+- ``upper_words``: words whose first letter is upper-case (this includes all-upper-case words).
+- ``full_stop_ratio``: ``.`` characters per word. ``date_tokens``: tokens that look like a date or
+  time (month/day names, ``12:30``, ``2008-01-23``, ``23/01/2008``, years 1900-2099).
+- ``link_density``: anchor tokens / tokens (seed 000); ``link_char_density``: anchor characters /
+  characters (what jusText uses).
+- ``text_density``: Kohlschütter's reading of seed 000 §3.1.3 — wrap the block at 80 columns;
+  with one line it is the word count, else the words of all lines but the last per such line.
+- ``punctuation``: punctuation characters in the block (seed 001 §3.2).
+- ``tag_h1``..``tag_h6``, ``tag_p``, ``tag_div``: the block-level element closing the block;
+  ``tag_a``: the block holds anchor text (links never close a block).
+- ``position`` (block index), ``relative_position`` (index / (blocks - 1)).
+- ``num_words_quotient``, ``text_density_quotient``: current / previous block (seed 000 §5; a
+  missing previous block counts as 0 and denominators are at least 1); ``next_*`` are the same
+  quotients of the following block, and ``prev_*``/``next_*`` the neighbours' raw values.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from itertools import chain
+from pathlib import Path
+
+import numpy as np
+
+from grist.document import Block, Document
+from grist.features.matrix import FeatureMatrix
+from grist.features.stopwords import AUTO, guess_language, load_stopwords
+
+LINE_WIDTH = 80  # Kohlschütter et al.: text is word-wrapped at 80 characters
+
+_HEADINGS = ("tag_h1", "tag_h2", "tag_h3", "tag_h4", "tag_h5", "tag_h6")
+FEATURE_NAMES: tuple[str, ...] = (
+    "num_chars",
+    "num_tokens",
+    "num_words",
+    "avg_word_length",
+    "num_sentences",
+    "avg_sentence_length",
+    "upper_words",
+    "upper_ratio",
+    "full_stop_ratio",
+    "date_tokens",
+    "vertical_bars",
+    "link_density",
+    "link_char_density",
+    "text_density",
+    "stopword_density",
+    "punctuation",
+    "copyright",
+    *_HEADINGS,
+    "tag_p",
+    "tag_div",
+    "tag_a",
+    "depth",
+    "position",
+    "relative_position",
+    "num_words_quotient",
+    "text_density_quotient",
+    "next_num_words_quotient",
+    "next_text_density_quotient",
+    "prev_num_words",
+    "next_num_words",
+    "prev_text_density",
+    "next_text_density",
+    "prev_link_density",
+    "next_link_density",
+)
+
+_WORD = re.compile(r"[^\W_]")
+_SENTENCE_END = re.compile(r"[.?!;][\"'”’»)\]]*$")
+_MONTHS = (
+    "jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july "
+    "august september october november december"
+)
+_DAYS = "mon tue wed thu fri sat sun monday tuesday wednesday thursday friday saturday sunday"
+_DATE_WORDS = "|".join(sorted(set(_MONTHS.split()) | set(_DAYS.split()), key=len, reverse=True))
+_DATE = re.compile(
+    r"[(\[]?(?:"
+    rf"(?i:{_DATE_WORDS})\.?"
+    r"|\d{1,2}:\d{2}(?::\d{2})?(?i:am|pm)?"
+    r"|\d{4}-\d{1,2}-\d{1,2}(?:T[\d:.+Z-]*)?"
+    r"|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}"
+    r"|(?:19|20)\d{2}"
+    r"|(?i:a\.m\.|p\.m\.)"
+    r")[)\],.;:]*"
+)
+_PUNCTUATION = "".join(
+    ch for ch in map(chr, range(0x3000)) if unicodedata.category(ch).startswith("P")
+)
+_DROP_PUNCTUATION = str.maketrans("", "", _PUNCTUATION)
+_OPENERS = "\"'([{“‘«¿¡"
+
+
+def _bincount(owner: np.ndarray, flags: Iterable[bool] | np.ndarray, n: int) -> np.ndarray:
+    """Sum a per-token flag (or value) per block."""
+    weights = flags if isinstance(flags, np.ndarray) else np.fromiter(flags, float, len(owner))
+    return np.bincount(owner, weights=weights, minlength=n)
+
+
+def _wrapped_density(lengths: Sequence[int], words: Sequence[bool]) -> float:
+    """Kohlschütter's text density of one block from its token lengths and word flags."""
+    line = lines = words_done = words_in_line = 0
+    for length, is_word in zip(lengths, words, strict=True):
+        line += length + 1
+        if line > LINE_WIDTH + 1 and line != length + 1:
+            lines += 1
+            words_done += words_in_line
+            line, words_in_line = length + 1, 0
+        words_in_line += is_word
+    if lines == 0:
+        return float(words_in_line)
+    return words_done / lines
+
+
+def text_densities(
+    texts: Sequence[str], token_lengths: np.ndarray, word_flags: np.ndarray, counts: np.ndarray
+) -> np.ndarray:
+    """Text density per block; blocks that fit on one line need no wrapping."""
+    ends = np.cumsum(counts)
+    starts = ends - counts
+    density = _bincount(np.repeat(np.arange(len(texts)), counts), word_flags, len(texts))
+    for i in np.flatnonzero(np.fromiter(map(len, texts), int, len(texts)) > LINE_WIDTH):
+        a, b = starts[i], ends[i]
+        density[i] = _wrapped_density(token_lengths[a:b].tolist(), word_flags[a:b].tolist())
+    return density
+
+
+def _quotient(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    return numerator / np.maximum(denominator, 1.0)
+
+
+def _shift(values: np.ndarray, step: int) -> np.ndarray:
+    """``values`` of the previous (step=1) or next (step=-1) block; 0 beyond the page's edges."""
+    out = np.zeros_like(values)
+    if step > 0:
+        out[step:] = values[:-step]
+    else:
+        out[:step] = values[-step:]
+    return out
+
+
+def block_features(
+    blocks: Sequence[Block],
+    doc: Document | None = None,
+    stopwords: str | Path | Iterable[str] = "en",
+) -> FeatureMatrix:
+    """Compute the features of every block (columns: ``FEATURE_NAMES``).
+
+    ``stopwords`` is a language code, ``"auto"`` (the bundled list covering most of the page's
+    tokens), a file path or a set of words. With ``doc`` the chosen language is recorded in
+    ``doc.meta["language"]`` when it was guessed.
+    """
+    n = len(blocks)
+    if n == 0:
+        return FeatureMatrix(FEATURE_NAMES, np.zeros((0, len(FEATURE_NAMES))))
+    texts = [b.text for b in blocks]
+    split = list(map(str.split, texts))
+    counts = np.fromiter(map(len, split), int, n)
+    tokens = list(chain.from_iterable(split))
+    lowered = "\n".join(texts).lower().split()
+    if len(lowered) != len(tokens):  # lower-casing merged or split a token (rare scripts)
+        lowered = [t.lower() for t in tokens]
+    owner = np.repeat(np.arange(n), counts)
+    m = len(tokens)
+
+    if isinstance(stopwords, str) and stopwords == AUTO:
+        language = guess_language(lowered)
+        if doc is not None:
+            doc.meta["language"] = language
+        stopwords = language
+    stop = load_stopwords(stopwords, extended=True)
+
+    word_flags = np.fromiter(map(bool, map(_WORD.search, tokens)), bool, m)
+    token_lengths = np.fromiter(map(len, tokens), int, m)
+    first_upper = np.fromiter((t.lstrip(_OPENERS)[:1].isupper() for t in tokens), bool, m)
+    ends_sentence = np.fromiter(map(bool, map(_SENTENCE_END.search, tokens)), bool, m)
+    last_token = np.cumsum(counts) - 1
+
+    num_chars = np.fromiter(map(len, texts), float, n)
+    num_tokens = counts.astype(float)
+    num_words = _bincount(owner, word_flags, n)
+    word_chars = _bincount(owner, np.where(word_flags, token_lengths, 0).astype(float), n)
+    boundaries = _bincount(owner, ends_sentence & word_flags, n)
+    open_tail = np.zeros(n)
+    has_tokens = counts > 0
+    open_tail[has_tokens] = ~ends_sentence[last_token[has_tokens]]
+    num_sentences = boundaries + (open_tail * (num_words > 0))
+    upper = _bincount(owner, first_upper & word_flags, n)
+    stop_hits = _bincount(owner, map(stop.__contains__, lowered), n)
+    dates = _bincount(owner, map(bool, map(_DATE.fullmatch, tokens)), n)
+    punctuation = num_chars - np.fromiter(
+        map(len, (t.translate(_DROP_PUNCTUATION) for t in texts)), float, n
+    )
+    anchor_words = np.fromiter((b.anchor_words for b in blocks), float, n)
+    anchor_chars = np.fromiter((b.anchor_chars for b in blocks), float, n)
+    link_density = np.minimum(_quotient(anchor_words, num_tokens), 1.0)
+    density = text_densities(texts, token_lengths, word_flags, counts)
+
+    columns: dict[str, np.ndarray] = {
+        "num_chars": num_chars,
+        "num_tokens": num_tokens,
+        "num_words": num_words,
+        "avg_word_length": _quotient(word_chars, num_words),
+        "num_sentences": num_sentences,
+        "avg_sentence_length": _quotient(num_words, num_sentences),
+        "upper_words": upper,
+        "upper_ratio": _quotient(upper, num_words),
+        "full_stop_ratio": _quotient(np.fromiter((t.count(".") for t in texts), float, n), num_words),
+        "date_tokens": dates,
+        "vertical_bars": np.fromiter((t.count("|") for t in texts), float, n),
+        "link_density": link_density,
+        "link_char_density": _quotient(anchor_chars, num_chars),
+        "text_density": density,
+        "stopword_density": _quotient(stop_hits, num_tokens),
+        "punctuation": punctuation,
+        "copyright": np.fromiter(("\xa9" in t or "&copy" in t for t in texts), float, n),
+    }
+    tags = [b.tag for b in blocks]
+    headings = np.fromiter((b.heading for b in blocks), int, n)
+    for level, name in enumerate(_HEADINGS, start=1):
+        columns[name] = (headings == level).astype(float)
+    columns["tag_p"] = np.fromiter((t == "p" for t in tags), float, n)
+    columns["tag_div"] = np.fromiter((t == "div" for t in tags), float, n)
+    columns["tag_a"] = (anchor_words > 0).astype(float)
+    columns["depth"] = np.fromiter((b.depth for b in blocks), float, n)
+    position = np.arange(n, dtype=float)
+    columns["position"] = position
+    columns["relative_position"] = position / max(n - 1, 1)
+    words_q = _quotient(num_words, _shift(num_words, 1))
+    density_q = _quotient(density, _shift(density, 1))
+    columns["num_words_quotient"] = words_q
+    columns["text_density_quotient"] = density_q
+    columns["next_num_words_quotient"] = _shift(words_q, -1)
+    columns["next_text_density_quotient"] = _shift(density_q, -1)
+    for name, values in (
+        ("num_words", num_words),
+        ("text_density", density),
+        ("link_density", link_density),
+    ):
+        columns[f"prev_{name}"] = _shift(values, 1)
+        columns[f"next_{name}"] = _shift(values, -1)
+    values = np.column_stack([columns[name] for name in FEATURE_NAMES])
+    return FeatureMatrix(FEATURE_NAMES, values)

@@ -1,0 +1,147 @@
+"""Block features (grist.features.text) and stop-word lists, each formula on hand-made pages."""
+
+from __future__ import annotations
+
+import pytest
+
+from grist.document import Block, Document
+from grist.errors import GristError
+from grist.features.stopwords import available_languages, guess_language, load_stopwords
+from grist.features.text import FEATURE_NAMES, block_features, text_densities
+from grist.html.parse import parse_document
+from grist.segment.blocks import segment
+
+
+def page_blocks(body: str) -> list[Block]:
+    doc = parse_document(Document(html=f"<html><body>{body}</body></html>"))
+    return segment(doc)
+
+
+def features_of(*texts: str, **kw):
+    return block_features([Block(text=t, index=i) for i, t in enumerate(texts)], **kw)
+
+
+def test_columns_are_named_and_one_row_per_block():
+    fm = features_of("one", "two words")
+    assert fm.names == FEATURE_NAMES and fm.values.shape == (2, len(FEATURE_NAMES))
+    assert len(block_features([])) == 0
+
+
+def test_words_need_a_letter_or_digit_and_word_length_counts_their_characters():
+    fm = features_of("Hello world, 42 ! --")
+    assert fm.column("num_tokens")[0] == 5
+    assert fm.column("num_words")[0] == 3  # "!" and "--" are not words
+    assert fm.column("avg_word_length")[0] == pytest.approx((5 + 6 + 2) / 3)
+    assert fm.column("num_chars")[0] == len("Hello world, 42 ! --")
+
+
+def test_sentences_end_at_full_stop_question_exclamation_or_semicolon():
+    fm = features_of("One two. Three four five? Six; seven!", "No end here at all", "Quoted end.\"")
+    assert fm.column("num_sentences").tolist() == [4, 1, 1]
+    assert fm.column("avg_sentence_length").tolist() == [7 / 4, 5, 2]
+
+
+def test_upper_case_words_and_their_ratio():
+    fm = features_of('NASA and Bob met ALICE "Carol" at 9')
+    assert fm.column("upper_words")[0] == 4
+    assert fm.column("upper_ratio")[0] == pytest.approx(4 / 8)
+
+
+def test_full_stops_per_word_dates_and_vertical_bars():
+    fm = features_of(
+        "U.S. stocks fell.",
+        "Posted 12:30 on Monday, 2008-01-23 and 23/01/2008 in March 1999 (page 42)",
+        "Home | News | Sport",
+    )
+    assert fm.column("full_stop_ratio")[0] == pytest.approx(3 / 3)
+    assert fm.column("date_tokens").tolist() == [0, 6, 0]
+    assert fm.column("vertical_bars").tolist() == [0, 0, 2]
+
+
+def test_link_density_in_tokens_and_in_characters():
+    (block,) = page_blocks('<p><a href="#">one two</a> three four</p>')
+    fm = block_features([block])
+    assert fm.column("link_density")[0] == pytest.approx(2 / 4)
+    assert fm.column("link_char_density")[0] == pytest.approx(len("one two") / len("one two three four"))
+    assert fm.column("tag_a")[0] == 1
+
+
+def test_text_density_wraps_at_80_columns_and_drops_the_last_line():
+    # 16 words of 4 letters fill a line (16 * 5 - 1 = 79 columns); 30 words make 2 lines.
+    fm = features_of(" ".join(["abcd"] * 30), "a b c", " ".join(["abcd"] * 48))
+    assert fm.column("text_density").tolist() == [16, 3, 16]
+
+
+def test_text_density_of_a_token_longer_than_a_line():
+    import numpy as np
+
+    long_token = "x" * 100
+    lengths = np.array([100, 3, 3])
+    flags = np.array([True, True, True])
+    density = text_densities([f"{long_token} abc def"], lengths, flags, np.array([3]))
+    assert density.tolist() == [1.0]  # line 1: the long token; line 2 (last): "abc def"
+
+
+def test_stopword_density_uses_the_chosen_list():
+    fm = features_of("the cat and the dog", "der Hund und die Katze")
+    assert fm.column("stopword_density").tolist() == pytest.approx([3 / 5, 0.0])
+    de = features_of("the cat and the dog", "der Hund und die Katze", stopwords="de")
+    assert de.column("stopword_density")[1] == pytest.approx(3 / 5)
+    own = features_of("cat dog cat", stopwords={"Cat"})
+    assert own.column("stopword_density")[0] == pytest.approx(2 / 3)
+
+
+def test_auto_language_picks_the_best_covering_list_and_records_it():
+    doc = Document(html="")
+    texts = ["Der Hund und die Katze sind nicht in dem Haus, aber sie sind bei uns."]
+    block_features([Block(text=texts[0])], doc, stopwords="auto")
+    assert doc.meta["language"] == "de"
+
+
+def test_punctuation_count_and_copyright():
+    fm = features_of("Hi, there! (yes).", "\xa9 2024 Example Inc.")
+    assert fm.column("punctuation").tolist() == [5, 1]
+    assert fm.column("copyright").tolist() == [0, 1]
+
+
+def test_closing_tag_indicators_depth_and_position():
+    blocks = page_blocks("<h1>Title</h1><h3>Sub</h3><p>Para</p><div>Box</div><ul><li>Item</li></ul>")
+    fm = block_features(blocks)
+    assert fm.column("tag_h1").tolist() == [1, 0, 0, 0, 0]
+    assert fm.column("tag_h3").tolist() == [0, 1, 0, 0, 0]
+    assert fm.column("tag_p").tolist() == [0, 0, 1, 0, 0]
+    assert fm.column("tag_div").tolist() == [0, 0, 0, 1, 0]
+    assert fm.column("depth").tolist() == [b.depth for b in blocks]
+    assert fm.column("depth")[4] > fm.column("depth")[2]  # html>body>ul>li vs html>body>p
+    assert fm.column("position").tolist() == [0, 1, 2, 3, 4]
+    assert fm.column("relative_position").tolist() == [0, 0.25, 0.5, 0.75, 1]
+
+
+def test_previous_and_next_block_quotients():
+    fm = features_of("a b", "a b c d", "a")
+    assert fm.column("num_words_quotient").tolist() == [2, 2, 0.25]  # first block: previous = 0
+    assert fm.column("next_num_words_quotient").tolist() == [2, 0.25, 0]
+    assert fm.column("text_density_quotient").tolist() == [2, 2, 0.25]
+    assert fm.column("prev_num_words").tolist() == [0, 2, 4]
+    assert fm.column("next_num_words").tolist() == [4, 1, 0]
+
+
+def test_bundled_lists_aliases_files_and_errors(tmp_path):
+    assert {"en", "de", "fr", "es"} <= set(available_languages())
+    assert "the" in load_stopwords("English") and "und" in load_stopwords("de")
+    assert "le" in load_stopwords("fr") and "el" in load_stopwords("es")
+    core, extended = load_stopwords("en"), load_stopwords("en", extended=True)
+    assert core < extended and "people" in extended and "people" not in core
+    path = tmp_path / "xx.txt"
+    path.write_text("# my list\nFoo\n\nbar\n## extended\nbaz\n", encoding="utf-8")
+    assert load_stopwords(path) == {"foo", "bar"}
+    assert load_stopwords(str(path), extended=True) == {"foo", "bar", "baz"}
+    with pytest.raises(GristError, match="no stop-word list"):
+        load_stopwords("klingon")
+    with pytest.raises(GristError, match="cannot read"):
+        load_stopwords(tmp_path / "missing.txt")
+
+
+def test_guess_language_prefers_english_on_ties():
+    assert guess_language(["le", "chat", "et", "la", "souris"]) == "fr"
+    assert guess_language(["xyz"]) == "en"
