@@ -145,3 +145,15 @@ def test_bundled_lists_aliases_files_and_errors(tmp_path):
 def test_guess_language_prefers_english_on_ties():
     assert guess_language(["le", "chat", "et", "la", "souris"]) == "fr"
     assert guess_language(["xyz"]) == "en"
+
+
+def test_tokens_are_those_of_str_split_even_with_astral_characters_and_newlines():
+    from grist.features.chars import tokenize
+
+    texts = ["  a\u00a0b\tc ", "line one\nline two", "emoji \U0001f600 and 𝐁old", "x"]
+    tok = tokenize(texts)
+    expected = [len(t.split()) for t in texts]
+    assert tok.counts.tolist() == expected
+    assert tok.length.tolist() == [len(w) for t in texts for w in t.split()]
+    assert tok.owner.tolist() == [i for i, c in enumerate(expected) for _ in range(c)]
+    assert tok.word.tolist() == [True] * 8 + [False, True, True, True]  # the emoji is no word

@@ -21,7 +21,6 @@ from grist.classify.rules import (
 from grist.document import BOILERPLATE, CONTENT
 from grist.errors import GristError
 from grist.features.matrix import FeatureMatrix
-from grist.methods.justext import JustextConfig
 
 NAMES = ("num_chars", "num_tokens", "link_char_density", "link_density", "stopword_density",
          "copyright")
@@ -165,3 +164,15 @@ def test_method_hands_the_feature_matrix_to_the_result():
     assert fm.row(2)["num_chars"] == len(ARTICLE)
     assert result.blocks[3].reason.startswith("context: short between good and bad")
     assert fm.row(0)["link_density"] == pytest.approx(3 / 5)  # the two "|" are not links
+
+
+def test_a_page_whose_title_is_never_closed_still_has_its_text():
+    damaged = PAGE.replace("</title>", "")
+    result = grist.extract(damaged, method="justext")
+    assert ARTICLE in result.text
+
+
+def test_a_processing_instruction_in_the_body_is_skipped():
+    page = PAGE.replace("<h1>", '<?php include "menu.inc"; ?><h1>')
+    result = grist.extract(page, method="justext")
+    assert ARTICLE in result.text and "php" not in result.text

@@ -26,14 +26,14 @@ The features are those of seed 000 §3.1 and §5 (after Kohlschütter et al., WS
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
-from itertools import chain
+from operator import methodcaller
 from pathlib import Path
 
 import numpy as np
 
 from grist.document import Block, Document
+from grist.features.chars import tokenize
 from grist.features.matrix import FeatureMatrix
 from grist.features.stopwords import AUTO, guess_language, load_stopwords
 
@@ -77,15 +77,14 @@ FEATURE_NAMES: tuple[str, ...] = (
     "next_link_density",
 )
 
-_WORD = re.compile(r"[^\W_]")
-_SENTENCE_END = re.compile(r"[.?!;][\"'”’»)\]]*$")
 _MONTHS = (
     "jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july "
     "august september october november december"
 )
 _DAYS = "mon tue wed thu fri sat sun monday tuesday wednesday thursday friday saturday sunday"
 _DATE_WORDS = "|".join(sorted(set(_MONTHS.split()) | set(_DAYS.split()), key=len, reverse=True))
-_DATE = re.compile(
+_DATE_WORD_SET = frozenset(_DATE_WORDS.split("|")) | {"a.m.", "p.m."}
+_DATE = re.compile(  # a token that looks like a date or time
     r"[(\[]?(?:"
     rf"(?i:{_DATE_WORDS})\.?"
     r"|\d{1,2}:\d{2}(?::\d{2})?(?i:am|pm)?"
@@ -95,32 +94,30 @@ _DATE = re.compile(
     r"|(?i:a\.m\.|p\.m\.)"
     r")[)\],.;:]*"
 )
-_PUNCTUATION = "".join(
-    ch for ch in map(chr, range(0x3000)) if unicodedata.category(ch).startswith("P")
-)
-_DROP_PUNCTUATION = str.maketrans("", "", _PUNCTUATION)
-_OPENERS = "\"'([{“‘«¿¡"
+_STRIP_DATE = methodcaller("strip", "()[],.;:")
 
 
-def _bincount(owner: np.ndarray, flags: Iterable[bool] | np.ndarray, n: int) -> np.ndarray:
+def _bincount(owner: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     """Sum a per-token flag (or value) per block."""
-    weights = flags if isinstance(flags, np.ndarray) else np.fromiter(flags, float, len(owner))
-    return np.bincount(owner, weights=weights, minlength=n)
+    return np.bincount(owner, weights=values.astype(float), minlength=n)
 
 
-def _wrapped_density(lengths: Sequence[int], words: Sequence[bool]) -> float:
-    """Kohlschütter's text density of one block from its token lengths and word flags."""
-    line = lines = words_done = words_in_line = 0
-    for length, is_word in zip(lengths, words, strict=True):
-        line += length + 1
-        if line > LINE_WIDTH + 1 and line != length + 1:
-            lines += 1
-            words_done += words_in_line
-            line, words_in_line = length + 1, 0
-        words_in_line += is_word
+def _wrapped_density(widths: np.ndarray, words: np.ndarray, first: int, stop: int) -> float:
+    """Kohlschütter's text density of the block made of tokens ``first..stop-1``.
+
+    ``widths[k]`` / ``words[k]``: columns (token + one space) / words of the page's first k tokens.
+    Each line takes as many tokens as fit in 80 columns (at least one); the loop runs per line.
+    """
+    lines, start = 0, first
+    while True:
+        end = int(widths.searchsorted(widths[start] + LINE_WIDTH + 1, side="right")) - 1
+        end = max(end, start + 1)
+        if end >= stop:
+            break
+        lines, start = lines + 1, end
     if lines == 0:
-        return float(words_in_line)
-    return words_done / lines
+        return float(words[stop] - words[first])
+    return float(words[start] - words[first]) / lines
 
 
 def text_densities(
@@ -130,10 +127,20 @@ def text_densities(
     ends = np.cumsum(counts)
     starts = ends - counts
     density = _bincount(np.repeat(np.arange(len(texts)), counts), word_flags, len(texts))
-    for i in np.flatnonzero(np.fromiter(map(len, texts), int, len(texts)) > LINE_WIDTH):
-        a, b = starts[i], ends[i]
-        density[i] = _wrapped_density(token_lengths[a:b].tolist(), word_flags[a:b].tolist())
+    widths = np.concatenate(([0], np.cumsum(token_lengths + 1)))
+    words = np.concatenate(([0], np.cumsum(word_flags)))
+    for i in np.flatnonzero(np.fromiter(map(len, texts), int, len(texts)) > LINE_WIDTH).tolist():
+        density[i] = _wrapped_density(widths, words, int(starts[i]), int(ends[i]))
     return density
+
+
+def _date_tokens(tokens: list[str], lowered: list[str], digit: np.ndarray) -> np.ndarray:
+    """Which tokens look like a date or time; the pattern only runs on plausible candidates."""
+    named = np.fromiter(map(_DATE_WORD_SET.__contains__, map(_STRIP_DATE, lowered)), bool, len(lowered))
+    found = np.zeros(len(tokens), bool)
+    for k in np.flatnonzero(named | digit).tolist():
+        found[k] = _DATE.fullmatch(tokens[k]) is not None
+    return found
 
 
 def _quotient(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
@@ -165,14 +172,11 @@ def block_features(
     if n == 0:
         return FeatureMatrix(FEATURE_NAMES, np.zeros((0, len(FEATURE_NAMES))))
     texts = [b.text for b in blocks]
-    split = list(map(str.split, texts))
-    counts = np.fromiter(map(len, split), int, n)
-    tokens = list(chain.from_iterable(split))
-    lowered = "\n".join(texts).lower().split()
-    if len(lowered) != len(tokens):  # lower-casing merged or split a token (rare scripts)
-        lowered = [t.lower() for t in tokens]
-    owner = np.repeat(np.arange(n), counts)
-    m = len(tokens)
+    tok = tokenize(texts)
+    owner, m = tok.owner, len(tok.owner)
+    lowered = tok.joined.lower().split()
+    if len(lowered) != m:  # lower-casing merged or split a token (rare scripts)
+        lowered = [t.lower() for t in tok.joined.split()]
 
     if isinstance(stopwords, str) and stopwords == AUTO:
         language = guess_language(lowered)
@@ -181,31 +185,24 @@ def block_features(
         stopwords = language
     stop = load_stopwords(stopwords, extended=True)
 
-    word_flags = np.fromiter(map(bool, map(_WORD.search, tokens)), bool, m)
-    token_lengths = np.fromiter(map(len, tokens), int, m)
-    first_upper = np.fromiter((t.lstrip(_OPENERS)[:1].isupper() for t in tokens), bool, m)
-    ends_sentence = np.fromiter(map(bool, map(_SENTENCE_END.search, tokens)), bool, m)
-    last_token = np.cumsum(counts) - 1
-
+    word_flags = tok.word
     num_chars = np.fromiter(map(len, texts), float, n)
-    num_tokens = counts.astype(float)
+    num_tokens = tok.counts.astype(float)
     num_words = _bincount(owner, word_flags, n)
-    word_chars = _bincount(owner, np.where(word_flags, token_lengths, 0).astype(float), n)
-    boundaries = _bincount(owner, ends_sentence & word_flags, n)
+    word_chars = _bincount(owner, np.where(word_flags, tok.length, 0), n)
+    boundaries = _bincount(owner, tok.sentence_end & word_flags, n)
     open_tail = np.zeros(n)
-    has_tokens = counts > 0
-    open_tail[has_tokens] = ~ends_sentence[last_token[has_tokens]]
+    has_tokens = tok.counts > 0
+    last_token = np.cumsum(tok.counts) - 1
+    open_tail[has_tokens] = ~tok.sentence_end[last_token[has_tokens]]
     num_sentences = boundaries + (open_tail * (num_words > 0))
-    upper = _bincount(owner, first_upper & word_flags, n)
-    stop_hits = _bincount(owner, map(stop.__contains__, lowered), n)
-    dates = _bincount(owner, map(bool, map(_DATE.fullmatch, tokens)), n)
-    punctuation = num_chars - np.fromiter(
-        map(len, (t.translate(_DROP_PUNCTUATION) for t in texts)), float, n
-    )
+    upper = _bincount(owner, tok.first_upper & word_flags, n)
+    stop_hits = _bincount(owner, np.fromiter(map(stop.__contains__, lowered), bool, m), n)
+    dates = _bincount(owner, _date_tokens(tok.joined.split(), lowered, tok.digit), n)
     anchor_words = np.fromiter((b.anchor_words for b in blocks), float, n)
     anchor_chars = np.fromiter((b.anchor_chars for b in blocks), float, n)
     link_density = np.minimum(_quotient(anchor_words, num_tokens), 1.0)
-    density = text_densities(texts, token_lengths, word_flags, counts)
+    density = text_densities(texts, tok.length, word_flags, tok.counts)
 
     columns: dict[str, np.ndarray] = {
         "num_chars": num_chars,
@@ -216,14 +213,14 @@ def block_features(
         "avg_sentence_length": _quotient(num_words, num_sentences),
         "upper_words": upper,
         "upper_ratio": _quotient(upper, num_words),
-        "full_stop_ratio": _quotient(np.fromiter((t.count(".") for t in texts), float, n), num_words),
+        "full_stop_ratio": _quotient(tok.full_stops, num_words),
         "date_tokens": dates,
-        "vertical_bars": np.fromiter((t.count("|") for t in texts), float, n),
+        "vertical_bars": tok.bars,
         "link_density": link_density,
         "link_char_density": _quotient(anchor_chars, num_chars),
         "text_density": density,
         "stopword_density": _quotient(stop_hits, num_tokens),
-        "punctuation": punctuation,
+        "punctuation": tok.punctuation,
         "copyright": np.fromiter(("\xa9" in t or "&copy" in t for t in texts), float, n),
     }
     tags = [b.tag for b in blocks]

@@ -189,7 +189,7 @@ def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
         if tag == _TEXT:
             builder.text(node.text_content)
             continue
-        if tag[0] in "-_!" or tag in skip_tags:  # comments, doctype, dropped subtrees
+        if tag is None or tag[0] in "-_!" or tag in skip_tags:  # comments, <?pi?>, dropped
             continue
         if tag == "br":
             builder.line_break()

@@ -1,0 +1,139 @@
+"""Tokens and character classes of all block texts at once, as NumPy arrays.
+
+The texts are joined with ``\\n`` and turned into an array of code points; a lookup table of
+character classes then gives every per-token and per-block count with array operations, so the
+cost per token stays in C. Tokens are exactly those of ``str.split()``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+SPACE, ALNUM, UPPER, PUNCT, OPENER, CLOSER, STOP, DIGIT = (1 << i for i in range(8))
+OPENERS = "\"'([{“‘«¿¡"
+CLOSERS = "\"')]}”’»"
+SENTENCE_ENDS = ".?!;"  # seed 000 §3.1.2: full stops, question/exclamation marks, semicolons
+_BMP = 0x10000
+
+
+def _flags_of(ch: str) -> int:
+    """Class bits of one character."""
+    bits = 0
+    if ch.isspace():
+        bits |= SPACE
+    if ch.isalnum():
+        bits |= ALNUM
+    if ch.isdigit():
+        bits |= DIGIT
+    if ch.isupper():
+        bits |= UPPER
+    if unicodedata.category(ch).startswith("P"):
+        bits |= PUNCT
+    if ch in OPENERS:
+        bits |= OPENER
+    if ch in CLOSERS:
+        bits |= CLOSER
+    if ch in SENTENCE_ENDS:
+        bits |= STOP
+    return bits
+
+
+@lru_cache(maxsize=1)
+def _table() -> np.ndarray:
+    """Class bits of every code point of the Basic Multilingual Plane (built once)."""
+    return np.fromiter((_flags_of(chr(i)) for i in range(_BMP)), np.uint8, _BMP)
+
+
+def char_flags(codes: np.ndarray) -> np.ndarray:
+    """Class bits of an array of code points (astral ones looked up one distinct value each)."""
+    flags = _table()[np.minimum(codes, _BMP - 1)]
+    astral = codes >= _BMP
+    if astral.any():
+        values, where = np.unique(codes[astral], return_inverse=True)
+        flags[astral] = np.array([_flags_of(chr(v)) for v in values], np.uint8)[where]
+    return flags
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """Per-token arrays (one entry per ``str.split()`` token of the joined texts) and per-block
+    character counts."""
+
+    joined: str
+    owner: np.ndarray  # block index of each token
+    start: np.ndarray  # offset of each token in ``joined``
+    length: np.ndarray
+    word: np.ndarray  # holds a letter or digit (seed 000 §3.1.2)
+    digit: np.ndarray  # holds a digit
+    first_upper: np.ndarray  # first character after opening quotes/brackets is upper-case
+    sentence_end: np.ndarray  # last character before closing quotes/brackets ends a sentence
+    counts: np.ndarray  # tokens per block
+    punctuation: np.ndarray  # punctuation characters per block
+    full_stops: np.ndarray  # "." per block
+    bars: np.ndarray  # "|" per block
+
+
+def _per_token_any(token_of_char: np.ndarray, mask: np.ndarray, m: int) -> np.ndarray:
+    return np.bincount(token_of_char[mask], minlength=m) > 0
+
+
+def tokenize(texts: Sequence[str]) -> Tokens:
+    """Tokenise all ``texts`` in one pass and classify their tokens and characters."""
+    n = len(texts)
+    joined = "\n".join(texts)
+    codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
+    flags = char_flags(codes)
+    solid = (flags & SPACE) == 0
+    before = np.zeros_like(solid)
+    before[1:] = solid[:-1]
+    after = np.zeros_like(solid)
+    after[:-1] = solid[1:]
+    start = np.flatnonzero(solid & ~before)
+    end = np.flatnonzero(solid & ~after)
+    m = len(start)
+    token_of_char = np.cumsum(solid & ~before) - 1
+    in_token = solid
+
+    lengths = np.fromiter(map(len, texts), np.int64, n)
+    block_starts = np.cumsum(lengths + 1) - (lengths + 1)
+    owner = np.searchsorted(block_starts, start, side="right") - 1
+    block_of_char = np.repeat(np.arange(n), lengths + 1)[: len(codes)]
+
+    def per_block(mask: np.ndarray) -> np.ndarray:
+        return np.bincount(block_of_char[mask], minlength=n).astype(float)
+
+    word = _per_token_any(token_of_char, in_token & ((flags & ALNUM) != 0), m)
+    digit = _per_token_any(token_of_char, in_token & ((flags & DIGIT) != 0), m)
+    # first character that is not an opening quote/bracket, per token
+    body = np.flatnonzero(in_token & ((flags & OPENER) == 0))
+    first_body = np.zeros(m, bool)
+    if body.size:
+        tok = token_of_char[body]
+        is_first = np.concatenate(([True], tok[1:] != tok[:-1]))
+        first_body[tok[is_first]] = (flags[body[is_first]] & UPPER) != 0
+    # last character that is not a closing quote/bracket, per token
+    core = np.flatnonzero(in_token & ((flags & CLOSER) == 0))
+    ends = np.zeros(m, bool)
+    if core.size:
+        tok = token_of_char[core]
+        is_last = np.concatenate((tok[1:] != tok[:-1], [True]))
+        ends[tok[is_last]] = (flags[core[is_last]] & STOP) != 0
+    return Tokens(
+        joined=joined,
+        owner=owner,
+        start=start,
+        length=end - start + 1,
+        word=word,
+        digit=digit,
+        first_upper=first_body,
+        sentence_end=ends,
+        counts=np.bincount(owner, minlength=n),
+        punctuation=per_block((flags & PUNCT) != 0),
+        full_stops=per_block(codes == ord(".")),
+        bars=per_block(codes == ord("|")),
+    )
