@@ -27,7 +27,7 @@ from grist.evaluate.report import (
 from grist.evaluate.systems import GRIST_PREFIX, system_available
 
 DEFAULT_METHODS = ("justext", "lineblock", "tagscore", "auto")
-QUICK_PAGES = 12  # per dataset in --quick
+QUICK_PAGES = 8  # per dataset in --quick
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -51,7 +51,7 @@ def dataset_rows(dataset: str, results: dict[str, SystemResult]) -> list[list[st
 
 HEADER = [
     "system", "shingle F1 ± CI", "sh P", "sh R", "LCS F1 ± CI", "LCS P", "LCS R", "exact",
-    "pages/s", "× trafilatura", "p50 ms", "p99 ms", "errors",
+    "pages/s (CPU)", "× trafilatura", "p50 ms", "p99 ms", "errors",
 ]
 SNIPPET_HEADER = ["with found", "without absent"]
 
@@ -104,8 +104,9 @@ def markdown(
         "",
         "Metrics are defined in [README.md](README.md): shingle F1 is the article-extraction "
         "benchmark's (F1 of mean precision and mean recall), LCS F1 the mean per-page word-LCS F1; "
-        "± is half the 95 % bootstrap interval (1000 page resamples). pages/s is per process, "
-        "extraction time only.",
+        "± is half the 95 % bootstrap interval (page resamples). pages/s is per process: pages "
+        "over the worker's CPU seconds inside the extraction call (parse + extract, no file "
+        "I/O); p50/p99 are per-page CPU ms; the JSON also has wall-clock pages/s.",
         "",
     ]
     for note in meta.get("notes", []):

@@ -30,6 +30,7 @@ class Output:
     text: str
     seconds: float
     error: str | None = None
+    cpu: float | None = None
 
 
 @dataclass
@@ -93,7 +94,9 @@ def run_system(
                 run.peak_rss_mib = max(run.peak_rss_mib, record["peak_rss_mib"])
                 continue
             key = (record["dataset"], record["id"])
-            run.outputs[key] = Output(record["text"], record["seconds"], record.get("error"))
+            run.outputs[key] = Output(
+                record["text"], record["seconds"], record.get("error"), record.get("cpu")
+            )
             received += 1
             bar.update(1)
         process.kill()

@@ -1,8 +1,9 @@
 """One system's extraction run in its own process, so its speed and peak memory are its own.
 
 ``python -m grist.evaluate.worker SYSTEM DATASET.jsonl.gz... [--limit N] [--skip K]`` prints one
-JSON line per page (dataset, id, text, seconds, error) and a last line with the peak RSS. Only the
-extraction call is timed: the page is already a decoded ``str``, no file I/O is inside the timer.
+JSON line per page (dataset, id, text, seconds, cpu, error) and a last line with the peak RSS.
+Only the extraction call is timed, in wall and in process CPU seconds: the page is already a
+decoded ``str``, no file I/O is inside the timer.
 A page running past ``--timeout`` seconds is interrupted (SIGALRM) and counted as an error.
 """
 
@@ -43,7 +44,7 @@ def run(system: str, paths: list[str], limit: int | None, skip: int, timeout: fl
         if index < skip:
             continue
         text, error = "", None
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         signal.setitimer(signal.ITIMER_REAL, timeout)
         try:
             text = extract(page.html, page.url) or ""
@@ -53,8 +54,9 @@ def run(system: str, paths: list[str], limit: int | None, skip: int, timeout: fl
             error = f"{type(exc).__name__}: {exc}"[:300]
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
+        cpu = time.process_time() - cpu_started
         seconds = time.perf_counter() - started
-        record = {"dataset": page.dataset, "id": page.id, "text": text, "seconds": seconds}
+        record = {"dataset": page.dataset, "id": page.id, "text": text, "seconds": seconds, "cpu": cpu}
         if error:
             record["error"] = error
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
