@@ -19,7 +19,7 @@ PAGE = """<html><head><title>Tea &amp; cakes</title></head><body>
 <div class="nav"><a href="/">Home</a></div>
 <h1>Green *tea* guide</h1>
 <p>Steep the_leaves for [two] minutes at 80 # degrees.</p>
-<h3>Steps to follow</h3>
+<h3>1. Steps to follow</h3>
 <ul><li>Boil the water</li><li>Cool it<ul><li>to 80 degrees</li></ul></li></ul>
 <ol><li>Pour</li><li>Wait</li></ol>
 <table><tr><th>Tea</th><th>Minutes</th></tr><tr><td>Sencha</td><td>2</td></tr>
@@ -34,7 +34,7 @@ EXPECTED_MARKDOWN = """# Green \\*tea\\* guide
 
 Steep the\\_leaves for \\[two\\] minutes at 80 \\# degrees.
 
-### Steps to follow
+### 1. Steps to follow
 
 - Boil the water
 - Cool it

@@ -22,10 +22,14 @@ _BACKTICKS = re.compile(r"`{3,}")
 _INDENT = "    "  # four spaces nest a list item under both "- " and "1. " markers
 
 
+def escape_inline(text: str) -> str:
+    """Escape the characters Markdown treats specially anywhere in a line."""
+    return _SPECIAL.sub(r"\\\1", text)
+
+
 def escape(text: str) -> str:
-    """Escape ``text`` so Markdown shows it literally."""
-    text = _SPECIAL.sub(r"\\\1", text)
-    text = _LEADING_MARK.sub(r"\\\1", text)
+    """Escape ``text`` so Markdown shows it literally at the start of a line."""
+    text = _LEADING_MARK.sub(r"\\\1", escape_inline(text))
     return _LEADING_NUMBER.sub(r"\1\\\2", text)
 
 
@@ -51,7 +55,7 @@ def _list(items: list[tuple[int, str, str]]) -> str:
 
 
 def _cell(text: str) -> str:
-    return escape(text.replace("\n", " ")) or " "
+    return escape_inline(text.replace("\n", " ")) or " "
 
 
 def _table(rows: list[list[str]]) -> str:
@@ -63,7 +67,7 @@ def _table(rows: list[list[str]]) -> str:
 def render_part(part: Part) -> str:
     """One part as Markdown."""
     if part.kind == "heading":
-        return "#" * part.level + " " + escape(part.text)
+        return "#" * part.level + " " + escape_inline(part.text)
     if part.kind == "code":
         return _code(part.text)
     if part.kind == "list":
