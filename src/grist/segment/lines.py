@@ -28,7 +28,6 @@ BREAK_TAGS = HTML5_BLOCK_TAGS | {"br"}
 
 # Any tag: name captured for start/end tags; comments left after filtering, doctype, <?...?>.
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*+)[^<>]*+>|<[!?/][^<>]*+>")
-_SPACES = re.compile(r"\s+")
 
 
 def _opener(names: frozenset[str]) -> re.Pattern[str]:
@@ -143,7 +142,7 @@ class _LineBuilder:
     def end_line(self, newline: bool) -> None:
         """Close the current line; an empty line is only kept when it is a blank source line."""
         line = self.line
-        text = _SPACES.sub(" ", "".join(self.pieces)).strip() if self.pieces else ""
+        text = " ".join("".join(self.pieces).split()) if self.pieces else ""
         if not text and not line.tags and not (newline and self.from_newline):
             self.from_newline = self.from_newline or newline
             self.pieces = []
@@ -180,11 +179,13 @@ def get_lines(filtered: str, config: LineConfig | None = None) -> list[Line]:
     in_anchor = False
     position = 0
     for match in _TAG.finditer(filtered):
-        if match.start() > position:
-            _add_source_text(builder, filtered[position : match.start()], in_anchor, newlines)
-        position = match.end()
-        name = (match.group(2) or "").lower()
-        closing = match.group(1) == "/"
+        start, end = match.span()
+        if start > position:
+            _add_source_text(builder, filtered[position:start], in_anchor, newlines)
+        position = end
+        slash, name = match.group(1, 2)
+        name = name.lower() if name else ""
+        closing = slash == "/"
         if name == "a":
             in_anchor = not closing
         if name in break_tags:
