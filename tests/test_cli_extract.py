@@ -322,3 +322,17 @@ def test_python_m_grist_subprocess(tmp_path: Path, page: Path) -> None:
         done.stderr
         == f"grist: error: {bad}: the input is not an HTML page: it looks like a PDF document\n"
     )
+
+
+def test_empty_result_says_why(
+    capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "short.html"
+    path.write_text("<p>Too short</p>")
+    code, out, err = run(capsys, "--method", standin, str(path))
+    assert (code, out) == (0, "")
+    assert err == (
+        f"grist: note: {path}: nothing extracted: "
+        "no block was classified as content (1 blocks, all boilerplate)\n"
+    )
+    assert run(capsys, "--quiet", "--method", standin, str(path)) == (0, "", "")

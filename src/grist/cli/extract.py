@@ -19,7 +19,7 @@ from tqdm import tqdm
 from grist.api import Extractor
 from grist.errors import GristError, LimitExceededError
 from grist.limits import Limits
-from grist.methods import DEFAULT_METHOD
+from grist.methods import DEFAULT_METHOD, available_methods
 from grist.render.json_output import dumps, result_dict
 from grist.result import OUTPUT_FORMATS, Result
 from grist.stream.fetch import fetch, is_url
@@ -48,14 +48,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "for *.htm* files; several inputs are processed as a batch.",
     )
     parser.add_argument("inputs", nargs="+", metavar="PATH|URL|-", help="pages to extract")
-    parser.add_argument("--method", default=DEFAULT_METHOD, help="extraction method")
+    parser.add_argument(
+        "--method",
+        default=DEFAULT_METHOD,
+        help=f"extraction method: {', '.join(available_methods())} (default: {DEFAULT_METHOD})",
+    )
     parser.add_argument(
         "--format", default="text", choices=OUTPUT_FORMATS, help="output format (default: text)"
     )
     parser.add_argument(
         "--out", type=Path, metavar="DIR", help="write one file per page into DIR instead"
     )
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--quiet", action="store_true", help="no progress bar and no notes (errors are shown)"
+    )
     parser.set_defaults(func=run)
 
 
@@ -129,6 +135,7 @@ class _Output:
         self.fmt: str = args.format
         self.out: Path | None = args.out
         self.batch = batch
+        self.quiet: bool = args.quiet
         self.bar = bar
         self.used: set[str] = set()
         self.printed = 0
@@ -145,9 +152,12 @@ class _Output:
         elif self.batch and self.fmt != "json":
             gap = "\n" if self.printed else ""
             self._write(f"{gap}==> {source.label} <==\n{text}", sys.stdout)
-        else:
+        elif text:
             self._write(text, sys.stdout)
         self.printed += 1
+        if result.empty_reason and not self.quiet:
+            note = f"grist: note: {source.label}: nothing extracted: {result.empty_reason}"
+            self._write(note, sys.stderr)
 
     def error(self, source: Source, exc: Exception) -> None:
         reason = getattr(exc, "reason", "internal-error")
