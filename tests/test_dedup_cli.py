@@ -1,0 +1,76 @@
+"""``grist dedup`` over a folder, a JSON-lines file, stdin, and with a saved index."""
+
+import io
+import json
+
+from grist.cli import main
+from grist.dedup.groups import DuplicateGroups
+from grist.dedup.index import FingerprintIndex
+from grist.dedup.simhash import modified_simhash
+
+STORY = ("The regional council confirmed on Monday that the old stone bridge, closed since spring, "
+         "will reopen in May after repairs costing four million euros. Engineers replaced two "
+         "arches, and traffic will be limited to cars and bicycles during the first month.")
+OTHER = ("A small museum in the harbour town has opened an exhibition of ship models, maps and "
+         "letters written by sailors who crossed the Atlantic in the nineteenth century.")
+
+
+def _page(text: str, nav: str = "Home News Sport") -> str:
+    return f"<html><body><div>{nav}</div><div><p>{text}</p></div></body></html>"
+
+
+def _groups(out: str) -> list[dict]:
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def test_duplicate_groups_union_find():
+    finder = DuplicateGroups(FingerprintIndex(3), modified_simhash)
+    finder.add("a", STORY)
+    finder.add("b", OTHER)
+    assert finder.add("c", STORY + " Updated at noon.") == [0]  # 2 bits apart
+    assert finder.add("d", STORY) == [0, 2]
+    assert finder.add("e", "the of and") == [] and finder.skipped == 1
+    assert finder.groups() == [[0, 2, 3]]
+
+
+def test_dedup_folder_documents(tmp_path, capsys):
+    (tmp_path / "a.html").write_text(_page(STORY))
+    (tmp_path / "b.html").write_text(_page(STORY, nav="Start Weather"))
+    (tmp_path / "c.html").write_text(_page(OTHER))
+    assert main(["dedup", str(tmp_path), "--quiet", "--method", "tagscore"]) == 0
+    out, err = capsys.readouterr()
+    groups = _groups(out)
+    assert len(groups) == 1 and groups[0]["size"] == 2
+    assert {m["key"].rsplit("/", 1)[-1] for m in groups[0]["members"]} == {"a.html", "b.html"}
+    assert "1 near-duplicates in 1 groups" in err
+
+
+def test_dedup_jsonl_blocks_and_saved_index(tmp_path, capsys):
+    data = tmp_path / "pages.jsonl"
+    records = [
+        {"id": "p1", "html": _page(STORY), "gold": ""},
+        {"id": "p2", "html": _page(OTHER), "gold": ""},
+        {"id": "p3", "blocks": [{"text": STORY, "label": "content"}, {"text": "x", "label": "content"}]},
+    ]
+    data.write_text("\n".join(json.dumps(r) for r in records) + "\nnot json\n")
+    saved = tmp_path / "index.npz"
+    code = main(["dedup", str(data), "--level", "block", "--quiet", "--method", "tagscore",
+                 "--save-index", str(saved)])
+    out, err = capsys.readouterr()
+    assert code == 0
+    (group,) = _groups(out)
+    assert [m["key"] for m in group["members"]] == ["p1#0", "p3#0"]
+    assert "skipped" in err and "pages.jsonl:4" in err
+    assert len(FingerprintIndex.load(saved)) == 3
+
+
+def test_dedup_stdin_against_loaded_index(tmp_path, capsys, monkeypatch):
+    index = FingerprintIndex(3)
+    index.add(modified_simhash(STORY), "archived")
+    path = tmp_path / "idx.npz"
+    index.save(path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"id": "new", "text": STORY}) + "\n"))
+    assert main(["dedup", "-", "--index", str(path), "--quiet"]) == 0
+    (group,) = _groups(capsys.readouterr().out)
+    assert [m["key"] for m in group["members"]] == ["archived", "new"]
+    assert main(["dedup", str(tmp_path / "missing.jsonl"), "--quiet"]) == 1
