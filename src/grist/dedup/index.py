@@ -4,7 +4,9 @@ The 64 bits are cut into k + 1 disjoint bit ranges. Two fingerprints within k bi
 least one range (pigeonhole), so each range gets a table of fingerprints sorted by that range;
 a query looks up the equal-range run in each table with ``searchsorted`` and checks the few
 candidates' Hamming distance. No pairwise scan, no missed match. Queries are vectorised over
-batches. ``save``/``load`` persist the fingerprints and keys as one ``.npz`` file.
+batches. New fingerprints wait in a small pending buffer that single queries scan directly; the
+tables are rebuilt when the buffer outgrows 1/32 of the index (amortised O(log n) per insert).
+``save``/``load`` persist the fingerprints and keys as one ``.npz`` file.
 """
 
 from __future__ import annotations
@@ -27,6 +29,11 @@ def _ranges(k: int) -> list[tuple[int, int]]:
     return [(int(s), w) for s, w in zip(shifts, widths, strict=True)]
 
 
+def _dtype(width: int) -> type:
+    """The smallest unsigned integer type holding ``width`` bits."""
+    return np.uint16 if width <= 16 else np.uint32 if width <= 32 else np.uint64
+
+
 class FingerprintIndex:
     """Stores (fingerprint, key) pairs; ``query`` returns every stored entry within ``k`` bits."""
 
@@ -37,16 +44,22 @@ class FingerprintIndex:
         self._ranges = _ranges(k)
         self._fps = np.empty(0, dtype=np.uint64)
         self._keys: list[str] = []
-        self._pending: list[int] = []
+        self._pending = np.empty(1024, dtype=np.uint64)
+        self._npending = 0
         self._tables: list[tuple[np.ndarray, np.ndarray]] = []
 
     def __len__(self) -> int:
-        return len(self._fps) + len(self._pending)
+        return len(self._fps) + self._npending
 
     def add(self, fingerprint: int, key: str = "") -> int:
         """Store one fingerprint; returns its id (insertion order)."""
-        self._pending.append(fingerprint)
+        if self._npending == len(self._pending):
+            self._pending = np.concatenate([self._pending, np.empty_like(self._pending)])
+        self._pending[self._npending] = fingerprint
+        self._npending += 1
         self._keys.append(key)
+        if self._npending > max(1024, len(self._fps) // 32):
+            self._build()
         return len(self) - 1
 
     def add_many(self, fingerprints: Iterable[int] | np.ndarray, keys: Iterable[str] | None = None) -> None:
@@ -66,18 +79,18 @@ class FingerprintIndex:
         return int(self._fps[ident])
 
     def _flush(self) -> None:
-        if self._pending:
-            self._fps = np.concatenate([self._fps, np.asarray(self._pending, dtype=np.uint64)])
-            self._pending = []
+        if self._npending:
+            self._fps = np.concatenate([self._fps, self._pending[: self._npending]])
+            self._npending = 0
             self._tables = []
 
     def _build(self) -> None:
         self._flush()
-        if self._tables:
+        if self._tables or len(self._fps) == 0:
             return
         for shift, width in self._ranges:
-            part = (self._fps >> np.uint64(shift)) & np.uint64((1 << width) - 1)
-            order = np.argsort(part, kind="stable").astype(np.int64)
+            part = ((self._fps >> np.uint64(shift)) & np.uint64((1 << width) - 1)).astype(_dtype(width))
+            order = np.argsort(part, kind="stable").astype(np.int64)  # radix sort on small ints
             self._tables.append((part[order], order))
 
     def query_many(self, queries: Iterable[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -88,7 +101,7 @@ class FingerprintIndex:
             return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
         found_q, found_id = [], []
         for (shift, width), (sorted_part, order) in zip(self._ranges, self._tables, strict=True):
-            part = (q >> np.uint64(shift)) & np.uint64((1 << width) - 1)
+            part = ((q >> np.uint64(shift)) & np.uint64((1 << width) - 1)).astype(sorted_part.dtype)
             lo = np.searchsorted(sorted_part, part, side="left")
             hi = np.searchsorted(sorted_part, part, side="right")
             counts = hi - lo
@@ -103,12 +116,26 @@ class FingerprintIndex:
             found_id.append(ids[close])
         if not found_q:
             return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
-        pairs = np.unique(np.stack([np.concatenate(found_q), np.concatenate(found_id)]), axis=1)
-        return pairs[0], pairs[1]
+        size = np.int64(len(self._fps))
+        pairs = np.unique(np.concatenate(found_q) * size + np.concatenate(found_id))
+        return pairs // size, pairs % size
 
     def query(self, fingerprint: int) -> list[int]:
         """Ids of the stored fingerprints within k bits of ``fingerprint``, in insertion order."""
-        return self.query_many(np.array([fingerprint], dtype=np.uint64))[1].tolist()
+        q = np.uint64(fingerprint)
+        found: set[int] = set()
+        if self._fps.size and not self._tables:
+            self._build()
+        for (shift, width), (sorted_part, order) in zip(self._ranges, self._tables):
+            part = sorted_part.dtype.type((q >> np.uint64(shift)) & np.uint64((1 << width) - 1))
+            lo, hi = sorted_part.searchsorted(part, "left"), sorted_part.searchsorted(part, "right")
+            if hi > lo:
+                ids = order[lo:hi]
+                found.update(ids[np.bitwise_count(self._fps[ids] ^ q) <= self.k].tolist())
+        if self._npending:
+            near = np.flatnonzero(np.bitwise_count(self._pending[: self._npending] ^ q) <= self.k)
+            found.update((near + len(self._fps)).tolist())
+        return sorted(found)
 
     def memory_bytes(self) -> int:
         """Bytes held by the fingerprint array and the lookup tables (keys not counted)."""
