@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grist.document import Block
+from grist.features.matrix import FeatureMatrix
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.result import Result
@@ -38,29 +39,41 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def block_dict(block: Block, features: dict[str, float] | None = None) -> dict[str, Any]:
-    """One block as a JSON-ready dict."""
-    record = {
+def block_dict(block: Block, features: dict[str, float | None] | None = None) -> dict[str, Any]:
+    """One block as a JSON-ready dict (``features`` must already be JSON-safe)."""
+    record: dict[str, Any] = {
         "index": block.index,
         "text": block.text,
         "tag": block.tag,
         "path": block.path,
         "label": block.label,
         "reason": block.reason,
-        "score": block.score,
+        "score": _plain(block.score),
         "heading": block.heading,
         "list_kind": block.list_kind,
         "list_depth": block.list_depth,
-        "cell": block.cell,
+        "cell": list(block.cell) if block.cell else None,
         "preformatted": block.preformatted,
         "region": block.region,
         "depth": block.depth,
         "anchor_words": block.anchor_words,
-        "info": block.info,
+        "info": _plain(block.info),
     }
     if features is not None:
         record["features"] = features
-    return _plain(record)
+    return record
+
+
+def _feature_rows(matrix: FeatureMatrix) -> list[dict[str, float | None]]:
+    """One dict per matrix row, non-finite values as None (vectorised: matrices are large)."""
+    finite = np.isfinite(matrix.values)
+    if finite.all():
+        rows = matrix.values.tolist()
+    else:
+        values = matrix.values.astype(object)
+        values[~finite] = None
+        rows = values.tolist()
+    return [dict(zip(matrix.names, row, strict=True)) for row in rows]
 
 
 def result_dict(result: Result) -> dict[str, Any]:
@@ -68,7 +81,7 @@ def result_dict(result: Result) -> dict[str, Any]:
     matrix = result.features
     rows = None
     if matrix is not None and len(matrix) == len(result.blocks):
-        rows = [matrix.row(i) for i in range(len(matrix))]
+        rows = _feature_rows(matrix)
     return {
         "title": result.title,
         "url": result.url,
