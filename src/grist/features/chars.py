@@ -18,7 +18,7 @@ SPACE, ALNUM, UPPER, PUNCT, OPENER, CLOSER, STOP, DIGIT = (1 << i for i in range
 OPENERS = "\"'([{“‘«¿¡"
 CLOSERS = "\"')]}”’»"
 SENTENCE_ENDS = ".?!;"  # seed 000 §3.1.2: full stops, question/exclamation marks, semicolons
-_BMP = 0x10000
+_TABLE_SIZE = 0x800  # Latin, Greek, Cyrillic, Hebrew, Arabic: looked up in a table
 
 
 def _flags_of(ch: str) -> int:
@@ -45,17 +45,18 @@ def _flags_of(ch: str) -> int:
 
 @lru_cache(maxsize=1)
 def _table() -> np.ndarray:
-    """Class bits of every code point of the Basic Multilingual Plane (built once)."""
-    return np.fromiter((_flags_of(chr(i)) for i in range(_BMP)), np.uint8, _BMP)
+    """Class bits of the code points below ``_TABLE_SIZE`` (built once, in milliseconds)."""
+    return np.fromiter((_flags_of(chr(i)) for i in range(_TABLE_SIZE)), np.uint8, _TABLE_SIZE)
 
 
 def char_flags(codes: np.ndarray) -> np.ndarray:
-    """Class bits of an array of code points (astral ones looked up one distinct value each)."""
-    flags = _table()[np.minimum(codes, _BMP - 1)]
-    astral = codes >= _BMP
-    if astral.any():
-        values, where = np.unique(codes[astral], return_inverse=True)
-        flags[astral] = np.array([_flags_of(chr(v)) for v in values], np.uint8)[where]
+    """Class bits of an array of code points; those beyond the table are classified once per
+    distinct value on the page (curly quotes, dashes, CJK ...)."""
+    flags = _table()[np.minimum(codes, _TABLE_SIZE - 1)]
+    beyond = codes >= _TABLE_SIZE
+    if beyond.any():
+        values, where = np.unique(codes[beyond], return_inverse=True)
+        flags[beyond] = np.array([_flags_of(chr(v)) for v in values], np.uint8)[where]
     return flags
 
 
