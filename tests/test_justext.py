@@ -176,3 +176,12 @@ def test_a_processing_instruction_in_the_body_is_skipped():
     page = PAGE.replace("<h1>", '<?php include "menu.inc"; ?><h1>')
     result = grist.extract(page, method="justext")
     assert ARTICLE in result.text and "php" not in result.text
+
+
+def test_json_output_shows_each_blocks_class_reason_and_features():
+    import json
+
+    record = json.loads(grist.extract(PAGE, method="justext").to_json())
+    nav = record["blocks"][0]
+    assert nav["info"]["class"] == BAD and nav["reason"].startswith("context-free: link density")
+    assert nav["features"]["link_density"] == pytest.approx(3 / 5)
