@@ -106,12 +106,9 @@ def shingle_counts(extracted: str, gold: str, n: int = 4) -> TpFpFn:
     Both texts empty gives 0/0/0.
     """
     pred, true = shingles(extracted, n), shingles(gold, n)
-    tp = fp = fn = 0
-    for key in pred.keys() | true.keys():
-        p, t = pred.get(key, 0), true.get(key, 0)
-        tp += min(p, t)
-        fp += max(0, p - t)
-        fn += max(0, t - p)
+    tp = sum(min(count, true[key]) for key, count in pred.items() if key in true)
+    fp = sum(pred.values()) - tp
+    fn = sum(true.values()) - tp
     total = tp + fp + fn
     if total == 0:
         return TpFpFn(0.0, 0.0, 0.0)

@@ -13,7 +13,7 @@ import queue
 import subprocess
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -128,9 +128,16 @@ def run_systems(
     can be dropped as soon as it is scored.
     """
 
-    def task(position: int, name: str) -> T:
-        return finish(run_system(name, paths, total, limit, timeout, position=position))
+    # Scoring runs on its own thread so a worker slot is free again as soon as a system ends.
+    with ThreadPoolExecutor(max_workers=1) as scorer:
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {name: pool.submit(task, i % max(1, jobs), name) for i, name in enumerate(systems)}
-        return {name: future.result() for name, future in futures.items()}
+        def task(position: int, name: str) -> Future:
+            run = run_system(name, paths, total, limit, timeout, position=position)
+            return scorer.submit(finish, run)
+
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = {
+                name: pool.submit(task, i % max(1, jobs), name) for i, name in enumerate(systems)
+            }
+            scored = {name: future.result() for name, future in futures.items()}
+        return {name: future.result() for name, future in scored.items()}
