@@ -13,11 +13,10 @@ import json
 import re
 import statistics
 import sys
-from collections import Counter
 from collections.abc import Callable
 
-from grist.evaluate.datasets import read_dataset
-from grist.evaluate.metrics import TpFpFn, lcs_length, prf_from_counts, shingle_prf
+from grist.evaluate.datasets import dataset_name, read_dataset
+from grist.evaluate.metrics import lcs_length, prf_from_counts, shingle_counts, shingle_prf
 
 Tokenizer = Callable[[str], list[str]]
 _WORD = re.compile(r"\w+")
@@ -30,19 +29,6 @@ VARIANTS: dict[str, Tokenizer] = {
     r"\w+, lower-cased": lambda t: _WORD.findall(t.lower()),
     "words and punctuation": _WORD_OR_PUNCT.findall,
 }
-
-
-def _shingle_counts(pred: list[str], true: list[str], n: int = 4) -> TpFpFn:
-    def grams(tokens: list[str]) -> Counter:
-        if not tokens:
-            return Counter()
-        return Counter(tuple(tokens[i : i + n]) for i in range(max(1, len(tokens) - n + 1)))
-
-    a, b = grams(pred), grams(true)
-    tp = sum((a & b).values())
-    fp, fn = sum((a - b).values()), sum((b - a).values())
-    total = tp + fp + fn
-    return TpFpFn(tp / total, fp / total, fn / total) if total else TpFpFn(0.0, 0.0, 0.0)
 
 
 def main(outputs_path: str, dataset_paths: list[str]) -> int:
@@ -61,10 +47,10 @@ def main(outputs_path: str, dataset_paths: list[str]) -> int:
             for pred, gold in pairs:
                 a, b = tokenize(pred), tokenize(gold)
                 lcs.append(prf_from_counts(lcs_length(a, b), len(a), len(b)).f1)
-                sh.append(shingle_prf(_shingle_counts(a, b)))
+                sh.append(shingle_prf(shingle_counts(pred, gold, tokenize=tokenize)))
             p = statistics.fmean(s.precision for s in sh)
             r = statistics.fmean(s.recall for s in sh)
-            print(f"| {pairs and path.split('/')[-1].split('.')[0]} ({len(pairs)}) | {name} | "
+            print(f"| {dataset_name(path)} ({len(pairs)}) | {name} | "
                   f"{statistics.fmean(lcs):.4f} | {2 * p * r / (p + r):.4f} | "
                   f"{statistics.fmean(s.f1 for s in sh):.4f} |")
     return 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 _WORD = re.compile(r"\w+")
@@ -85,9 +85,11 @@ def cumulative_moving_average(values: Iterable[float]) -> Iterator[float]:
         yield total / count
 
 
-def shingles(text: str, n: int = 4) -> Counter[tuple[str, ...]]:
+def shingles(
+    text: str, n: int = 4, tokenize: Callable[[str], list[str]] = shingle_tokens
+) -> Counter[tuple[str, ...]]:
     """Word n-gram shingles with multiplicity; a text shorter than n words is one shingle."""
-    tokens = shingle_tokens(text)
+    tokens = tokenize(text)
     if not tokens:
         return Counter()
     return Counter(tuple(tokens[i : i + n]) for i in range(max(1, len(tokens) - n + 1)))
@@ -99,13 +101,15 @@ class TpFpFn(NamedTuple):
     fn: float
 
 
-def shingle_counts(extracted: str, gold: str, n: int = 4) -> TpFpFn:
+def shingle_counts(
+    extracted: str, gold: str, n: int = 4, tokenize: Callable[[str], list[str]] = shingle_tokens
+) -> TpFpFn:
     """Shingle true/false positives and false negatives of one page, normalised to sum to 1.
 
     The normalisation (as in the article-extraction benchmark) gives every page the same weight.
     Both texts empty gives 0/0/0.
     """
-    pred, true = shingles(extracted, n), shingles(gold, n)
+    pred, true = shingles(extracted, n, tokenize), shingles(gold, n, tokenize)
     tp = sum(min(count, true[key]) for key, count in pred.items() if key in true)
     fp = sum(pred.values()) - tp
     fn = sum(true.values()) - tp
