@@ -1,0 +1,148 @@
+"""Leave-one-dataset-out evaluation of ``auto`` beside trafilatura and readability-lxml.
+
+For every shared dataset: train ``auto`` on all the others, extract the held-out pages, and score
+grist and the peers on the same pages with word-level LCS F1 and shingle F1 (mean over pages).
+Peer outputs, labelled pages and per-page timings are cached in --cache (never in the repo).
+
+    nice .venv/bin/python benchmarks/auto_lodo.py --datasets-dir ../shared/datasets \
+        --out docs/benchmarks/auto.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.metadata
+import json
+import pickle
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from grist.evaluate.datasets import read_jsonl
+from grist.evaluate.metrics import lcs_prf, shingle_counts, shingle_prf
+from grist.evaluate.peers import make_peer
+from grist.features.matrix import FeatureMatrix
+from grist.train.build import BuildReport, label_pages
+from grist.train.features import stage1_features
+from grist.train.model import TrainConfig, fit
+
+DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
+            "modern-dev", "readability")
+PEERS = ("trafilatura", "readability-lxml")
+
+
+def peer_outputs(peer: str, path: Path, cache: Path, limit: int | None) -> dict[str, str]:
+    """Texts of one peer on one dataset (cached); pages that raise give an empty text."""
+    target = cache / f"peer-{peer}-{path.name.split('.')[0]}-{limit}.json"
+    if target.exists():
+        return json.loads(target.read_text())
+    extract = make_peer(peer)
+    out: dict[str, str] = {}
+    for page in read_jsonl(path, limit):
+        try:
+            out[page.id] = extract(page.html, page.url) or ""
+        except Exception:  # noqa: BLE001 - a peer's crash scores as an empty extraction
+            out[page.id] = ""
+    target.write_text(json.dumps(out))
+    return out
+
+
+def labelled(path: Path, cache: Path, limit: int | None) -> tuple[list, BuildReport]:
+    target = cache / f"labelled-{path.name.split('.')[0]}-{limit}.pkl"
+    if target.exists():
+        return pickle.loads(target.read_bytes())
+    report = BuildReport()
+    pages = list(label_pages(read_jsonl(path, limit), report))
+    target.write_bytes(pickle.dumps((pages, report)))
+    return pages, report
+
+
+def scores(texts: dict[str, str], golds: dict[str, str]) -> tuple[float, float]:
+    lcs = [lcs_prf(texts.get(k, ""), g).f1 for k, g in golds.items()]
+    shingle = [shingle_prf(shingle_counts(texts.get(k, ""), g)).f1 for k, g in golds.items()]
+    return float(np.mean(lcs)), float(np.mean(shingle))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets-dir", default="../shared/datasets")
+    parser.add_argument("--datasets", default=",".join(DATASETS))
+    parser.add_argument("--cache", default="/tmp/grist-auto-cache")
+    parser.add_argument("--limit", type=int, default=None, help="pages per dataset (sampling)")
+    parser.add_argument("--stage", choices=("peers", "labels", "all"), default="all")
+    parser.add_argument("--rounds", type=int, default=TrainConfig.rounds)
+    parser.add_argument("--out", default=None, help="write the markdown table here")
+    args = parser.parse_args()
+    cache = Path(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    names = args.datasets.split(",")
+    paths = {n: Path(args.datasets_dir) / f"{n}.jsonl.gz" for n in names}
+    if args.stage in ("peers", "all"):
+        for peer in PEERS:
+            for name in names:
+                started = time.perf_counter()
+                peer_outputs(peer, paths[name], cache, args.limit)
+                print(f"{peer} {name} {time.perf_counter() - started:.1f}s", file=sys.stderr)
+    if args.stage == "peers":
+        return 0
+    data = {}
+    for name in names:
+        started = time.perf_counter()
+        data[name] = labelled(paths[name], cache, args.limit)
+        report = data[name][1]
+        print(f"labels {name}: {report.pages} pages, {report.skipped} skipped, coverage "
+              f"{report.mean_coverage:.4f}, {time.perf_counter() - started:.1f}s", file=sys.stderr)
+    if args.stage == "labels":
+        return 0
+    names1 = stage1_features([], None).names
+    config = TrainConfig(rounds=args.rounds)
+    rows = []
+    for held in names:
+        started = time.perf_counter()
+        train = [p for n in names if n != held for p in data[n][0]]
+        model = fit(train, names1, config)
+        texts = {}
+        for page in data[held][0]:
+            _, p2, _ = model.predict(FeatureMatrix(names1, page.values), page.regions, page.paths)
+            texts[page.id] = "\n".join(t for t, q in zip(page.texts, p2, strict=True)
+                                       if q >= model.threshold)
+        golds = {p.id: p.gold for p in read_jsonl(paths[held], args.limit)}
+        row = {"dataset": held, "pages": len(golds), "auto": scores(texts, golds)}
+        for peer in PEERS:
+            row[peer] = scores(peer_outputs(peer, paths[held], cache, args.limit), golds)
+        rows.append(row)
+        print(held, json.dumps(row), f"{time.perf_counter() - started:.0f}s", file=sys.stderr)
+    table = render(rows, args)
+    print(table)
+    if args.out:
+        Path(args.out).write_text(table)
+    return 0
+
+
+def render(rows: list[dict], args: argparse.Namespace) -> str:
+    systems = ("auto", *PEERS)
+    lines = [
+        "| dataset | pages | " + " | ".join(f"{s} LCS F1 | {s} shingle F1" for s in systems) + " |",
+        "|---|---:|" + "---:|" * (2 * len(systems)),
+    ]
+    for row in rows:
+        cells = [f"{row[s][0]:.4f} | {row[s][1]:.4f}" for s in systems]
+        lines.append(f"| {row['dataset']} | {row['pages']} | " + " | ".join(cells) + " |")
+    means = [f"{np.mean([r[s][0] for r in rows]):.4f} | {np.mean([r[s][1] for r in rows]):.4f}"
+             for s in systems]
+    lines.append("| **mean** | | " + " | ".join(means) + " |")
+    versions = ", ".join(f"{p} {importlib.metadata.version(p)}"
+                         for p in ("trafilatura", "readability-lxml", "lightgbm", "numpy"))
+    header = (
+        f"Run {datetime.date.today().isoformat()} on Python {platform.python_version()}; "
+        f"{versions}.\nCommand: `{' '.join(sys.argv)}` (limit={args.limit}, rounds={args.rounds})\n"
+    )
+    return header + "\n" + "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

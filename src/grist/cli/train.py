@@ -1,0 +1,61 @@
+"""``grist train DATA... --out model.file``: learn ``auto`` (or ``tree``) from pages with gold text.
+
+DATA is a JSON-lines dataset (``.jsonl``/``.jsonl.gz`` with ``html`` and ``gold``) or a folder of
+``NAME.html`` + ``NAME.txt`` pairs. Use the result with ``grist extract --method auto --model FILE``
+or ``AutoConfig(model_path=FILE)`` / ``TreeConfig(model_path=FILE)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+from grist.errors import ModelError
+from grist.features.text import FEATURE_NAMES
+from grist.train.build import BuildReport, label_pages, read_pages
+from grist.train.features import stage1_features
+from grist.train.model import TrainConfig, fit
+from grist.train.tree import fit_tree
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("train", help="train auto or tree on labelled pages",
+                                   description=__doc__)
+    parser.add_argument("data", nargs="+", help="dataset files (.jsonl[.gz]) or folders")
+    parser.add_argument("--method", choices=("auto", "tree"), default="auto")
+    parser.add_argument("--out", required=True, help="model file to write")
+    parser.add_argument("--limit", type=int, default=None, help="pages per source at most")
+    parser.add_argument("--rounds", type=int, default=TrainConfig.rounds,
+                        help="boosting rounds of stage 1 (auto)")
+    parser.add_argument("--min-leaf", type=int, default=None,
+                        help="smallest leaf in blocks (default: auto 40, tree 1000)")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.set_defaults(func=handler)
+
+
+def handler(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    report = BuildReport()
+    pages = [p for source in args.data for p in label_pages(read_pages(source, args.limit), report)]
+    for error in report.errors:
+        print(f"grist: skipped {error}", file=sys.stderr)
+    if not pages:
+        raise ModelError("no usable labelled page in the training data")
+    if args.method == "tree":
+        width = len(FEATURE_NAMES)
+        values = np.vstack([p.values[:, :width] for p in pages])
+        labels = np.concatenate([p.labels for p in pages])
+        fit_tree(values, labels, FEATURE_NAMES, args.min_leaf or 1000,
+                 values[:, FEATURE_NAMES.index("num_words")] + 1).save(args.out)
+    else:
+        config = TrainConfig(rounds=args.rounds, min_leaf=args.min_leaf or TrainConfig.min_leaf,
+                             threads=args.threads)
+        fit(pages, stage1_features([], None).names, config).save(args.out)
+    blocks = sum(len(p.labels) for p in pages)
+    print(f"trained {args.method} on {report.pages} pages ({blocks} blocks, {report.skipped} "
+          f"skipped, gold coverage {report.mean_coverage:.3f}) in "
+          f"{time.perf_counter() - started:.1f}s -> {args.out}", file=sys.stderr)
+    return 0

@@ -1,0 +1,100 @@
+"""Turn pages with gold text into labelled feature rows (the training set of ``tree`` and ``auto``).
+
+Sources are the shared JSON-lines datasets (``.jsonl``/``.jsonl.gz``, see
+``grist.evaluate.datasets``) or a folder of ``NAME.html`` pages with their gold text in
+``NAME.txt``. A page that cannot be parsed is skipped and counted, never fatal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from grist.errors import DatasetError, GristError
+from grist.evaluate.datasets import Page, read_jsonl
+from grist.html.load import load_document
+from grist.html.parse import parse_document
+from grist.segment.blocks import segment
+from grist.train.features import stage1_features
+from grist.train.labels import LabelConfig, align
+
+
+@dataclass
+class LabelledPage:
+    """One page's stage-1 feature matrix, aligned labels and what is needed to score it."""
+
+    id: str
+    dataset: str
+    site: str
+    values: np.ndarray
+    labels: np.ndarray
+    texts: list[str]
+    regions: list[int]
+    paths: list[str]
+    gold: str
+    coverage: float
+
+
+@dataclass
+class BuildReport:
+    """Pages used and skipped, and the mean gold coverage of the labels."""
+
+    pages: int = 0
+    skipped: int = 0
+    coverage: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def mean_coverage(self) -> float:
+        return float(np.mean(self.coverage)) if self.coverage else 0.0
+
+
+def read_pages(source: str | Path, limit: int | None = None) -> Iterator[Page]:
+    """Pages of a JSON-lines dataset file or of a folder of ``.html`` + ``.txt`` pairs."""
+    path = Path(source)
+    if path.is_dir():
+        pairs = sorted(p for p in path.glob("*.html") if p.with_suffix(".txt").is_file())
+        if not pairs:
+            raise DatasetError(f"no NAME.html + NAME.txt pairs in {path}")
+        for html_path in pairs[:limit]:
+            html = html_path.read_bytes().decode("utf-8", "replace")
+            gold = html_path.with_suffix(".txt").read_text("utf-8", "replace")
+            yield Page(id=html_path.stem, html=html, gold=gold, dataset=path.name)
+        return
+    yield from read_jsonl(path, limit)
+
+
+def label_page(page: Page, config: LabelConfig | None = None) -> LabelledPage:
+    """Parse, segment, featurize and label one page (raises GristError on bad input)."""
+    doc = parse_document(load_document(page.html, page.url))
+    blocks = segment(doc)
+    matrix = stage1_features(blocks, doc)
+    alignment = align(blocks, page.gold, config)
+    return LabelledPage(
+        id=page.id, dataset=page.dataset, site=page.site or page.id,
+        values=matrix.values.astype(np.float32), labels=np.array(alignment.labels, dtype=bool),
+        texts=[b.text for b in blocks], regions=[b.region for b in blocks],
+        paths=[b.path for b in blocks], gold=page.gold, coverage=alignment.coverage,
+    )
+
+
+def label_pages(pages: Iterable[Page], report: BuildReport | None = None) -> Iterator[LabelledPage]:
+    """Label every page; bad pages are skipped and recorded in ``report``."""
+    report = report if report is not None else BuildReport()
+    for page in pages:
+        try:
+            labelled = label_page(page)
+        except GristError as exc:
+            report.skipped += 1
+            report.errors.append(f"{page.dataset}/{page.id}: {exc}")
+            continue
+        except Exception as exc:  # noqa: BLE001 - a bug on one page must not stop a batch
+            report.skipped += 1
+            report.errors.append(f"{page.dataset}/{page.id}: internal error {exc!r}")
+            continue
+        report.pages += 1
+        report.coverage.append(labelled.coverage)
+        yield labelled

@@ -1,0 +1,69 @@
+"""The feature rows the learned methods read: shallow text features plus DOM context.
+
+Stage 1 sees each block's shallow features (``grist.features.text``), its DOM context
+(``grist.features.context``) and a few columns of the blocks two steps away. Stage 2 sees the
+stage-1 probabilities of the neighbours, of the block's region and DOM path, and of the page
+(the context-sensitive pass of seed 000 §4.1.2.2, learned instead of hand-set).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from grist.document import Block, Document
+from grist.features.context import context_features, with_neighbours
+from grist.features.matrix import FeatureMatrix
+from grist.features.text import block_features
+
+FAR_COLUMNS = ("num_words", "link_density", "text_density", "ctx_up1_share")
+STAGE2_OFFSETS = (-3, -2, -1, 1, 2, 3)
+STAGE2_KEEP = ("num_words", "link_density", "text_density", "ctx_heading", "ctx_up1_share",
+               "ctx_up3_share", "relative_position")
+
+
+def stage1_features(blocks: Sequence[Block], doc: Document | None) -> FeatureMatrix:
+    """Shallow + context features of every block, with the blocks two steps away."""
+    matrix = block_features(blocks, doc).hstack(context_features(blocks, doc))
+    return with_neighbours(matrix, FAR_COLUMNS, (-2, 2))
+
+
+def _group_mean(keys: Sequence[object], p: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Word-weighted mean of ``p`` over the blocks sharing a key."""
+    sums: dict[object, float] = {}
+    totals: dict[object, float] = {}
+    for key, value, w in zip(keys, p.tolist(), weight.tolist(), strict=True):
+        sums[key] = sums.get(key, 0.0) + value * w
+        totals[key] = totals.get(key, 0.0) + w
+    return np.array([sums[k] / totals[k] for k in keys])
+
+
+def _window_mean(p: np.ndarray, weight: np.ndarray, radius: int) -> np.ndarray:
+    """Word-weighted mean of ``p`` over the blocks within ``radius`` positions."""
+    cp = np.concatenate([[0.0], np.cumsum(p * weight)])
+    cw = np.concatenate([[0.0], np.cumsum(weight)])
+    n = len(p)
+    lo = np.clip(np.arange(n) - radius, 0, n)
+    hi = np.clip(np.arange(n) + radius + 1, 0, n)
+    return (cp[hi] - cp[lo]) / np.maximum(cw[hi] - cw[lo], 1e-9)
+
+
+def stage2_features(regions: Sequence[int], paths: Sequence[str], stage1: FeatureMatrix,
+                    p: np.ndarray) -> FeatureMatrix:
+    """The stage-1 probability in its context: neighbours, window, region, path and page."""
+    n = len(p)
+    weight = stage1.column("num_words") + 1.0
+    base = FeatureMatrix(("p",), p.reshape(n, 1))
+    shifted = with_neighbours(base, ("p",), STAGE2_OFFSETS)
+    columns = [
+        _window_mean(p, weight, 3), _window_mean(p, weight, 10),
+        _group_mean(regions, p, weight),
+        _group_mean(paths, p, weight),
+        np.full(n, float(p.max()) if n else 0.0),
+        np.full(n, float((p * weight).sum() / weight.sum()) if n else 0.0),
+    ]
+    names = ("win3_p", "win10_p", "region_p", "path_p", "page_max_p", "page_mean_p")
+    context = FeatureMatrix(names, np.column_stack(columns) if n else np.zeros((0, len(names))))
+    kept = FeatureMatrix(STAGE2_KEEP, stage1.values[:, [stage1.names.index(c) for c in STAGE2_KEEP]])
+    return shifted.hstack(context).hstack(kept)

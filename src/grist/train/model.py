@@ -1,0 +1,177 @@
+"""The learned block classifier of ``auto``: two stages of gradient-boosted trees (LightGBM).
+
+Stage 1 scores each block from its own shallow + DOM-context features. Stage 2 rescores it from
+the stage-1 probabilities around it (neighbours, window, region, DOM path, page), trained on
+out-of-fold stage-1 predictions so it learns how far to trust them. Rows are weighted by the
+block's word count, because the metrics that matter (word-level P/R/F1) are.
+
+A model file is JSON (gzip when the name ends in ``.gz``): both boosters in LightGBM's text format,
+the feature names, the threshold and how it was made. Loading checks the format and version.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from grist.errors import ModelError
+from grist.features.matrix import FeatureMatrix
+from grist.train.build import LabelledPage
+from grist.train.features import stage2_features
+
+FORMAT = "grist-auto"
+VERSION = 1
+SHIPPED = "auto-1.json.gz"
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Boosting settings of both stages; ``folds`` out-of-fold splits feed stage 2."""
+
+    rounds: int = 250
+    leaves: int = 63
+    learning_rate: float = 0.08
+    min_leaf: int = 40
+    rounds2: int = 80
+    leaves2: int = 15
+    folds: int = 3
+    threads: int = 1
+    seed: int = 7
+
+
+def _lightgbm() -> Any:
+    try:
+        import lightgbm
+    except ImportError:  # pragma: no cover - lightgbm is a dependency
+        raise ModelError("the auto model needs lightgbm: pip install lightgbm") from None
+    return lightgbm
+
+
+def _params(config: TrainConfig, leaves: int) -> dict[str, Any]:
+    return {
+        "objective": "binary", "learning_rate": config.learning_rate, "num_leaves": leaves,
+        "min_data_in_leaf": config.min_leaf, "feature_fraction": 0.8, "lambda_l2": 1.0,
+        "num_threads": config.threads, "seed": config.seed, "deterministic": True,
+        "force_row_wise": True, "verbosity": -1,
+    }
+
+
+def _weights(values: np.ndarray, names: Sequence[str]) -> np.ndarray:
+    return values[:, list(names).index("num_words")] + 1.0
+
+
+def _train(values: np.ndarray, labels: np.ndarray, names: Sequence[str], params: dict[str, Any],
+           rounds: int) -> Any:
+    lgb = _lightgbm()
+    data = lgb.Dataset(values, label=labels.astype(float), weight=_weights(values, names),
+                       feature_name=list(names), free_raw_data=True)
+    return lgb.train(params, data, num_boost_round=rounds)
+
+
+@dataclass
+class AutoModel:
+    """Two boosters and the feature names they read; ``predict`` gives a probability per block."""
+
+    names1: tuple[str, ...]
+    names2: tuple[str, ...]
+    stage1: Any
+    stage2: Any
+    threshold: float = 0.5
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def predict_stage1(self, matrix: FeatureMatrix) -> np.ndarray:
+        if matrix.names != self.names1:
+            raise ModelError("the model was trained on other features; retrain it with grist train")
+        if not len(matrix):
+            return np.zeros(0)
+        return self.stage1.predict(matrix.values)
+
+    def predict(self, matrix: FeatureMatrix, regions: Sequence[int],
+                paths: Sequence[str]) -> tuple[np.ndarray, np.ndarray, FeatureMatrix]:
+        """Stage-1 probabilities, final probabilities and the stage-2 features of one page."""
+        p1 = self.predict_stage1(matrix)
+        second = stage2_features(regions, paths, matrix, p1)
+        p2 = self.stage2.predict(second.values) if len(second) else np.zeros(0)
+        return p1, p2, second
+
+    def save(self, path: str | Path) -> None:
+        """Write the model as (gzipped) JSON."""
+        payload = {
+            "format": FORMAT, "version": VERSION, "threshold": self.threshold,
+            "names1": list(self.names1), "names2": list(self.names2),
+            "stage1": self.stage1.model_to_string(), "stage2": self.stage2.model_to_string(),
+            "meta": self.meta,
+        }
+        data = json.dumps(payload, sort_keys=True).encode("utf-8")
+        path = Path(path)
+        path.write_bytes(gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)
+
+
+def load_model(path: str | Path) -> AutoModel:
+    """Read a model file written by ``AutoModel.save`` (raises ModelError when unusable)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+        payload = json.loads(data)
+    except (OSError, ValueError, EOFError) as exc:
+        raise ModelError(f"cannot read model {path}: {exc}") from None
+    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
+        raise ModelError(f"{path} is not a grist auto model")
+    if payload.get("version") != VERSION:
+        raise ModelError(
+            f"{path} is a version {payload.get('version')} model; this grist reads version {VERSION}"
+        )
+    lgb = _lightgbm()
+    return AutoModel(
+        names1=tuple(payload["names1"]), names2=tuple(payload["names2"]),
+        stage1=lgb.Booster(model_str=payload["stage1"]),
+        stage2=lgb.Booster(model_str=payload["stage2"]),
+        threshold=float(payload["threshold"]), meta=payload.get("meta", {}),
+    )
+
+
+def _stack(pages: Sequence[LabelledPage]) -> tuple[np.ndarray, np.ndarray]:
+    return np.vstack([p.values for p in pages]), np.concatenate([p.labels for p in pages])
+
+
+def _stage2_rows(pages: Sequence[LabelledPage], names1: tuple[str, ...],
+                 probabilities: Sequence[np.ndarray]) -> tuple[np.ndarray, tuple[str, ...]]:
+    parts = [
+        stage2_features(p.regions, p.paths, FeatureMatrix(names1, p.values), prob)
+        for p, prob in zip(pages, probabilities, strict=True)
+    ]
+    return np.vstack([m.values for m in parts]), parts[0].names
+
+
+def fit(pages: Sequence[LabelledPage], names1: Sequence[str],
+        config: TrainConfig | None = None) -> AutoModel:
+    """Train both stages on labelled pages (stage 2 on out-of-fold stage-1 probabilities)."""
+    config = config or TrainConfig()
+    pages = [p for p in pages if len(p.labels)]
+    if not pages:
+        raise ModelError("no labelled blocks to train on")
+    names1 = tuple(names1)
+    params1 = _params(config, config.leaves)
+    folds = min(config.folds, len(pages))
+    oof: list[np.ndarray] = [np.zeros(0)] * len(pages)
+    for fold in range(folds):
+        held = [i for i in range(len(pages)) if i % folds == fold]
+        train = [pages[i] for i in range(len(pages)) if i % folds != fold] or pages
+        booster = _train(*_stack(train), names1, params1, config.rounds)
+        for i in held:
+            oof[i] = booster.predict(pages[i].values)
+    stage1 = _train(*_stack(pages), names1, params1, config.rounds)
+    values2, names2 = _stage2_rows(pages, names1, oof)
+    labels = np.concatenate([p.labels for p in pages])
+    stage2 = _train(values2, labels, names2, _params(config, config.leaves2), config.rounds2)
+    meta = {"pages": len(pages), "blocks": len(labels), "config": asdict(config),
+            "datasets": sorted({p.dataset for p in pages})}
+    return AutoModel(names1, names2, stage1, stage2, meta=meta)
