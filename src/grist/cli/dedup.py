@@ -91,7 +91,7 @@ def _items(source: str, level: str, extractor: Extractor, errors: list[str]) -> 
             continue
         try:
             record = json.loads(line)
-            key = str(record.get("id") or record.get("url") or f"{source}:{number}")
+            key = str(record.get("id") or record.get("source") or record.get("url") or f"{source}:{number}")
             yield key, _record_texts(record, level, extractor)
         except (GristError, ValueError, AttributeError) as exc:
             errors.append(f"{source}:{number}: {exc}")
