@@ -127,8 +127,9 @@ class FingerprintIndex:
         if self._fps.size and not self._tables:
             self._build()
         for (shift, width), (sorted_part, order) in zip(self._ranges, self._tables):
-            part = sorted_part.dtype.type((q >> np.uint64(shift)) & np.uint64((1 << width) - 1))
-            lo, hi = sorted_part.searchsorted(part, "left"), sorted_part.searchsorted(part, "right")
+            part = sorted_part.dtype.type((fingerprint >> shift) & ((1 << width) - 1))
+            lo = int(sorted_part.searchsorted(part, "left"))
+            hi = int(sorted_part.searchsorted(part, "right"))
             if hi > lo:
                 ids = order[lo:hi]
                 found.update(ids[np.bitwise_count(self._fps[ids] ^ q) <= self.k].tolist())
