@@ -64,3 +64,11 @@ def test_punctuation_filter_merges_small_regions():
     ]
     assert punctuation_units(blocks, min_words=10) == [[1, 2, 3], [4, 5]]
     assert unpunctuated_regions(blocks, min_words=10) == {4, 5}
+
+
+def test_region_tree_survives_processing_instructions():
+    doc = Document(html='<html><body><?xml-stylesheet href="x"?><div><p>Text, here.</p></div></body></html>')
+    parse_document(doc)
+    blocks = segment(doc)
+    tree = region_tree(doc)
+    assert tree[blocks[0].region].tag == "div"

@@ -39,7 +39,7 @@ def region_tree(doc: Document, config: SegmentConfig | None = None) -> dict[int,
     while stack:
         node, parent = stack.pop()
         tag = node.tag
-        if tag[0] in "-_!" or tag in skip:
+        if tag is None or tag[0] in "-_!" or tag in skip:  # comments, <?pi?>, dropped
             continue
         if tag in REGION_TAGS:
             region = Region(len(regions), parent, tag)
