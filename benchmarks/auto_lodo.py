@@ -75,6 +75,9 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (sampling)")
     parser.add_argument("--stage", choices=("peers", "labels", "all"), default="all")
     parser.add_argument("--rounds", type=int, default=TrainConfig.rounds)
+    parser.add_argument("--page-step", type=int, default=1,
+                        help="train on every N-th page of the other datasets (faster)")
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--out", default=None, help="write the markdown table here")
     args = parser.parse_args()
     cache = Path(args.cache)
@@ -99,11 +102,11 @@ def main() -> int:
     if args.stage == "labels":
         return 0
     names1 = stage1_features([], None).names
-    config = TrainConfig(rounds=args.rounds)
+    config = TrainConfig(rounds=args.rounds, threads=args.threads)
     rows = []
     for held in names:
         started = time.perf_counter()
-        train = [p for n in names if n != held for p in data[n][0]]
+        train = [p for n in names if n != held for p in data[n][0]][:: args.page_step]
         model = fit(train, names1, config)
         texts = {}
         for page in data[held][0]:
@@ -139,7 +142,8 @@ def render(rows: list[dict], args: argparse.Namespace) -> str:
                          for p in ("trafilatura", "readability-lxml", "lightgbm", "numpy"))
     header = (
         f"Run {datetime.date.today().isoformat()} on Python {platform.python_version()}; "
-        f"{versions}.\nCommand: `{' '.join(sys.argv)}` (limit={args.limit}, rounds={args.rounds})\n"
+        f"{versions}.\nCommand: `{' '.join(sys.argv)}` (limit={args.limit}, rounds={args.rounds}, "
+        f"page step={args.page_step})\n"
     )
     return header + "\n" + "\n".join(lines) + "\n"
 

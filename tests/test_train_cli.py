@@ -1,0 +1,82 @@
+"""``grist train`` round trip: learn from a small labelled set made here, extract with the result."""
+
+from __future__ import annotations
+
+import pytest
+
+import grist
+from grist.cli import main
+from grist.errors import ModelError
+from grist.methods.auto import AutoConfig
+from grist.methods.tree import TreeConfig
+
+TOPICS = ["harbour", "orchard", "railway", "library", "market", "glacier", "vineyard", "bridge"]
+
+
+def page(topic: str, n: int) -> tuple[str, str]:
+    """A page with a link menu, an article about ``topic`` and a footer; and its gold text."""
+    paragraphs = [
+        f"The {topic} story number {i} begins on a quiet morning when the people of the valley "
+        f"gathered to talk about the {topic}, its long history and what the coming years would "
+        "bring to the families who had always lived and worked there."
+        for i in range(n)
+    ]
+    menu = "".join(f"<li><a href=/{t}>{t.title()} news</a></li>" for t in TOPICS)
+    html = (
+        f"<html><head><title>{topic}</title></head><body><ul class=menu>{menu}</ul>"
+        f"<h1>All about the {topic}</h1>" + "".join(f"<p>{p}</p>" for p in paragraphs)
+        + "<div class=footer><a href=/privacy>Privacy</a> | <a href=/contact>Contact</a>"
+        " | Copyright 2024</div></body></html>"
+    )
+    gold = "\n\n".join([f"All about the {topic}", *paragraphs])
+    return html, gold
+
+
+@pytest.fixture
+def training_folder(tmp_path):
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for k, topic in enumerate(TOPICS):
+        html, gold = page(topic, 3 + k % 3)
+        (folder / f"{topic}.html").write_text(html)
+        (folder / f"{topic}.txt").write_text(gold)
+    return folder
+
+
+def test_train_auto_round_trip_learns_article_versus_menu(training_folder, tmp_path):
+    model = tmp_path / "model.json.gz"
+    status = main(["train", str(training_folder), "--out", str(model), "--rounds", "20",
+                   "--min-leaf", "2"])
+    assert status == 0 and model.is_file()
+    html, gold = page("lighthouse", 4)
+    result = grist.extract(html, method="auto", config=AutoConfig(model_path=str(model)))
+    kept = [b.text for b in result.content_blocks]
+    assert "All about the lighthouse" in kept
+    assert sum(t.startswith("The lighthouse story") for t in kept) == 4
+    assert not any("news" in t or "Privacy" in t for t in kept)
+    assert all(b.reason.startswith("p=") and 0 <= b.score <= 1 for b in result.blocks)
+
+
+def test_train_tree_round_trip(training_folder, tmp_path):
+    model = tmp_path / "tree.json"
+    assert main(["train", str(training_folder), "--method", "tree", "--out", str(model),
+                 "--min-leaf", "2"]) == 0
+    html, _ = page("lighthouse", 4)
+    result = grist.extract(html, method="tree", config=TreeConfig(model_path=str(model)))
+    assert sum(b.text.startswith("The lighthouse story") for b in result.content_blocks) == 4
+    assert not any(b.text.endswith("news") for b in result.content_blocks)
+
+
+def test_train_without_usable_pages_is_a_one_line_error(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["train", str(empty), "--out", str(tmp_path / "m")]) == 1
+    assert "grist: error:" in capsys.readouterr().err
+
+
+def test_a_file_that_is_not_a_model_is_a_model_error(tmp_path):
+    bogus = tmp_path / "bogus.json"
+    bogus.write_text("{}")
+    html, _ = page("lighthouse", 2)
+    with pytest.raises(ModelError):
+        grist.extract(html, method="auto", config=AutoConfig(model_path=str(bogus)))
