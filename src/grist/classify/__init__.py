@@ -1,0 +1,1 @@
+"""Block classifiers: jusText-style rules, block scores, learned models."""
