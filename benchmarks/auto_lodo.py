@@ -73,7 +73,9 @@ def main() -> int:
     parser.add_argument("--datasets", default=",".join(DATASETS))
     parser.add_argument("--cache", default="/tmp/grist-auto-cache")
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (sampling)")
-    parser.add_argument("--stage", choices=("peers", "labels", "all"), default="all")
+    parser.add_argument("--stage", choices=("peers", "labels", "speed", "all"), default="all")
+    parser.add_argument("--speed-pages", type=int, default=40,
+                        help="pages per dataset for the speed comparison")
     parser.add_argument("--rounds", type=int, default=TrainConfig.rounds)
     parser.add_argument("--page-step", type=int, default=1,
                         help="train on every N-th page of the other datasets (faster)")
@@ -84,6 +86,9 @@ def main() -> int:
     cache.mkdir(parents=True, exist_ok=True)
     names = args.datasets.split(",")
     paths = {n: Path(args.datasets_dir) / f"{n}.jsonl.gz" for n in names}
+    if args.stage == "speed":
+        print(speed(paths, args.speed_pages))
+        return 0
     if args.stage in ("peers", "all"):
         for peer in PEERS:
             for name in names:
@@ -124,6 +129,29 @@ def main() -> int:
     if args.out:
         Path(args.out).write_text(table)
     return 0
+
+
+def speed(paths: dict[str, Path], per_dataset: int) -> str:
+    """Pages per second of grist auto (shipped model, end to end) and the peers, same pages."""
+    import grist
+
+    pages = [p for path in paths.values() for p in read_jsonl(path, per_dataset)]
+    systems = {"grist auto": lambda html, url: grist.extract(html, url, method="auto").text}
+    systems.update({peer: make_peer(peer) for peer in PEERS})
+    grist.extract(pages[0].html, method="auto")  # load the model outside the timing
+    lines = ["| system | pages | failed | seconds | pages/s |", "|---|---:|---:|---:|---:|"]
+    for name, extract in systems.items():
+        failed = 0
+        started = time.perf_counter()
+        for page in pages:
+            try:
+                extract(page.html, page.url)
+            except Exception:  # noqa: BLE001 - failures count as pages done
+                failed += 1
+        seconds = time.perf_counter() - started
+        lines.append(f"| {name} | {len(pages)} | {failed} | {seconds:.1f} | "
+                     f"{len(pages) / seconds:.2f} |")
+    return "\n".join(lines)
 
 
 def render(rows: list[dict], args: argparse.Namespace) -> str:

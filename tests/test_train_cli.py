@@ -48,7 +48,7 @@ def test_train_auto_round_trip_learns_article_versus_menu(training_folder, tmp_p
     status = main(["train", str(training_folder), "--out", str(model), "--rounds", "20",
                    "--min-leaf", "2"])
     assert status == 0 and model.is_file()
-    html, gold = page("lighthouse", 4)
+    html, _ = page("lighthouse", 4)
     result = grist.extract(html, method="auto", config=AutoConfig(model_path=str(model)))
     kept = [b.text for b in result.content_blocks]
     assert "All about the lighthouse" in kept

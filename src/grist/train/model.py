@@ -5,6 +5,9 @@ the stage-1 probabilities around it (neighbours, window, region, DOM path, page)
 out-of-fold stage-1 predictions so it learns how far to trust them. Rows are weighted by the
 block's word count, because the metrics that matter (word-level P/R/F1) are.
 
+lightgbm is imported with this module, so ``grist.methods.auto`` pays its import time when the
+method is looked up (``Extractor`` set-up), not inside a page's time budget.
+
 A model file is JSON (gzip when the name ends in ``.gz``): both boosters in LightGBM's text format,
 the feature names, the threshold and how it was made. Loading checks the format and version.
 """
@@ -18,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import lightgbm as lgb
 import numpy as np
 
 from grist.errors import ModelError
@@ -47,14 +51,6 @@ class TrainConfig:
     seed: int = 7
 
 
-def _lightgbm() -> Any:
-    try:
-        import lightgbm
-    except ImportError:  # pragma: no cover - lightgbm is a dependency
-        raise ModelError("the auto model needs lightgbm: pip install lightgbm") from None
-    return lightgbm
-
-
 def _params(config: TrainConfig, leaves: int) -> dict[str, Any]:
     return {
         "objective": "binary", "learning_rate": config.learning_rate, "num_leaves": leaves,
@@ -71,7 +67,6 @@ def _weights(values: np.ndarray, names: Sequence[str]) -> np.ndarray:
 
 def _train(values: np.ndarray, labels: np.ndarray, names: Sequence[str], params: dict[str, Any],
            rounds: int) -> Any:
-    lgb = _lightgbm()
     data = lgb.Dataset(values, label=labels.astype(float), weight=_weights(values, names),
                        feature_name=list(names), free_raw_data=True)
     return lgb.train(params, data, num_boost_round=rounds)
@@ -93,14 +88,14 @@ class AutoModel:
             raise ModelError("the model was trained on other features; retrain it with grist train")
         if not len(matrix):
             return np.zeros(0)
-        return self.stage1.predict(matrix.values)
+        return self.stage1.predict(matrix.values, num_threads=1)
 
     def predict(self, matrix: FeatureMatrix, regions: Sequence[int],
                 paths: Sequence[str]) -> tuple[np.ndarray, np.ndarray, FeatureMatrix]:
         """Stage-1 probabilities, final probabilities and the stage-2 features of one page."""
         p1 = self.predict_stage1(matrix)
         second = stage2_features(regions, paths, matrix, p1)
-        p2 = self.stage2.predict(second.values) if len(second) else np.zeros(0)
+        p2 = self.stage2.predict(second.values, num_threads=1) if len(second) else np.zeros(0)
         return p1, p2, second
 
     def save(self, path: str | Path) -> None:
@@ -132,7 +127,6 @@ def load_model(path: str | Path) -> AutoModel:
         raise ModelError(
             f"{path} is a version {payload.get('version')} model; this grist reads version {VERSION}"
         )
-    lgb = _lightgbm()
     return AutoModel(
         names1=tuple(payload["names1"]), names2=tuple(payload["names2"]),
         stage1=lgb.Booster(model_str=payload["stage1"]),
@@ -170,7 +164,7 @@ def fit(pages: Sequence[LabelledPage], names1: Sequence[str],
         train = [pages[i] for i in range(len(pages)) if i % folds != fold] or pages
         booster = _train(*_stack(train), names1, params1, config.oof_rounds)
         for i in held:
-            oof[i] = booster.predict(pages[i].values)
+            oof[i] = booster.predict(pages[i].values, num_threads=1)
     stage1 = _train(*_stack(pages), names1, params1, config.rounds)
     values2, names2 = _stage2_rows(pages, names1, oof)
     labels = np.concatenate([p.labels for p in pages])
