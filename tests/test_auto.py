@@ -1,0 +1,131 @@
+"""The flagship ``auto``: shipped model, determinism, explanations; its DOM-context features."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+import grist
+from grist.document import Document
+from grist.features.context import (
+    _extent,
+    _extent_right,
+    context_features,
+    with_neighbours,
+)
+from grist.features.matrix import FeatureMatrix
+from grist.html.parse import parse_document
+from grist.methods.auto import AutoConfig
+from grist.segment.blocks import segment
+
+ARTICLE = (
+    "<html><head><title>Rivers of the north</title></head><body>"
+    "<nav><ul class=nav><li><a href=/>Home</a></li><li><a href=/about>About us</a></li>"
+    "<li><a href=/contact>Contact</a></li></ul></nav>"
+    "<div class=article-body><h1>Rivers of the north</h1>"
+    + "".join(
+        f"<p>It was the {nth} time that she had been to the town by the river, and she was not "
+        "sure what she would find there when she got off the train at the end of the line, "
+        f"but she knew that {what} would be there for her, as it had been before the railway "
+        "came to the valley.</p>"
+        for nth, what in [("first", "the mill"), ("second", "her aunt"), ("third", "the inn")]
+    )
+    + "</div><div id=footer>Copyright 2024 | <a href=/terms>Terms</a> | "
+    "<a href=/privacy>Privacy</a></div></body></html>"
+)
+
+
+def blocks_of(html: str):
+    doc = parse_document(Document(html=html, title="Rivers of the north"))
+    return segment(doc), doc
+
+
+def test_shipped_model_keeps_the_article_and_drops_menu_and_footer():
+    result = grist.extract(ARTICLE, method="auto")
+    kept = [b.text for b in result.content_blocks]
+    assert sum(t.startswith("It was the") for t in kept) == 3
+    assert not any(t in ("Home", "About us", "Contact") for t in kept)
+    assert not any("Copyright" in t for t in kept)
+
+
+def test_shipped_model_is_deterministic_and_explains_every_block():
+    first = grist.extract(ARTICLE, method="auto")
+    second = grist.extract(ARTICLE, method="auto")
+    assert [(b.label, b.score, b.reason) for b in first.blocks] == [
+        (b.label, b.score, b.reason) for b in second.blocks
+    ]
+    for block in first.blocks:
+        assert 0.0 <= block.score <= 1.0
+        assert block.reason.startswith(f"p={block.score:.3f}; ")
+        assert "context" in block.reason
+    records = json.loads(first.to_json())
+    assert records  # the JSON renderer carries the blocks with their scores and reasons
+
+
+def test_explanations_can_be_switched_off():
+    result = grist.extract(ARTICLE, method="auto", config=AutoConfig(explain=False))
+    assert all(b.reason == f"p={b.score:.3f}" for b in result.blocks)
+
+
+def test_threshold_override_changes_the_decision():
+    everything = grist.extract(ARTICLE, method="auto", config=AutoConfig(threshold=0.0))
+    assert all(b.is_content for b in everything.blocks)
+
+
+def test_context_features_of_a_small_page():
+    blocks, doc = blocks_of(ARTICLE)
+    matrix = context_features(blocks, doc)
+    assert matrix.values.shape == (len(blocks), len(matrix.names))
+    home = matrix.row(0)
+    assert home["ctx_in_nav"] == 1.0 and home["ctx_cls_nav"] == 1.0
+    assert home["ctx_tag_li"] == 1.0 and home["ctx_ul"] == 1.0
+    headline = matrix.row(3)
+    assert headline["ctx_heading"] == 1.0
+    # "of" is too short to be a title keyword: 3 of the 4 words are, all 3 keywords are there
+    assert headline["ctx_title_density"] == 0.75 and headline["ctx_title_cover"] == 1.0
+    paragraph = matrix.row(4)
+    assert paragraph["ctx_cls_article"] == 1.0 and paragraph["ctx_cls_body"] == 1.0
+    # one level up is the run of neighbours under html>body>div: the article and (paths hold
+    # tags only) the footer div after it, but not the menu
+    words = np.array([len(b.text.split()) for b in blocks], dtype=float)
+    assert abs(paragraph["ctx_up1_share"] - words[3:8].sum() / words.sum()) < 1e-9
+    assert abs(home["ctx_up1_share"] - words[:3].sum() / words.sum()) < 1e-9
+    assert matrix.row(len(blocks) - 1)["ctx_copyright"] == 1.0
+
+
+def test_short_class_keywords_need_a_whole_token():
+    blocks, doc = blocks_of('<div class="header-shadow"><p>Hello there</p></div>'
+                            '<div class="ad-slot"><p>Buy now</p></div>')
+    matrix = context_features(blocks, doc)
+    assert matrix.row(0)["ctx_cls_ad"] == 0.0 and matrix.row(0)["ctx_cls_header"] == 1.0
+    assert matrix.row(1)["ctx_cls_ad"] == 1.0
+
+
+def test_container_runs_match_a_brute_force_scan():
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        n = int(rng.integers(1, 12))
+        prefix = rng.integers(0, 5, n - 1).tolist()
+        want = rng.integers(0, 6, n).tolist()
+        left, right = _extent(prefix, want), _extent_right(prefix, want)
+        for i in range(n):
+            lo = i
+            while lo > 0 and prefix[lo - 1] >= want[i]:
+                lo -= 1
+            hi = i
+            while hi < n - 1 and prefix[hi] >= want[i]:
+                hi += 1
+            assert (left[i], right[i]) == (lo, hi)
+
+
+def test_with_neighbours_shifts_and_pads_with_zero():
+    matrix = FeatureMatrix(("x",), np.array([[1.0], [2.0], [3.0]]))
+    out = with_neighbours(matrix, ("x",), (-1, 2))
+    assert out.names == ("x", "prev1_x", "next2_x")
+    assert out.values[:, 1].tolist() == [0.0, 1.0, 2.0]
+    assert out.values[:, 2].tolist() == [3.0, 0.0, 0.0]
+
+
+def test_empty_page_has_no_rows():
+    assert context_features([], None).values.shape[0] == 0
