@@ -123,27 +123,72 @@ class _BlockBuilder:
         elif self.start is not None:
             self.pieces.append("\n" if self.open.pre else " ")
 
-    def count_tag(self, tag: str) -> None:
-        if self.start is not None:
-            self.tag_counts[tag] = self.tag_counts.get(tag, 0) + 1
-
     def flush(self) -> None:
+        """End the current block; keep it if it has visible text. A run of BRs survives."""
         block = self.start
-        if block is not None:
-            raw = "".join(self.pieces)
-            if block.preformatted:
-                text = raw.strip("\n").rstrip()
-            else:
-                text = " ".join(raw.split())  # collapse whitespace runs (faster than a regex)
-            if text:
-                block.text = text
-                block.anchor_chars = min(self.anchor_chars, len(text))
-                block.anchor_words = self.anchor_words
-                block.tag_counts = self.tag_counts
-                self.blocks.append(block)
+        if block is None:
+            return
+        raw = "".join(self.pieces)
+        if block.preformatted:
+            text = raw.strip("\n").rstrip()
+        else:
+            text = " ".join(raw.split())  # collapse whitespace runs (faster than a regex)
+        if text:
+            block.text = text
+            block.anchor_chars = min(self.anchor_chars, len(text))
+            block.anchor_words = self.anchor_words
+            block.tag_counts = self.tag_counts
+            self.blocks.append(block)
         brs = self.brs
         self._reset()
         self.brs = brs
+
+
+# Inline tags whose id/class rarely says anything about the block: not read, to save time.
+_PLAIN_INLINE = frozenset("a b i em strong u s small sup sub font abbr code img wbr time".split())
+# Tags whose entering or leaving changes the context recorded on blocks.
+_CONTEXT_TAGS = frozenset(
+    ["a", "pre", "ul", "ol", "table", "tr", "td", "th", *_HEADINGS, *REGION_TAGS]
+)
+
+
+def _enter_context(builder: _BlockBuilder, o: _Open, tag: str) -> None:
+    """Update the open-element context on entering ``tag`` (one of _CONTEXT_TAGS)."""
+    if tag == "a":
+        o.anchors += 1
+    elif tag == "pre":
+        o.pre += 1
+    elif tag in _HEADINGS:
+        o.headings.append(_HEADINGS[tag])
+    elif tag == "ul" or tag == "ol":
+        o.lists.append(tag)
+    elif tag == "table":
+        builder.table_count += 1
+        o.tables.append([builder.table_count, -1, -1])
+    elif tag == "tr" and o.tables:
+        o.tables[-1][1] += 1
+        o.tables[-1][2] = -1
+    elif (tag == "td" or tag == "th") and o.tables:
+        o.tables[-1][2] += 1
+    if tag in REGION_TAGS:
+        builder.region_count += 1
+        o.regions.append(builder.region_count)
+
+
+def _leave_context(o: _Open, tag: str) -> None:
+    """Undo ``_enter_context`` on leaving ``tag``."""
+    if tag == "a":
+        o.anchors -= 1
+    elif tag == "pre":
+        o.pre -= 1
+    elif tag in _HEADINGS:
+        o.headings.pop()
+    elif tag == "ul" or tag == "ol":
+        o.lists.pop()
+    elif tag == "table":
+        o.tables.pop()
+    if tag in REGION_TAGS:
+        o.regions.pop()
 
 
 def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
@@ -158,32 +203,23 @@ def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
     root = doc.dom.root
     if root is None:
         return []
-    # Explicit stack of (node, leaving) pairs: iterative pre/post-order walk.
-    stack: list[tuple[object, bool]] = [(root, False)]
+    # Iterative pre/post-order walk: a node on the stack is entered, a str (its tag) is left.
+    stack: list = [root]
     pop, push = stack.pop, stack.append
+    path, classes, open_blocks = o.path, o.classes, o.block_tags
     while stack:
-        node, leaving = pop()
-        tag = node.tag
-        if leaving:
-            if tag in block_tags:
+        node = pop()
+        if node.__class__ is str:  # leaving an element
+            if node in block_tags:
                 builder.flush()
-                o.block_tags.pop()
-            if tag == "a":
-                o.anchors -= 1
-            elif tag == "pre":
-                o.pre -= 1
-            elif tag in _HEADINGS:
-                o.headings.pop()
-            elif tag == "ul" or tag == "ol":
-                o.lists.pop()
-            elif tag == "table":
-                o.tables.pop()
-            if tag in REGION_TAGS:
-                o.regions.pop()
-            o.path.pop()
+                open_blocks.pop()
+            if node in _CONTEXT_TAGS:
+                _leave_context(o, node)
+            path.pop()
             if keep_classes:
-                o.classes.pop()
+                classes.pop()
             continue
+        tag = node.tag
         if tag == _TEXT:
             builder.text(node.text_content)
             continue
@@ -194,36 +230,24 @@ def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
             continue
         if tag in block_tags:
             builder.flush()
-            o.block_tags.append(tag)
-        else:
-            builder.count_tag(tag)
-        o.path.append(tag)
+            open_blocks.append(tag)
+        elif builder.start is not None:
+            counts = builder.tag_counts
+            counts[tag] = counts.get(tag, 0) + 1
+        path.append(tag)
         if keep_classes:
-            attrs = node.attributes
-            o.classes.append(" ".join(v for v in (attrs.get("id"), attrs.get("class")) if v))
-        if tag == "a":
-            o.anchors += 1
-        elif tag == "pre":
-            o.pre += 1
-        elif tag in _HEADINGS:
-            o.headings.append(_HEADINGS[tag])
-        elif tag == "ul" or tag == "ol":
-            o.lists.append(tag)
-        elif tag == "table":
-            builder.table_count += 1
-            o.tables.append([builder.table_count, -1, -1])
-        elif tag == "tr" and o.tables:
-            o.tables[-1][1] += 1
-            o.tables[-1][2] = -1
-        elif (tag == "td" or tag == "th") and o.tables:
-            o.tables[-1][2] += 1
-        if tag in REGION_TAGS:
-            builder.region_count += 1
-            o.regions.append(builder.region_count)
-        push((node, True))
+            if tag in _PLAIN_INLINE:
+                classes.append("")
+            else:
+                attrs = node.attributes
+                name, cls = attrs.get("id"), attrs.get("class")
+                classes.append(f"{name} {cls}" if name and cls else name or cls or "")
+        if tag in _CONTEXT_TAGS:
+            _enter_context(builder, o, tag)
+        push(tag)
         child = node.last_child
         while child is not None:
-            push((child, False))
+            push(child)
             child = child.prev
     builder.flush()
     return builder.blocks
