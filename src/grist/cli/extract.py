@@ -19,7 +19,7 @@ from tqdm import tqdm
 from grist.api import Extractor
 from grist.errors import GristError, LimitExceededError
 from grist.limits import Limits
-from grist.methods import DEFAULT_METHOD, available_methods
+from grist.methods import DEFAULT_METHOD, available_methods, method_config
 from grist.render.json_output import dumps, result_dict
 from grist.result import OUTPUT_FORMATS, Result
 from grist.stream.fetch import fetch, is_url
@@ -58,6 +58,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--out", type=Path, metavar="DIR", help="write one file per page into DIR instead"
+    )
+    parser.add_argument(
+        "--model", metavar="FILE", help="a model trained with `grist train` (methods auto, tree)"
+    )
+    parser.add_argument(
+        "--time-budget",
+        type=float,
+        default=Limits.time_budget,
+        metavar="SECONDS",
+        help=f"time allowed per page (default: {Limits.time_budget:g})",
     )
     parser.add_argument(
         "--quiet", action="store_true", help="no progress bar and no notes (errors are shown)"
@@ -181,7 +191,11 @@ class _Output:
 
 def run(args: argparse.Namespace) -> int:
     """Extract every input; returns 1 if a page failed, else 0."""
-    extractor = Extractor(method=args.method)
+    extractor = Extractor(
+        method=args.method,
+        config=method_config(args.method, args.model),
+        limits=Limits(time_budget=args.time_budget),
+    )
     sources, batch = expand(args.inputs)
     if args.out is not None:
         try:

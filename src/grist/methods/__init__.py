@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import importlib.util
+from pathlib import Path
+from typing import Any
 
-from grist.errors import UnknownMethodError
+from grist.errors import ModelError, UnknownMethodError
 from grist.methods.base import Method
 
 DEFAULT_METHOD = "justext"
@@ -42,3 +45,21 @@ def available_methods() -> list[str]:
         if importlib.util.find_spec(module_name) is not None:
             names.append(name)
     return names
+
+
+def method_config(name: str, model_path: str | Path | None = None) -> Any:
+    """The default config of method ``name``, reading its model from ``model_path`` when given."""
+    config_type = get_method(name).config_type
+    if model_path is None:
+        return config_type()
+    takes_model = [
+        n for n in available_methods()
+        if "model_path" in {f.name for f in dataclasses.fields(get_method(n).config_type)}
+    ]
+    if name not in takes_model:
+        raise UnknownMethodError(
+            f"method {name!r} does not use a trained model; a model works with: {', '.join(takes_model)}"
+        )
+    if not Path(model_path).is_file():
+        raise ModelError(f"model file not found: {model_path}")
+    return config_type(model_path=str(model_path))
