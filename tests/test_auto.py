@@ -9,8 +9,7 @@ import numpy as np
 import grist
 from grist.document import Document
 from grist.features.context import (
-    _extent,
-    _extent_right,
+    Runs,
     context_features,
     with_neighbours,
 )
@@ -108,7 +107,8 @@ def test_container_runs_match_a_brute_force_scan():
         n = int(rng.integers(1, 12))
         prefix = rng.integers(0, 5, n - 1).tolist()
         want = rng.integers(0, 6, n).tolist()
-        left, right = _extent(prefix, want), _extent_right(prefix, want)
+        runs = Runs(prefix)
+        left, right = runs.starts(want), runs.ends(want)
         for i in range(n):
             lo = i
             while lo > 0 and prefix[lo - 1] >= want[i]:

@@ -10,7 +10,6 @@ TKD) and position. ``with_neighbours`` adds the previous/next blocks' values of 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import pairwise
 
@@ -54,31 +53,50 @@ def _class_flags(classes: str) -> list[float]:
     ]
 
 
-def _extent(prefix: list[int], want: Sequence[int]) -> list[int]:
-    """For each block i, the first block of the run of neighbours sharing ``want[i]`` path parts.
+class Runs:
+    """Runs of neighbouring blocks that share path components, from their common prefixes.
 
-    ``prefix[k]`` is the common path prefix (in components) of blocks k and k+1; the run starts
-    after the nearest boundary k < i with ``prefix[k] < want[i]``. A monotonic stack of boundaries
-    and a binary search find it in O(n log n).
+    ``prefix[k]`` is the common path prefix (in components) of blocks k and k+1. The run of
+    block i at ``want`` components ends at the nearest boundaries k with ``prefix[k] < want``.
+    A sparse table of range minima lets every block jump by halving powers of two while the
+    range allows it: O(n log n) per query, all in NumPy, the table built once per page.
     """
-    n = len(want)
-    starts = [0] * n
-    values: list[int] = []
-    places: list[int] = []
-    for i in range(n):
-        k = bisect_left(values, want[i]) - 1
-        starts[i] = places[k] if k >= 0 else 0
-        if i < n - 1:
-            value = prefix[i]
-            while values and values[-1] >= value:
-                values.pop()
-                places.pop()
-            values.append(value)
-            places.append(i + 1)
-    return starts
+
+    def __init__(self, prefix: Sequence[int]) -> None:
+        table = [np.asarray(prefix, dtype=np.int64)]
+        step = 1
+        while 2 * step <= len(table[0]):
+            last = table[-1]
+            table.append(np.minimum(last[:-step], last[step:]))  # min of prefix[k : k + 2 step]
+            step *= 2
+        self.table = table
+        self.n = len(table[0]) + 1
+
+    def starts(self, want: Sequence[int] | np.ndarray) -> np.ndarray:
+        """First block of each block's run."""
+        wanted = np.asarray(want, dtype=np.int64)
+        pos = np.arange(self.n)
+        for j in range(len(self.table) - 1, -1, -1):
+            target = pos - (1 << j)
+            ok = target >= 0
+            ok[ok] = self.table[j][target[ok]] >= wanted[ok]
+            pos = np.where(ok, target, pos)
+        return pos
+
+    def ends(self, want: Sequence[int] | np.ndarray) -> np.ndarray:
+        """Last block of each block's run."""
+        wanted = np.asarray(want, dtype=np.int64)
+        pos = np.arange(self.n)
+        for j in range(len(self.table) - 1, -1, -1):
+            row = self.table[j]
+            ok = pos < len(row)
+            ok[ok] = row[pos[ok]] >= wanted[ok]
+            pos = np.where(ok, pos + (1 << j), pos)
+        return pos
 
 
-def _common_prefixes(paths: list[list[str]]) -> list[int]:
+def common_prefixes(paths: list[list[str]]) -> list[int]:
+    """Number of leading path components each block shares with the next one."""
     out = []
     for a, b in pairwise(paths):
         k = 0
@@ -96,26 +114,17 @@ def _container_mass(blocks: Sequence[Block], paths: list[list[str]], counts: np.
     total = max(float(counts.sum()), 1.0)
     cum = np.concatenate([[0.0], np.cumsum(counts)])
     cum_links = np.concatenate([[0.0], np.cumsum(links)])
-    prefix = _common_prefixes(paths)
+    runs = Runs(common_prefixes(paths))
     names: list[str] = []
     columns: list[np.ndarray] = []
     for level in CONTAINER_LEVELS:
         want = [max(len(p) - level, 1) for p in paths]
-        left = _extent(prefix, want)
-        right = _extent_right(prefix, want)
-        lo, hi = np.array(left), np.array(right) + 1
+        lo, hi = runs.starts(want), runs.ends(want) + 1
         words = cum[hi] - cum[lo]
         names += [f"ctx_up{level}_share", f"ctx_up{level}_linkdens", f"ctx_up{level}_blocks"]
         columns += [words / total, (cum_links[hi] - cum_links[lo]) / np.maximum(words, 1.0),
                     np.log1p(hi - lo)]
     return names, columns
-
-
-def _extent_right(prefix: list[int], want: Sequence[int]) -> list[int]:
-    """Right ends of the runs: ``_extent`` on the mirrored sequence, mirrored back."""
-    n = len(want)
-    left = _extent(prefix[::-1], list(want)[::-1])
-    return [n - 1 - e for e in reversed(left)]
 
 
 def context_features(blocks: Sequence[Block], doc: Document | None = None) -> FeatureMatrix:

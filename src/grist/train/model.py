@@ -37,7 +37,12 @@ SHIPPED = "auto-1.json.gz"
 @dataclass(frozen=True)
 class TrainConfig:
     """Boosting settings of both stages; stage 2 learns from ``folds`` out-of-fold stage-1 models
-    of ``oof_rounds`` rounds each (cheaper than the final one, close enough in calibration)."""
+    of ``oof_rounds`` rounds each (cheaper than the final one, close enough in calibration).
+
+    Rows weigh their word count + 1, divided by the page's word count to ``page_power`` (1: every
+    page counts the same) and by its dataset's page count to ``dataset_power`` (1: every dataset
+    counts the same), so that large or long-page datasets do not drown small or modern ones.
+    """
 
     rounds: int = 150
     leaves: int = 63
@@ -49,6 +54,8 @@ class TrainConfig:
     folds: int = 2
     threads: int = 1
     seed: int = 7
+    page_power: float = 0.0
+    dataset_power: float = 0.0
 
 
 def _params(config: TrainConfig, leaves: int) -> dict[str, Any]:
@@ -61,13 +68,25 @@ def _params(config: TrainConfig, leaves: int) -> dict[str, Any]:
     }
 
 
-def _weights(values: np.ndarray, names: Sequence[str]) -> np.ndarray:
-    return values[:, list(names).index("num_words")] + 1.0
+def _page_weights(pages: Sequence[LabelledPage], names: Sequence[str],
+                  config: TrainConfig) -> list[np.ndarray]:
+    """Row weights of every page (see TrainConfig), scaled to a mean of one per row."""
+    column = list(names).index("num_words")
+    per_dataset: dict[str, int] = {}
+    for page in pages:
+        per_dataset[page.dataset] = per_dataset.get(page.dataset, 0) + 1
+    weights = []
+    for page in pages:
+        words = page.values[:, column].astype(float) + 1.0
+        scale = words.sum() ** -config.page_power * per_dataset[page.dataset] ** -config.dataset_power
+        weights.append(words * scale)
+    mean = np.concatenate(weights).mean()
+    return [w / mean for w in weights]
 
 
-def _train(values: np.ndarray, labels: np.ndarray, names: Sequence[str], params: dict[str, Any],
-           rounds: int) -> Any:
-    data = lgb.Dataset(values, label=labels.astype(float), weight=_weights(values, names),
+def _train(values: np.ndarray, labels: np.ndarray, weights: np.ndarray, names: Sequence[str],
+           params: dict[str, Any], rounds: int) -> Any:
+    data = lgb.Dataset(values, label=labels.astype(float), weight=weights,
                        feature_name=list(names), free_raw_data=True)
     return lgb.train(params, data, num_boost_round=rounds)
 
@@ -135,8 +154,11 @@ def load_model(path: str | Path) -> AutoModel:
     )
 
 
-def _stack(pages: Sequence[LabelledPage]) -> tuple[np.ndarray, np.ndarray]:
-    return np.vstack([p.values for p in pages]), np.concatenate([p.labels for p in pages])
+def _stack(pages: Sequence[LabelledPage], weights: Sequence[np.ndarray],
+           chosen: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return (np.vstack([pages[i].values for i in chosen]),
+            np.concatenate([pages[i].labels for i in chosen]),
+            np.concatenate([weights[i] for i in chosen]))
 
 
 def _stage2_rows(pages: Sequence[LabelledPage], names1: tuple[str, ...],
@@ -158,17 +180,21 @@ def fit(pages: Sequence[LabelledPage], names1: Sequence[str],
     names1 = tuple(names1)
     params1 = _params(config, config.leaves)
     folds = min(config.folds, len(pages))
+    weights = _page_weights(pages, names1, config)
+    everything = range(len(pages))
     oof: list[np.ndarray] = [np.zeros(0)] * len(pages)
     for fold in range(folds):
-        held = [i for i in range(len(pages)) if i % folds == fold]
-        train = [pages[i] for i in range(len(pages)) if i % folds != fold] or pages
-        booster = _train(*_stack(train), names1, params1, config.oof_rounds)
+        held = [i for i in everything if i % folds == fold]
+        train = [i for i in everything if i % folds != fold] or everything
+        booster = _train(*_stack(pages, weights, train), names1, params1, config.oof_rounds)
         for i in held:
             oof[i] = booster.predict(pages[i].values, num_threads=1)
-    stage1 = _train(*_stack(pages), names1, params1, config.rounds)
+    values1, labels, weights1 = _stack(pages, weights, everything)
+    stage1 = _train(values1, labels, weights1, names1, params1, config.rounds)
+    del values1
     values2, names2 = _stage2_rows(pages, names1, oof)
-    labels = np.concatenate([p.labels for p in pages])
-    stage2 = _train(values2, labels, names2, _params(config, config.leaves2), config.rounds2)
+    stage2 = _train(values2, labels, weights1, names2, _params(config, config.leaves2),
+                    config.rounds2)
     meta = {"pages": len(pages), "blocks": len(labels), "config": asdict(config),
             "datasets": sorted({p.dataset for p in pages})}
     return AutoModel(names1, names2, stage1, stage2, meta=meta)

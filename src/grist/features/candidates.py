@@ -1,0 +1,144 @@
+"""Readability-style container scores of blocks: how much the page's best text container holds them.
+
+Readability's idea (Arc90, 2009): every paragraph gives points (one, plus one per comma, plus one
+per 100 characters up to three) to its parent and, discounted, to its farther ancestors; a
+container's score is scaled by one minus its link density, and the best-scoring container is the
+article. grist has no element identity on blocks, so a container is approximated from the blocks'
+paths: the ancestor at depth ``w`` of block ``i`` is the run of neighbouring blocks whose paths
+share their first ``w`` components with it (``grist.features.context.Runs``). Paths are cut
+after their last block-level tag, so inline wrappers (``p>strong``) do not deepen a block, and
+the innermost region element carries the block's region number, so sibling containers differ.
+
+Every block then learns whether it sits in the top container or its parent/grandparent, how its
+own containers score against the top one, and how far it is from it. One linear pass over the
+blocks plus NumPy group sums; no extra walk over the DOM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from grist.document import Block
+from grist.features.context import Runs, common_prefixes
+from grist.features.matrix import FeatureMatrix
+from grist.segment.blocks import HTML5_BLOCK_TAGS, REGION_TAGS
+
+# Points a paragraph gives to its ancestor ``level`` steps up (Readability: 1, 1/2, 1/(3 level)).
+DIVIDERS = (1.0, 2.0, 6.0, 9.0, 12.0)
+# Readability's starting score of a container by its tag (div likely, lists and headings not).
+TAG_BASE = {"div": 5.0, "pre": 3.0, "td": 3.0, "blockquote": 3.0, "article": 5.0, "main": 5.0,
+            "section": 3.0, "address": -3.0, "ol": -3.0, "ul": -3.0, "dl": -3.0, "dd": -3.0,
+            "dt": -3.0, "li": -3.0, "form": -3.0, "th": -5.0, "h1": -5.0, "h2": -5.0, "h3": -5.0,
+            "h4": -5.0, "h5": -5.0, "h6": -5.0, "nav": -5.0, "footer": -5.0, "aside": -5.0}
+MIN_CHARS = 25
+NAMES = ("cand_para", "cand_l1", "cand_l2", "cand_best", "cand_sibling", "cand_in_top",
+         "cand_in_top_parent", "cand_in_top_grandparent", "cand_top_dist", "cand_top_share",
+         "cand_top_linkdens", "cand_top_depth")
+
+
+@lru_cache(maxsize=4096)
+def _cut(path: str) -> tuple[tuple[str, ...], int]:
+    parts = path.split(">") if path else []
+    for k in range(len(parts) - 1, -1, -1):
+        if parts[k] in HTML5_BLOCK_TAGS:
+            parts = parts[: k + 1]
+            break
+    for k in range(len(parts) - 1, -1, -1):
+        if parts[k] in REGION_TAGS:
+            return tuple(parts), k
+    return tuple(parts), -1
+
+
+def cut_path(path: str, region: int = 0) -> list[str]:
+    """A block's path up to its innermost block-level element (inline wrappers cut off), its
+    innermost region element marked with the region's number so sibling ``div``s differ."""
+    parts, k = _cut(path)
+    cut = list(parts)
+    if k >= 0:
+        cut[k] = f"{cut[k]}#{region}"
+    return cut
+
+
+def paragraph_scores(texts: Sequence[str]) -> np.ndarray:
+    """Readability's points per paragraph: 1 + commas + min(chars // 100, 3); 0 under 25 chars."""
+    chars = np.array([len(t) for t in texts], dtype=float)
+    commas = np.array([t.count(",") for t in texts], dtype=float)
+    points = 1.0 + commas + np.minimum(chars // 100, 3.0)
+    return np.where(chars >= MIN_CHARS, points, 0.0)
+
+
+def _run_around(prefix: np.ndarray, i: int, depth: int) -> tuple[int, int]:
+    """First and last block of the run around block ``i`` sharing ``depth`` path components."""
+    breaks = np.flatnonzero(prefix < depth)  # prefix[k] joins blocks k and k+1
+    k = int(np.searchsorted(breaks, i))  # breaks[k-1] < i <= breaks[k]
+    lo = int(breaks[k - 1]) + 1 if k > 0 else 0
+    hi = int(breaks[k]) if k < len(breaks) else len(prefix)
+    return lo, hi
+
+
+def candidate_columns(paths: list[list[str]], texts: Sequence[str], words: np.ndarray,
+                      links: np.ndarray) -> FeatureMatrix:
+    """The container features of every block from its cut path, text, words and anchor words."""
+    n = len(paths)
+    if not n:
+        return FeatureMatrix(NAMES, np.zeros((0, len(NAMES))))
+    para = paragraph_scores(texts)
+    lengths = np.array([len(p) for p in paths])
+    span = int(lengths.max()) + 1
+    prefix = common_prefixes(paths)
+    runs = Runs(prefix)
+    cum = np.concatenate([[0.0], np.cumsum(words)])
+    cum_links = np.concatenate([[0.0], np.cumsum(links)])
+    keys, points, los, his, depths = [], [], [], [], []
+    for level, divider in enumerate(DIVIDERS, start=1):
+        want = np.maximum(lengths - level, 1)
+        lo, hi = runs.starts(want), runs.ends(want)
+        keys.append(lo * span + want)
+        points.append(np.where(lengths - level >= 1, para / divider, 0.0))
+        los.append(lo)
+        his.append(hi)
+        depths.append(want)
+    all_keys = np.concatenate(keys)
+    unique, first, inverse = np.unique(all_keys, return_index=True, return_inverse=True)
+    lo_u, hi_u = np.concatenate(los)[first], np.concatenate(his)[first]
+    depth_u = np.concatenate(depths)[first]
+    owner = np.concatenate([np.arange(n)] * len(DIVIDERS))[first]
+    tags = [paths[i][d - 1].partition("#")[0] for i, d in zip(owner, depth_u, strict=True)]
+    score = np.bincount(inverse, weights=np.concatenate(points), minlength=len(unique))
+    score = score + np.array([TAG_BASE.get(t, 0.0) for t in tags]) * (score > 0)
+    mass = cum[hi_u + 1] - cum[lo_u]
+    linkdens = (cum_links[hi_u + 1] - cum_links[lo_u]) / np.maximum(mass, 1.0)
+    final = score * (1.0 - linkdens)
+    top = int(np.argmax(final))
+    best = max(float(final[top]), 1e-9)
+    per_level = final[inverse].reshape(len(DIVIDERS), n) / best
+    top_lo, top_hi, top_depth = int(lo_u[top]), int(hi_u[top]), int(depth_u[top])
+    prefix_arr = np.array(prefix, dtype=int)
+    index = np.arange(n)
+    sibling_lo = runs.starts(np.full(n, top_depth))
+    sibling_keys = sibling_lo * span + top_depth
+    place = np.clip(np.searchsorted(unique, sibling_keys), 0, len(unique) - 1)
+    sibling = np.where(unique[place] == sibling_keys, final[place] / best, 0.0)
+    columns = [para, per_level[0], per_level[1], per_level.max(axis=0)]
+    columns.append(sibling * (lengths >= top_depth))
+    columns.append(((index >= top_lo) & (index <= top_hi)).astype(float))
+    for up in (1, 2):
+        lo, hi = _run_around(prefix_arr, top_lo, max(top_depth - up, 1))
+        columns.append(((index >= lo) & (index <= hi)).astype(float))
+    dist = np.where(index < top_lo, index - top_lo, np.where(index > top_hi, index - top_hi, 0))
+    columns.append(dist / n)
+    total = max(float(cum[-1]), 1.0)
+    columns += [np.full(n, mass[top] / total), np.full(n, linkdens[top]),
+                np.full(n, top_depth / span)]
+    return FeatureMatrix(NAMES, np.column_stack(columns))
+
+
+def candidate_features(blocks: Sequence[Block]) -> FeatureMatrix:
+    """Container features of the page's blocks (see module doc)."""
+    words = np.array([len(b.text.split()) for b in blocks], dtype=float)
+    links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), words)
+    return candidate_columns([cut_path(b.path, b.region) for b in blocks], [b.text for b in blocks], words,
+                             links)
