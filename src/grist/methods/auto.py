@@ -26,16 +26,14 @@ class AutoConfig:
     """model_path: a model file from ``grist train`` (None: the shipped model).
 
     threshold: probability from which a block is content (None: the model's own).
-    explain:   fill each block's ``reason`` with its strongest features.
-    explain_rounds: the contributions (exact SHAP values) are those of the first N boosting
-               rounds of stage 1, where most of the signal is; all rounds cost 5x the extraction.
+    explain:   fill each block's ``reason`` with the ``top_features`` stage-1 features whose path
+               contributions (over all trees) pushed it most towards its label.
     """
 
     model_path: str | None = None
     threshold: float | None = None
     explain: bool = True
     top_features: int = 3
-    explain_rounds: int = 20
 
 
 def _logit(p: np.ndarray) -> np.ndarray:
@@ -49,13 +47,12 @@ def run(doc: Document, config: AutoConfig, budget: Budget) -> list[Block]:
     if matrix is None:
         return blocks
     model: AutoModel = load_cached(load_model, SHIPPED, config.model_path)
-    p1, p2, _ = model.predict(matrix, [b.region for b in blocks], [b.path for b in blocks])
+    p1, contrib = model.stage1_scores(matrix, contributions=config.explain)
+    p2, _ = model.stage2_scores(matrix, [b.region for b in blocks], [b.path for b in blocks], p1)
     threshold = model.threshold if config.threshold is None else config.threshold
     keep = p2 >= threshold
     reasons = [""] * len(blocks)
-    if config.explain:
-        contrib = model.stage1.predict(matrix.values, pred_contrib=True, num_threads=1,
-                                        num_iteration=config.explain_rounds)
+    if contrib is not None:
         reasons = top_contributions(contrib, matrix.values, matrix.names, keep,
                                     config.top_features)
     shift = _logit(p2) - _logit(p1)

@@ -5,8 +5,9 @@ the stage-1 probabilities around it (neighbours, window, region, DOM path, page)
 out-of-fold stage-1 predictions so it learns how far to trust them. Rows are weighted by the
 block's word count, because the metrics that matter (word-level P/R/F1) are.
 
-lightgbm is imported with this module, so ``grist.methods.auto`` pays its import time when the
-method is looked up (``Extractor`` set-up), not inside a page's time budget.
+Training needs lightgbm (the ``train`` extra), imported when a model is fitted; predicting does
+not: both boosters are kept in LightGBM's text format and evaluated with NumPy
+(``grist.classify.forest``), which also gives the per-feature contributions of the explanations.
 
 A model file is JSON (gzip when the name ends in ``.gz``): both boosters in LightGBM's text format,
 the feature names, the threshold and how it was made. Loading checks the format and version.
@@ -21,9 +22,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import lightgbm as lgb
 import numpy as np
 
+from grist.classify.forest import Forest
 from grist.errors import ModelError
 from grist.features.matrix import FeatureMatrix
 from grist.train.build import LabelledPage
@@ -86,6 +87,10 @@ def _page_weights(pages: Sequence[LabelledPage], names: Sequence[str],
 
 def _train(values: np.ndarray, labels: np.ndarray, weights: np.ndarray, names: Sequence[str],
            params: dict[str, Any], rounds: int) -> Any:
+    try:
+        import lightgbm as lgb
+    except ImportError:
+        raise ModelError("training needs lightgbm: pip install 'grist[train]'") from None
     data = lgb.Dataset(values, label=labels.astype(float), weight=weights,
                        feature_name=list(names), free_raw_data=True)
     return lgb.train(params, data, num_boost_round=rounds)
@@ -93,28 +98,43 @@ def _train(values: np.ndarray, labels: np.ndarray, weights: np.ndarray, names: S
 
 @dataclass
 class AutoModel:
-    """Two boosters and the feature names they read; ``predict`` gives a probability per block."""
+    """Both stages in LightGBM's text format (``text1``, ``text2``, what is saved), parsed into
+    NumPy-evaluated forests, and the feature names they read."""
 
     names1: tuple[str, ...]
     names2: tuple[str, ...]
-    stage1: Any
-    stage2: Any
+    text1: str
+    text2: str
     threshold: float = 0.5
     meta: dict[str, Any] = field(default_factory=dict)
+    stage1: Forest = field(init=False, repr=False)
+    stage2: Forest = field(init=False, repr=False)
 
-    def predict_stage1(self, matrix: FeatureMatrix) -> np.ndarray:
+    def __post_init__(self) -> None:
+        self.stage1, self.stage2 = Forest.parse(self.text1), Forest.parse(self.text2)
+        if self.stage1.names != self.names1 or self.stage2.names != self.names2:
+            raise ModelError("the model's boosters read other features than it lists")
+
+    def stage1_scores(self, matrix: FeatureMatrix, contributions: bool = False
+                      ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Stage-1 probabilities, and (if asked) each feature's contribution to the raw score
+        (Saabas path contributions, bias last)."""
         if matrix.names != self.names1:
             raise ModelError("the model was trained on other features; retrain it with grist train")
-        if not len(matrix):
-            return np.zeros(0)
-        return self.stage1.predict(matrix.values, num_threads=1)
+        raw, contrib = self.stage1.evaluate(matrix.values, contributions)
+        return self.stage1.transform(raw), contrib
+
+    def stage2_scores(self, matrix: FeatureMatrix, regions: Sequence[int], paths: Sequence[str],
+                      p1: np.ndarray) -> tuple[np.ndarray, FeatureMatrix]:
+        """Final probabilities from the stage-1 ones in context, and the stage-2 features."""
+        second = stage2_features(regions, paths, matrix, p1)
+        return self.stage2.predict(second.values), second
 
     def predict(self, matrix: FeatureMatrix, regions: Sequence[int],
                 paths: Sequence[str]) -> tuple[np.ndarray, np.ndarray, FeatureMatrix]:
         """Stage-1 probabilities, final probabilities and the stage-2 features of one page."""
-        p1 = self.predict_stage1(matrix)
-        second = stage2_features(regions, paths, matrix, p1)
-        p2 = self.stage2.predict(second.values, num_threads=1) if len(second) else np.zeros(0)
+        p1, _ = self.stage1_scores(matrix)
+        p2, second = self.stage2_scores(matrix, regions, paths, p1)
         return p1, p2, second
 
     def save(self, path: str | Path) -> None:
@@ -122,8 +142,7 @@ class AutoModel:
         payload = {
             "format": FORMAT, "version": VERSION, "threshold": self.threshold,
             "names1": list(self.names1), "names2": list(self.names2),
-            "stage1": self.stage1.model_to_string(), "stage2": self.stage2.model_to_string(),
-            "meta": self.meta,
+            "stage1": self.text1, "stage2": self.text2, "meta": self.meta,
         }
         data = json.dumps(payload, sort_keys=True).encode("utf-8")
         path = Path(path)
@@ -146,12 +165,14 @@ def load_model(path: str | Path) -> AutoModel:
         raise ModelError(
             f"{path} is a version {payload.get('version')} model; this grist reads version {VERSION}"
         )
-    return AutoModel(
-        names1=tuple(payload["names1"]), names2=tuple(payload["names2"]),
-        stage1=lgb.Booster(model_str=payload["stage1"]),
-        stage2=lgb.Booster(model_str=payload["stage2"]),
-        threshold=float(payload["threshold"]), meta=payload.get("meta", {}),
-    )
+    try:
+        return AutoModel(
+            names1=tuple(payload["names1"]), names2=tuple(payload["names2"]),
+            text1=payload["stage1"], text2=payload["stage2"],
+            threshold=float(payload["threshold"]), meta=payload.get("meta", {}),
+        )
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise ModelError(f"{path}: broken model: {exc}") from None
 
 
 def _stack(pages: Sequence[LabelledPage], weights: Sequence[np.ndarray],
@@ -197,4 +218,4 @@ def fit(pages: Sequence[LabelledPage], names1: Sequence[str],
                     config.rounds2)
     meta = {"pages": len(pages), "blocks": len(labels), "config": asdict(config),
             "datasets": sorted({p.dataset for p in pages})}
-    return AutoModel(names1, names2, stage1, stage2, meta=meta)
+    return AutoModel(names1, names2, stage1.model_to_string(), stage2.model_to_string(), meta=meta)
