@@ -129,3 +129,13 @@ def test_with_neighbours_shifts_and_pads_with_zero():
 
 def test_empty_page_has_no_rows():
     assert context_features([], None).values.shape[0] == 0
+
+
+def test_reasons_name_the_features_that_push_towards_the_label():
+    from grist.train.explain import top_contributions
+
+    contrib = np.array([[0.5, -1.0, 0.2, 0.1], [0.5, -1.0, 0.2, 0.1], [0.0, 0.0, 0.0, 0.3]])
+    values = np.array([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    texts = top_contributions(contrib, values, ("a", "b", "c"), np.array([True, False, True]), 2)
+    # content: the positive pushes, strongest first; boilerplate: the negative one only
+    assert texts == ["a=1 (+0.50), c=3 (+0.20)", "b=2 (-1.00)", "no single feature stands out"]

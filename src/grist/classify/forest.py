@@ -42,6 +42,7 @@ class Forest:
     threshold: np.ndarray  # split threshold, or category-set index for categorical splits
     children: np.ndarray  # (2 * nodes,): left child at 2i, right child at 2i + 1
     value: np.ndarray  # leaf value, or the split node's internal value
+    change: np.ndarray  # (2 * nodes,): value(child) - value(node) along each edge
     default_left: np.ndarray  # bool per node: where missing values go
     missing_nan: np.ndarray  # bool per node: NaN is missing (else NaN counts as 0)
     missing_zero: np.ndarray  # bool per node: |x| <= 1e-35 is missing
@@ -112,7 +113,7 @@ class Forest:
         pos = np.arange(len(node))
         leaves = np.empty(len(node), dtype=np.int64)
         where: list[np.ndarray] = []  # per step: flat (row, feature) index and value change
-        change: list[np.ndarray] = []
+        changes: list[np.ndarray] = []
         while len(node):
             done = node >= self.splits
             finished = int(np.count_nonzero(done))
@@ -122,17 +123,17 @@ class Forest:
                 node, pos, base = node[keep], pos[keep], base[keep]
                 if not len(node):
                     break
-            feature = self.feature[node]
-            x = flat[base + feature]
+            cell = base + self.feature[node]
+            x = flat[cell]
             right = x > self.threshold[node] if plain else ~self._decide(node, x)
-            child = self.children[2 * node + right]
+            edge = 2 * node + right
             if contributions:
-                where.append(base + feature)
-                change.append(self.value[child] - self.value[node])
-            node = child
+                where.append(cell)
+                changes.append(self.change[edge])
+            node = self.children[edge]
         if not contributions:
             return leaves, np.zeros(0)
-        return leaves, np.bincount(np.concatenate(where), weights=np.concatenate(change),
+        return leaves, np.bincount(np.concatenate(where), weights=np.concatenate(changes),
                                    minlength=rows * width)
 
     @property
@@ -244,10 +245,12 @@ def _build(names: tuple[str, ...], trees: list[dict[str, str]], sigmoid: float |
     def padded(column: str, fill: float, dtype: type) -> np.ndarray:
         return np.array(node_cols[column] + [fill] * len(leaf_values), dtype=dtype)
 
+    value = np.array(node_cols["value"] + leaf_values, dtype=np.float64)
+
     return Forest(
         names=names, splits=splits, roots=np.array(roots, dtype=np.int64),
         feature=padded("feature", 0, np.int64), threshold=padded("threshold", math.inf, np.float64),
-        children=children, value=np.array(node_cols["value"] + leaf_values, dtype=np.float64),
+        children=children, value=value, change=value[children] - np.repeat(value, 2),
         default_left=(decision & _DEFAULT_LEFT) > 0, missing_nan=missing == _MISSING_NAN,
         missing_zero=missing == _MISSING_ZERO, categorical=(decision & _CATEGORICAL) > 0,
         cat_start=padded("cat_start", 0, np.int64), cat_words=padded("cat_words", 0, np.int64),

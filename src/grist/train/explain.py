@@ -21,14 +21,21 @@ def top_contributions(contrib: np.ndarray, values: np.ndarray, names: Sequence[s
     ``contrib`` has one column per feature plus the bias last (LightGBM's ``pred_contrib`` layout);
     ``positive`` says per row whether the label is content (push up) or boilerplate (push down).
     """
-    signed = np.where(positive[:, None], contrib[:, :-1], -contrib[:, :-1])
-    order = np.argsort(-signed, axis=1)[:, :top]
+    signed = contrib[:, :-1] * np.where(positive, 1.0, -1.0)[:, None]
+    rows = np.arange(len(signed))
+    picks, pushes = [], []
+    for _ in range(min(top, signed.shape[1])):  # repeated argmax: cheaper than sorting rows
+        best = signed.argmax(axis=1)
+        picks.append(best)
+        pushes.append(signed[rows, best])
+        signed[rows, best] = -np.inf
+    picked = np.array(picks, dtype=np.int64).reshape(len(picks), len(rows)).T
     texts = []
-    for row, picks in enumerate(order):
-        parts = [
-            f"{names[j]}={values[row, j]:.3g} ({contrib[row, j]:+.2f})"
-            for j in picks
-            if signed[row, j] > 0
-        ]
+    for columns, push, value, amount in zip(
+            picked.tolist(), np.array(pushes).reshape(len(picks), len(rows)).T.tolist(),
+            np.take_along_axis(values, picked, axis=1).tolist(),
+            np.take_along_axis(contrib, picked, axis=1).tolist(), strict=True):
+        parts = [f"{names[j]}={v:.3g} ({a:+.2f})"
+                 for j, p, v, a in zip(columns, push, value, amount, strict=True) if p > 0]
         texts.append(", ".join(parts) or "no single feature stands out")
     return texts

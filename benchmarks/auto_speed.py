@@ -1,0 +1,120 @@
+"""Speed of ``auto`` (shipped model, end to end) beside trafilatura and jusText, on the same pages.
+
+Every system gets the decoded page as a ``str`` and runs sequentially in this one process; the
+systems take turns page by page, so load changes on the shared machine hit them alike. Both wall
+time (``perf_counter``) and CPU time of the process (``process_time``, steadier when other jobs
+run) are summed per system. ``--profile`` adds a cProfile of ``auto`` over the same pages.
+
+    nice .venv/bin/python benchmarks/auto_speed.py --pages 40 --out docs/benchmarks/auto-speed.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import datetime
+import importlib.metadata
+import io
+import platform
+import pstats
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import grist
+from grist.evaluate.datasets import read_jsonl
+from grist.evaluate.peers import make_peer
+
+DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
+            "modern-dev", "readability")
+
+
+def systems() -> dict[str, Callable[[str, str | None], str]]:
+    """The extractors compared, set up (imports, models) before any timing."""
+    auto = grist.Extractor(method="auto")
+    justext_method = grist.Extractor(method="justext")
+    return {
+        "grist auto": lambda html, url: auto(html, url=url).text,
+        "grist justext": lambda html, url: justext_method(html, url=url).text,
+        "trafilatura": make_peer("trafilatura"),
+        "jusText (library)": make_peer("justext"),
+    }
+
+
+def measure(pages: list, extractors: dict[str, Callable[[str, str | None], str]]
+            ) -> dict[str, list[float]]:
+    """Per system: [wall seconds, CPU seconds, failed pages], systems taking turns per page."""
+    totals = {name: [0.0, 0.0, 0.0] for name in extractors}
+    for page in pages:
+        for name, extract in extractors.items():
+            wall, cpu = time.perf_counter(), time.process_time()
+            try:
+                extract(page.html, page.url)
+            except Exception:  # noqa: BLE001 - a failure counts as a page done
+                totals[name][2] += 1
+            totals[name][0] += time.perf_counter() - wall
+            totals[name][1] += time.process_time() - cpu
+    return totals
+
+
+def profile(pages: list, top: int) -> str:
+    """cProfile of grist auto over the pages: the top functions by own time."""
+    auto = grist.Extractor(method="auto")
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for page in pages:
+        try:
+            auto(page.html, url=page.url)
+        except grist.GristError:
+            pass
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out).sort_stats("tottime")
+    stats.print_stats(top)
+    return out.getvalue()
+
+
+def table(pages: int, totals: dict[str, list[float]]) -> str:
+    """Markdown table: pages/s by wall and CPU time, and each system's speed relative to trafilatura."""
+    base = totals["trafilatura"]
+    lines = ["| system | pages | failed | wall s | pages/s (wall) | CPU s | pages/s (CPU) "
+             "| x trafilatura (CPU) |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, (wall, cpu, failed) in totals.items():
+        lines.append(f"| {name} | {pages} | {failed:.0f} | {wall:.2f} | {pages / wall:.2f} | "
+                     f"{cpu:.2f} | {pages / cpu:.2f} | {base[1] / cpu:.2f} |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets-dir", default="../shared/datasets")
+    parser.add_argument("--datasets", nargs="*", default=list(DATASETS))
+    parser.add_argument("--pages", type=int, default=40, help="first N pages of each dataset")
+    parser.add_argument("--profile", type=int, default=0, metavar="N",
+                        help="also print the top N functions of a cProfile of auto")
+    parser.add_argument("--out", help="write the markdown result here")
+    args = parser.parse_args()
+    pages = [p for name in args.datasets
+             for p in read_jsonl(Path(args.datasets_dir) / f"{name}.jsonl.gz", args.pages)]
+    extractors = systems()
+    for extract in extractors.values():  # warm-up: lazy imports, model loading, caches
+        extract(pages[0].html, pages[0].url)
+    versions = ", ".join(f"{p} {importlib.metadata.version(p)}"
+                         for p in ("grist", "trafilatura", "justext", "numpy", "selectolax"))
+    report = (
+        f"Run {datetime.datetime.now().isoformat(timespec='minutes')} on Python "
+        f"{platform.python_version()}; {versions}.\n"
+        f"Command: `{' '.join(sys.argv)}` ({len(pages)} pages: first {args.pages} of "
+        f"{', '.join(args.datasets)})\n\n" + table(len(pages), measure(pages, extractors)) + "\n"
+    )
+    print(report)
+    if args.profile:
+        print(profile(pages, args.profile))
+    if args.out:
+        Path(args.out).write_text(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
