@@ -31,18 +31,21 @@ _MISSING_ZERO, _MISSING_NAN = 1, 2
 class Forest:
     """Flat node arrays of one boosted (or averaged) ensemble.
 
-    Node ids are global: all trees' split nodes first (``< splits``), then all leaves. A leaf's
-    children are itself and its threshold is +inf, so a finished walk can idle in place.
+    Node ids are global: all trees' split nodes first (``< splits``), then all leaves. The walk
+    keeps slots, ``2 * node``; slot ``2 * node + 1`` is the node's edge to its right child, ``2 *
+    node`` the one to its left child, and the ``slot_*`` arrays are indexed by slot (saving a
+    multiplication per step). A leaf's edges lead to itself and its threshold is +inf, so a
+    finished walk can idle in place.
     """
 
     names: tuple[str, ...]
     splits: int  # number of split nodes; ids from here on are leaves
     roots: np.ndarray  # (trees,) node id of each tree's root
-    feature: np.ndarray  # split feature per node (0 at leaves)
-    threshold: np.ndarray  # split threshold, or category-set index for categorical splits
-    children: np.ndarray  # (2 * nodes,): left child at 2i, right child at 2i + 1
-    value: np.ndarray  # leaf value, or the split node's internal value
-    change: np.ndarray  # (2 * nodes,): value(child) - value(node) along each edge
+    slot_feature: np.ndarray  # the node's split feature (0 at leaves)
+    slot_threshold: np.ndarray  # split threshold, or category-set index for categorical splits
+    slot_next: np.ndarray  # the slot of the edge's child: 2 * child
+    slot_change: np.ndarray  # value(child) - value(node) along the edge
+    value: np.ndarray  # per node: leaf value, or the split node's internal value
     default_left: np.ndarray  # bool per node: where missing values go
     missing_nan: np.ndarray  # bool per node: NaN is missing (else NaN counts as 0)
     missing_zero: np.ndarray  # bool per node: |x| <= 1e-35 is missing
@@ -109,28 +112,28 @@ class Forest:
         flat = values.ravel()
         plain = self._plain and not np.isnan(flat).any()
         base = np.repeat(np.arange(rows, dtype=np.int64) * width, self.num_trees)
-        node = np.tile(self.roots, rows)
-        pos = np.arange(len(node))
-        leaves = np.empty(len(node), dtype=np.int64)
+        slot = np.tile(2 * self.roots, rows)
+        pos = np.arange(len(slot))
+        leaves = np.empty(len(slot), dtype=np.int64)
+        first_leaf_slot = 2 * self.splits
         where: list[np.ndarray] = []  # per step: flat (row, feature) index and value change
         changes: list[np.ndarray] = []
-        while len(node):
-            done = node >= self.splits
+        while len(slot):
+            done = slot >= first_leaf_slot
             finished = int(np.count_nonzero(done))
-            if finished * 4 >= len(node):  # drop finished pairs once they are a quarter
-                leaves[pos[done]] = node[done]
+            if finished * 4 >= len(slot):  # drop finished pairs once they are a quarter
+                leaves[pos[done]] = slot[done] >> 1
                 keep = ~done
-                node, pos, base = node[keep], pos[keep], base[keep]
-                if not len(node):
+                slot, pos, base = slot[keep], pos[keep], base[keep]
+                if not len(slot):
                     break
-            cell = base + self.feature[node]
+            cell = base + self.slot_feature[slot]
             x = flat[cell]
-            right = x > self.threshold[node] if plain else ~self._decide(node, x)
-            edge = 2 * node + right
+            edge = slot + (x > self.slot_threshold[slot] if plain else ~self._decide(slot, x))
             if contributions:
                 where.append(cell)
-                changes.append(self.change[edge])
-            node = self.children[edge]
+                changes.append(self.slot_change[edge])
+            slot = self.slot_next[edge]
         if not contributions:
             return leaves, np.zeros(0)
         return leaves, np.bincount(np.concatenate(where), weights=np.concatenate(changes),
@@ -141,12 +144,13 @@ class Forest:
         """Whether every split is a numerical ``x <= threshold`` test for non-NaN input."""
         return not (self.missing_zero.any() or self.categorical.any())
 
-    def _decide(self, node: np.ndarray, x: np.ndarray) -> np.ndarray:
+    def _decide(self, slot: np.ndarray, x: np.ndarray) -> np.ndarray:
         """Whether each (node, feature value) pair goes left, with LightGBM's missing-value rules."""
+        node = slot >> 1
         nan = np.isnan(x)
         x = np.where(nan & ~self.missing_nan[node], 0.0, x)
         missing = (nan & self.missing_nan[node]) | (self.missing_zero[node] & (np.abs(x) <= K_ZERO))
-        go_left = np.where(missing, self.default_left[node], x <= self.threshold[node])
+        go_left = np.where(missing, self.default_left[node], x <= self.slot_threshold[slot])
         cat = np.flatnonzero(self.categorical[node])
         if len(cat):
             go_left[cat] = self._in_category(node[cat], x[cat], nan[cat])
@@ -249,8 +253,9 @@ def _build(names: tuple[str, ...], trees: list[dict[str, str]], sigmoid: float |
 
     return Forest(
         names=names, splits=splits, roots=np.array(roots, dtype=np.int64),
-        feature=padded("feature", 0, np.int64), threshold=padded("threshold", math.inf, np.float64),
-        children=children, value=value, change=value[children] - np.repeat(value, 2),
+        slot_feature=np.repeat(padded("feature", 0, np.int64), 2),
+        slot_threshold=np.repeat(padded("threshold", math.inf, np.float64), 2),
+        slot_next=2 * children, slot_change=value[children] - np.repeat(value, 2), value=value,
         default_left=(decision & _DEFAULT_LEFT) > 0, missing_nan=missing == _MISSING_NAN,
         missing_zero=missing == _MISSING_ZERO, categorical=(decision & _CATEGORICAL) > 0,
         cat_start=padded("cat_start", 0, np.int64), cat_words=padded("cat_words", 0, np.int64),
