@@ -61,8 +61,23 @@ def run(system: str, paths: list[str], limit: int | None, skip: int, timeout: fl
             record["error"] = error
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
         out.flush()
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    out.write(json.dumps({"peak_rss_mib": peak_kib / 1024}) + "\n")
+    out.write(json.dumps({"peak_rss_mib": peak_rss_mib()}) + "\n")
+
+
+def peak_rss_mib() -> float:
+    """Peak resident memory of this process's own address space, in MiB.
+
+    Linux ``VmHWM`` is reset by exec; ``ru_maxrss`` is not (it keeps the peak of the parent
+    that forked us), so it is only the fallback where /proc is missing.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main(argv: list[str] | None = None) -> int:
