@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import importlib.metadata
 import json
 import pickle
@@ -52,7 +53,9 @@ def peer_outputs(peer: str, path: Path, cache: Path, limit: int | None) -> dict[
 
 
 def labelled(path: Path, cache: Path, limit: int | None) -> tuple[list, BuildReport]:
-    target = cache / f"labelled-{path.name.split('.')[0]}-{limit}.pkl"
+    """Labelled pages of one dataset, cached under a digest of the stage-1 feature names."""
+    names = ",".join(stage1_features([], None).names).encode()
+    target = cache / f"labelled-{path.name.split('.')[0]}-{limit}-{hashlib.sha1(names).hexdigest()[:8]}.pkl"
     if target.exists():
         return pickle.loads(target.read_bytes())
     report = BuildReport()
@@ -80,6 +83,8 @@ def main() -> int:
     parser.add_argument("--page-step", type=int, default=1,
                         help="train on every N-th page of the other datasets (faster)")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--page-power", type=float, default=TrainConfig.page_power)
+    parser.add_argument("--dataset-power", type=float, default=TrainConfig.dataset_power)
     parser.add_argument("--out", default=None, help="write the markdown table here")
     args = parser.parse_args()
     cache = Path(args.cache)
@@ -107,7 +112,8 @@ def main() -> int:
     if args.stage == "labels":
         return 0
     names1 = stage1_features([], None).names
-    config = TrainConfig(rounds=args.rounds, threads=args.threads)
+    config = TrainConfig(rounds=args.rounds, threads=args.threads, page_power=args.page_power,
+                         dataset_power=args.dataset_power)
     rows = []
     for held in names:
         started = time.perf_counter()
@@ -171,7 +177,8 @@ def render(rows: list[dict], args: argparse.Namespace) -> str:
     header = (
         f"Run {datetime.date.today().isoformat()} on Python {platform.python_version()}; "
         f"{versions}.\nCommand: `{' '.join(sys.argv)}` (limit={args.limit}, rounds={args.rounds}, "
-        f"page step={args.page_step})\n"
+        f"page step={args.page_step}, page power={args.page_power}, "
+        f"dataset power={args.dataset_power})\n"
     )
     return header + "\n" + "\n".join(lines) + "\n"
 

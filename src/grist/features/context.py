@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import pairwise
+from math import log1p
 
 import numpy as np
 
@@ -42,15 +44,27 @@ _TOKEN = re.compile(r"[a-z0-9]+")
 _WORD = re.compile(r"\w+")
 _DIGIT = re.compile(r"\d")
 _END = (".", "!", "?", '"', "\u201d", ":", ")")
+_TAG_INDEX = {t: i for i, t in enumerate(BLOCK_TAGS)}
 
 
-def _class_flags(classes: str) -> list[float]:
+@lru_cache(maxsize=1 << 16)
+def _class_flags(classes: str) -> tuple[float, ...]:
+    """Keyword flags of an id/class string (cached: pages of a site repeat the same strings)."""
     lowered = classes.lower()
     tokens = set(_TOKEN.findall(lowered))
-    return [
+    return tuple(
         1.0 if (key in tokens or key + "s" in tokens if len(key) <= 3 else key in lowered) else 0.0
         for key in CLASS_KEYWORDS
-    ]
+    )
+
+
+@lru_cache(maxsize=1 << 16)
+def _structure_flags(tag: str, path: str) -> tuple[float, ...]:
+    """One-hot block tag and the ancestor tags present on the path (cached per tag and path)."""
+    row = [0.0] * (len(BLOCK_TAGS) + 1)
+    row[_TAG_INDEX.get(tag, len(BLOCK_TAGS))] = 1.0
+    ancestors = set(path.split(">")[:-1])
+    return (*row, *(1.0 if a in ancestors else 0.0 for a in ANCESTORS))
 
 
 class Runs:
@@ -131,7 +145,6 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None) -> Fe
     """One row per block: DOM-context, region, title and position features (see module doc)."""
     n = len(blocks)
     title_words = {w for w in _WORD.findall((doc.title if doc else "").lower()) if len(w) > 2}
-    tag_index = {t: i for i, t in enumerate(BLOCK_TAGS)}
     paths = [b.path.split(">") if b.path else [] for b in blocks]
     counts = np.array([len(b.text.split()) for b in blocks], dtype=float)
     links = np.array([min(b.anchor_words, c) for b, c in zip(blocks, counts, strict=True)])
@@ -149,30 +162,21 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None) -> Fe
         path_blocks[b.path] = path_blocks.get(b.path, 0) + 1
     max_depth = max((b.depth for b in blocks), default=1) or 1
     rows = []
-    class_cache: dict[str, list[float]] = {}
     before = 0.0
-    for i, (b, path, c) in enumerate(zip(blocks, paths, counts, strict=True)):
-        tag_row = [0.0] * (len(BLOCK_TAGS) + 1)
-        tag_row[tag_index.get(b.tag, len(BLOCK_TAGS))] = 1.0
-        ancestors = set(path[:-1])
+    for i, (b, c) in enumerate(zip(blocks, counts, strict=True)):
         text = b.text
         lowered = _WORD.findall(text.lower())
         in_title = sum(1 for w in lowered if w in title_words)
         tc = b.tag_counts
-        row = tag_row + [1.0 if a in ancestors else 0.0 for a in ANCESTORS]
-        classes = b.info.get("classes", "")
-        flags = class_cache.get(classes)
-        if flags is None:
-            flags = class_cache[classes] = _class_flags(classes)
-        row += flags
+        row = [*_structure_flags(b.tag, b.path), *_class_flags(b.info.get("classes", ""))]
         row += [float(tc.get(t, 0)) for t in INLINE_COUNTS]
         row += [
             float(b.heading), float(b.list_kind == "ul"), float(b.list_kind == "ol"),
             float(b.list_depth), float(b.cell is not None), float(b.preformatted),
             float(b.depth), b.depth / max_depth,
             region_words[b.region] / total, region_links[b.region] / max(region_words[b.region], 1),
-            np.log1p(region_blocks[b.region]),
-            path_words[b.path] / total, np.log1p(path_blocks[b.path]),
+            log1p(region_blocks[b.region]),
+            path_words[b.path] / total, log1p(path_blocks[b.path]),
             i / max(n - 1, 1), before / total, (before + c) / total,
             in_title / max(len(lowered), 1),
             len({w for w in lowered if w in title_words}) / max(len(title_words), 1),
