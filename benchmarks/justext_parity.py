@@ -31,23 +31,13 @@ from grist.classify.rules import RuleConfig
 from grist.errors import GristError
 from grist.evaluate.datasets import Page, read_jsonl
 from grist.evaluate.metrics import lcs_prf
-from grist.methods.justext import JustextConfig
+from grist.methods.justext import METHOD, JustextConfig
 from grist.segment.blocks import PAPER_BLOCK_TAGS, SegmentConfig
 
 PACKAGE = "jusText package"
-DEFAULT = JustextConfig()
 VARIANTS: dict[str, JustextConfig] = {
-    "default": DEFAULT,
-    "no-headings": replace(DEFAULT, rules=RuleConfig(headings="off")),
-    "full-headings": replace(DEFAULT, rules=RuleConfig(headings="full")),
-    # Seed 000 read literally: lengths and link density in tokens, the paper's block-tag list.
-    "paper-literal": JustextConfig(
-        rules=RuleConfig(length_unit="tokens", link_density_unit="tokens"),
-        segment=SegmentConfig(block_tags=PAPER_BLOCK_TAGS | {"body"}),
-    ),
-    "token-links": replace(DEFAULT, rules=RuleConfig(link_density_unit="tokens")),
-    "paper-tags": replace(DEFAULT, segment=SegmentConfig(block_tags=PAPER_BLOCK_TAGS | {"body"})),
-    "auto-language": replace(DEFAULT, stopwords="auto"),
+    "default": JustextConfig(),
+    **{name: make() for name, make in METHOD.variants.items()},
 }
 
 

@@ -11,13 +11,15 @@ from grist.errors import NoTextError, UnknownMethodError
 from grist.html.load import load_document
 from grist.html.parse import parse_document
 from grist.limits import Budget, Limits
-from grist.methods import DEFAULT_METHOD, get_method
+from grist.methods import DEFAULT_METHOD, get_method, method_config
 from grist.result import OUTPUT_FORMATS, Result
 
 
 @dataclass
 class Extractor:
     """A configured extraction pipeline: a method, its config, the caps; reusable across pages.
+
+    ``method`` is a method name or ``name/variant``; ``config`` defaults to that method's (variant's).
 
     It keeps no state between pages: calling it twice on the same page gives the same result.
     """
@@ -30,7 +32,7 @@ class Extractor:
     def __post_init__(self) -> None:
         self._method = get_method(self.method)
         if self.config is None:
-            self.config = self._method.config_type()
+            self.config = method_config(self.method)
         if self.output not in OUTPUT_FORMATS:
             raise UnknownMethodError(
                 f"unknown output format {self.output!r}; choose one of: {', '.join(OUTPUT_FORMATS)}"

@@ -1,4 +1,9 @@
-"""Systems under evaluation by name: grist methods (``grist:<method>``) and the peers."""
+"""Systems under evaluation by name: grist methods and the peers.
+
+A grist system is ``grist:<method>[/<variant>][@<model file>]``; a ``{dataset}`` in the model path is
+replaced by each page's dataset name, so ``grist:auto@build/lodo/{dataset}.json.gz`` evaluates
+leave-one-dataset-out models (each dataset with the model trained without it).
+"""
 
 from __future__ import annotations
 
@@ -10,12 +15,16 @@ from grist.evaluate.peers import PEERS, ExtractFunction, make_peer, peer_version
 GRIST_PREFIX = "grist:"
 
 
-def make_system(name: str) -> ExtractFunction:
-    """The extraction function of system ``name``; raises a GristError if it is unavailable."""
+def make_system(name: str, dataset: str = "") -> ExtractFunction:
+    """The extraction function of system ``name`` for pages of ``dataset``; raises a GristError if
+    it is unavailable."""
     if name.startswith(GRIST_PREFIX):
         from grist.api import Extractor
+        from grist.methods import method_config
 
-        extractor = Extractor(method=name[len(GRIST_PREFIX) :])
+        spec, _, model = name[len(GRIST_PREFIX) :].partition("@")
+        config = method_config(spec, model.replace("{dataset}", dataset) if model else None)
+        extractor = Extractor(method=spec, config=config)
         return lambda html, url: extractor(html, url).text
     return make_peer(name)
 
@@ -33,7 +42,7 @@ def system_available(name: str) -> str | None:
         from grist.methods import get_method
 
         try:
-            get_method(name[len(GRIST_PREFIX) :])
+            get_method(name[len(GRIST_PREFIX) :].partition("@")[0])
         except GristError as exc:
             return str(exc)
         return None

@@ -22,8 +22,15 @@ _MODULES: dict[str, str] = {
 }
 
 
-def get_method(name: str) -> Method:
-    """Return the method registered under ``name`` or raise UnknownMethodError."""
+def split_spec(spec: str) -> tuple[str, str | None]:
+    """``"tagscore/rules-only"`` -> ``("tagscore", "rules-only")``; no variant -> None."""
+    name, _, variant = spec.partition("/")
+    return name, variant or None
+
+
+def get_method(spec: str) -> Method:
+    """Return the method named by ``spec`` (``name`` or ``name/variant``) or raise UnknownMethodError."""
+    name, _ = split_spec(spec)
     module_name = _MODULES.get(name)
     if module_name is None:
         raise UnknownMethodError(
@@ -47,11 +54,19 @@ def available_methods() -> list[str]:
     return names
 
 
-def method_config(name: str, model_path: str | Path | None = None) -> Any:
-    """The default config of method ``name``, reading its model from ``model_path`` when given."""
-    config_type = get_method(name).config_type
+def method_config(spec: str, model_path: str | Path | None = None) -> Any:
+    """The config of ``spec`` (``name`` or ``name/variant``), reading its model from ``model_path``."""
+    method = get_method(spec)
+    name, variant = split_spec(spec)
+    if variant is None:
+        config = method.config_type()
+    elif variant in method.variants:
+        config = method.variants[variant]()
+    else:
+        known = ", ".join(method.variants) or "none"
+        raise UnknownMethodError(f"method {name!r} has no variant {variant!r}; its variants: {known}")
     if model_path is None:
-        return config_type()
+        return config
     takes_model = [
         n for n in available_methods()
         if "model_path" in {f.name for f in dataclasses.fields(get_method(n).config_type)}
@@ -62,4 +77,4 @@ def method_config(name: str, model_path: str | Path | None = None) -> Any:
         )
     if not Path(model_path).is_file():
         raise ModelError(f"model file not found: {model_path}")
-    return config_type(model_path=str(model_path))
+    return dataclasses.replace(config, model_path=str(model_path))

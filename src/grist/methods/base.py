@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from grist.document import Block, Document
@@ -19,6 +19,8 @@ class Method:
     run:         takes the Document, an instance of ``config_type`` and the page's time budget,
                  and returns every block of the page with ``label`` and ``reason`` set.
     needs_dom:   the pipeline parses the page into a DOM first (``lineblock`` does not).
+    variants:    named configurations (ablations, the paper's literal reading), selected as
+                 ``"method/variant"`` wherever a method name is accepted.
     """
 
     name: str
@@ -26,3 +28,4 @@ class Method:
     config_type: type
     run: RunFunction
     needs_dom: bool = True
+    variants: Mapping[str, Callable[[], Any]] = field(default_factory=dict)

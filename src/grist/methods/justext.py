@@ -3,7 +3,7 @@ followed by the context-sensitive pass). The feature matrix is handed to the Res
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grist.classify.rules import RuleConfig, classify
@@ -11,7 +11,7 @@ from grist.document import Block, Document
 from grist.features.text import block_features
 from grist.limits import Budget
 from grist.methods.base import Method
-from grist.segment.blocks import SegmentConfig, segment
+from grist.segment.blocks import PAPER_BLOCK_TAGS, SegmentConfig, segment
 
 
 @dataclass(frozen=True)
@@ -40,9 +40,27 @@ def run(doc: Document, config: JustextConfig, budget: Budget) -> list[Block]:
     return blocks
 
 
+_DEFAULT = JustextConfig()
+# Named readings and ablations, selectable as "justext/<name>" (docs/benchmarks/justext-parity.md).
+VARIANTS = {
+    "no-headings": lambda: replace(_DEFAULT, rules=RuleConfig(headings="off")),
+    "full-headings": lambda: replace(_DEFAULT, rules=RuleConfig(headings="full")),
+    # Seed 000 read literally: lengths and link density in tokens, the paper's block-tag list.
+    "paper-literal": lambda: JustextConfig(
+        rules=RuleConfig(length_unit="tokens", link_density_unit="tokens"),
+        segment=SegmentConfig(block_tags=PAPER_BLOCK_TAGS | {"body"}),
+    ),
+    "token-links": lambda: replace(_DEFAULT, rules=RuleConfig(link_density_unit="tokens")),
+    "paper-tags": lambda: replace(
+        _DEFAULT, segment=SegmentConfig(block_tags=PAPER_BLOCK_TAGS | {"body"})
+    ),
+    "auto-language": lambda: replace(_DEFAULT, stopwords="auto"),
+}
+
 METHOD = Method(
     name="justext",
     summary="jusText rules (seed 000 Algorithm 1 + context-sensitive pass) on shallow features",
     config_type=JustextConfig,
     run=run,
+    variants=VARIANTS,
 )

@@ -157,4 +157,8 @@ METHOD = Method(
     config_type=LineBlockConfig,
     run=run,
     needs_dom=False,
+    variants={
+        "paper": LineBlockConfig.paper,
+        "fixed-thresholds": lambda: LineBlockConfig(sigma_lambda=None),
+    },
 )

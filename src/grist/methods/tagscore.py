@@ -15,7 +15,7 @@ import difflib
 from dataclasses import dataclass, field
 
 from grist.classify.scoring import WeightedScoreConfig, label_by_weighted_score, link_vocabulary
-from grist.clean import Removal, RuleConfig, apply_rules
+from grist.clean import ALL_RULES, Removal, RuleConfig, apply_rules
 from grist.dedup.stage import DedupConfig, drop_near_duplicates
 from grist.document import BOILERPLATE, CONTENT, Block, Document
 from grist.errors import GristError
@@ -142,9 +142,28 @@ def run(doc: Document, config: TagscoreConfig, budget: Budget) -> list[Block]:
     return _align(before, blocks, removals)
 
 
+def _stages(*stages: str):
+    return lambda: TagscoreConfig(stages=stages)
+
+
+def _single_rule(rule: str):
+    return lambda: TagscoreConfig(stages=("rules",), rules=RuleConfig(rules=(rule,)))
+
+
+# Ablations, selectable as "tagscore/<name>": the pipeline cut short, and each primary-noise rule
+# on its own (everything it does not remove is kept), so every stage shows in the benchmark tables.
+VARIANTS = {
+    "no-score": _stages("rules", "subtree", "punctuation", "dedup"),
+    "rules-subtree-punctuation": _stages("rules", "subtree", "punctuation"),
+    "rules-only": _stages("rules"),
+    "no-rules": _stages("subtree", "punctuation", "dedup", "score"),
+    **{f"rule-{rule}": _single_rule(rule) for rule in ALL_RULES},
+}
+
 METHOD = Method(
     name="tagscore",
     summary="seed 001: noise rules, DIV/TD blocks, punctuation, modified-simhash dedup, block score",
     config_type=TagscoreConfig,
     run=run,
+    variants=VARIANTS,
 )
