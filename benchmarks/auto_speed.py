@@ -3,7 +3,8 @@
 Every system gets the decoded page as a ``str`` and runs sequentially in this one process; the
 systems take turns page by page, so load changes on the shared machine hit them alike. Both wall
 time (``perf_counter``) and CPU time of the process (``process_time``, steadier when other jobs
-run) are summed per system. ``--profile`` adds a cProfile of ``auto`` over the same pages.
+run) are summed per system. ``auto`` runs twice: as by default (every block's reason names its
+strongest features) and with ``explain=False`` (probabilities only). ``--profile`` adds a cProfile of ``auto`` over the same pages.
 
     nice .venv/bin/python benchmarks/auto_speed.py --pages 40 --out docs/benchmarks/auto-speed.md
 """
@@ -25,6 +26,7 @@ from pathlib import Path
 import grist
 from grist.evaluate.datasets import read_jsonl
 from grist.evaluate.peers import make_peer
+from grist.methods.auto import AutoConfig
 
 DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
             "modern-dev", "readability")
@@ -33,9 +35,11 @@ DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l
 def systems() -> dict[str, Callable[[str, str | None], str]]:
     """The extractors compared, set up (imports, models) before any timing."""
     auto = grist.Extractor(method="auto")
+    plain = grist.Extractor(method="auto", config=AutoConfig(explain=False))
     justext_method = grist.Extractor(method="justext")
     return {
         "grist auto": lambda html, url: auto(html, url=url).text,
+        "grist auto, explain=False": lambda html, url: plain(html, url=url).text,
         "grist justext": lambda html, url: justext_method(html, url=url).text,
         "trafilatura": make_peer("trafilatura"),
         "jusText (library)": make_peer("justext"),
@@ -75,6 +79,48 @@ def profile(pages: list, top: int) -> str:
     return out.getvalue()
 
 
+def stage_times(pages: list) -> str:
+    """CPU milliseconds per page of each step of ``auto`` (context features and block features
+    are also inside "stage-1 features"; the last line is the whole method through ``Extractor``)."""
+    from grist.features.context import context_features
+    from grist.features.text import block_features
+    from grist.html.load import load_document
+    from grist.html.parse import parse_document
+    from grist.segment.blocks import segment
+    from grist.train.explain import top_contributions
+    from grist.train.features import stage1_features
+    from grist.train.model import SHIPPED, load_model
+    from grist.train.runtime import load_cached
+
+    model = load_cached(load_model, SHIPPED)
+    auto = grist.Extractor(method="auto")
+    spent: dict[str, float] = {}
+
+    def timed(name: str, step: Callable, *args: object) -> object:
+        started = time.process_time()
+        out = step(*args)
+        spent[name] = spent.get(name, 0.0) + time.process_time() - started
+        return out
+
+    for page in pages:
+        doc = timed("load + parse", lambda html: parse_document(load_document(html)), page.html)
+        blocks = timed("segment", segment, doc)
+        if not blocks:
+            continue
+        timed("block features (text)", block_features, blocks, doc)
+        timed("context features", context_features, blocks, doc)
+        matrix = timed("stage-1 features (all)", stage1_features, blocks, doc)
+        p1, contrib = timed("stage-1 trees + contributions", model.stage1_scores, matrix, True)
+        p2, _ = timed("stage-2 features + trees", model.stage2_scores, matrix,
+                      [b.region for b in blocks], [b.path for b in blocks], p1)
+        timed("explanation texts", top_contributions, contrib, matrix.values, matrix.names,
+              p2 >= model.threshold)
+        timed("whole auto (Extractor)", auto, page.html, page.url)
+    lines = ["| step | CPU ms/page |", "|---|---:|"]
+    lines += [f"| {name} | {1000 * seconds / len(pages):.2f} |" for name, seconds in spent.items()]
+    return "\n".join(lines)
+
+
 def table(pages: int, totals: dict[str, list[float]]) -> str:
     """Markdown table: pages/s by wall and CPU time, and each system's speed relative to trafilatura."""
     base = totals["trafilatura"]
@@ -93,6 +139,8 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=40, help="first N pages of each dataset")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="also print the top N functions of a cProfile of auto")
+    parser.add_argument("--stages", action="store_true",
+                        help="also time each step of auto (CPU ms per page)")
     parser.add_argument("--out", help="write the markdown result here")
     args = parser.parse_args()
     pages = [p for name in args.datasets
@@ -108,6 +156,8 @@ def main() -> int:
         f"Command: `{' '.join(sys.argv)}` ({len(pages)} pages: first {args.pages} of "
         f"{', '.join(args.datasets)})\n\n" + table(len(pages), measure(pages, extractors)) + "\n"
     )
+    if args.stages:
+        report += "\n" + stage_times(pages) + "\n"
     print(report)
     if args.profile:
         print(profile(pages, args.profile))
