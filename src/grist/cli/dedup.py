@@ -16,9 +16,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from tqdm import tqdm
 
 from grist.api import Extractor
+from grist.cli.progress import progress
 from grist.dedup.groups import DuplicateGroups
 from grist.dedup.index import FingerprintIndex
 from grist.dedup.stage import FINGERPRINTS
@@ -104,16 +104,16 @@ def run(args: argparse.Namespace) -> int:
     extractor = Extractor(method=args.method)
     errors: list[str] = []
     texts = 0
-    progress = tqdm(desc="dedup", unit="page", disable=args.quiet, file=sys.stderr)
+    bar = progress(quiet=args.quiet, desc="dedup", unit="page")
     for source in args.inputs:
         for key, parts in _items(source, args.level, extractor, errors):
-            progress.update()
+            bar.update()
             for number, text in enumerate(parts):
                 if len(text.split()) < args.min_words:
                     continue
                 texts += 1
                 finder.add(key if args.level == "document" else f"{key}#{number}", text)
-    progress.close()
+    bar.close()
     groups = finder.groups()
     for number, members in enumerate(groups):
         print(dumps({

@@ -6,9 +6,9 @@ import argparse
 import statistics
 import sys
 
-from tqdm import tqdm
 
 from grist.api import Extractor
+from grist.cli.progress import progress
 from grist.errors import GristError
 from grist.evaluate.datasets import DEFAULT_DATASETS_DIR, read_dataset, resolve_dataset
 from grist.evaluate.metrics import PRF, lcs_prf
@@ -45,7 +45,7 @@ def handle(args: argparse.Namespace) -> int:
     out = sys.stdout
     if not args.quiet:
         out.write("page\tprecision\trecall\tf1\n")
-    for page in tqdm(read_dataset(path, args.limit), desc="eval", unit="page", file=sys.stderr):
+    for page in progress(read_dataset(path, args.limit), quiet=args.quiet, desc="eval", unit="page"):
         try:
             text = extractor(page.html, page.url).text
         except GristError as exc:

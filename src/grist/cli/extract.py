@@ -17,6 +17,7 @@ from typing import TextIO
 from tqdm import tqdm
 
 from grist.api import Extractor
+from grist.cli.progress import progress
 from grist.errors import GristError, LimitExceededError
 from grist.limits import Limits
 from grist.methods import DEFAULT_METHOD, available_methods, method_config
@@ -210,9 +211,8 @@ def run(args: argparse.Namespace) -> int:
             return 1
         _Output(args, batch, tqdm(disable=True)).result(sources[0], result)
         return 0
-    show = not args.quiet and sys.stderr.isatty()
     failed = 0
-    with tqdm(total=len(sources), unit="page", file=sys.stderr, disable=not show) as bar:
+    with progress(total=len(sources), unit="page", quiet=args.quiet) as bar:
         output = _Output(args, batch, bar)
         for source in sources:
             try:
