@@ -53,6 +53,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--worst", type=int, default=0, metavar="N",
                         help="list the N pages where each method loses most to the best peer")
     parser.add_argument("--out", default="docs/benchmarks", help="report folder")
+    parser.add_argument(
+        "--name", help="report file name without suffix (default: bench-DATE, bench-DATE-quick)"
+    )
     parser.add_argument("--scores-dir", default="build/bench", help="per-page scores folder")
     parser.set_defaults(func=handle)
 
@@ -122,7 +125,7 @@ def handle(args: argparse.Namespace) -> int:
     }
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    stem = out / f"bench-{now:%Y-%m-%d}{'-quick' if limit else ''}"
+    stem = out / (args.name or f"bench-{now:%Y-%m-%d}{'-quick' if limit else ''}")
     images = plots(results, list(golds), stem)
     stem.with_suffix(".md").write_text(markdown(meta, golds, results, worst, images))
     stem.with_suffix(".json").write_text(to_json(meta, results, worst))
