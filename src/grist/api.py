@@ -9,7 +9,7 @@ from typing import Any
 from grist.document import Block
 from grist.errors import NoTextError, UnknownMethodError
 from grist.html.load import load_document
-from grist.html.parse import parse_document
+from grist.html.parse import check_structure, parse_document
 from grist.limits import Budget, Limits
 from grist.methods import DEFAULT_METHOD, get_method, method_config
 from grist.result import OUTPUT_FORMATS, Result
@@ -48,6 +48,8 @@ class Extractor:
         if self._method.needs_dom:
             parse_document(doc, self.limits)
             budget.check("parsing")
+        else:  # the same documented caps for every method, DOM or not
+            check_structure(doc.html, self.limits)
         blocks = self._method.run(doc, self.config, budget)
         budget.check("classification")
         if not any(b.text.strip() for b in blocks):
