@@ -18,7 +18,7 @@ from pathlib import Path
 
 
 from grist.api import Extractor
-from grist.cli.progress import progress
+from grist.progress import progress
 from grist.dedup.groups import DuplicateGroups
 from grist.dedup.index import FingerprintIndex
 from grist.dedup.stage import FINGERPRINTS

@@ -8,7 +8,7 @@ import sys
 
 
 from grist.api import Extractor
-from grist.cli.progress import progress
+from grist.progress import progress
 from grist.errors import GristError
 from grist.evaluate.datasets import DEFAULT_DATASETS_DIR, read_dataset, resolve_dataset
 from grist.evaluate.metrics import PRF, lcs_prf

@@ -17,7 +17,7 @@ from typing import TextIO
 from tqdm import tqdm
 
 from grist.api import Extractor
-from grist.cli.progress import progress
+from grist.progress import progress
 from grist.errors import GristError, LimitExceededError
 from grist.limits import Limits
 from grist.methods import DEFAULT_METHOD, available_methods, method_config

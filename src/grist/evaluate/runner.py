@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from tqdm import tqdm
+from grist.progress import progress
 
 T = TypeVar("T")
 
@@ -69,7 +69,7 @@ def run_system(
     """Run one system over the datasets in a worker process (restarted past stuck pages)."""
     run = SystemRun(system)
     received = 0
-    bar = tqdm(total=total, desc=f"{system:<22}", position=position, leave=False, file=sys.stderr)
+    bar = progress(total=total, desc=f"{system:<22}", position=position, leave=False)
     while received < total:
         process = subprocess.Popen(
             _worker_command(system, paths, limit, received, timeout),
