@@ -19,7 +19,6 @@ import platform
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import date
 from importlib.metadata import version
 from pathlib import Path
@@ -27,12 +26,10 @@ from pathlib import Path
 import numpy as np
 
 from grist.api import Extractor
-from grist.classify.rules import RuleConfig
 from grist.errors import GristError
 from grist.evaluate.datasets import Page, read_jsonl
 from grist.evaluate.metrics import lcs_prf
 from grist.methods.justext import METHOD, JustextConfig
-from grist.segment.blocks import PAPER_BLOCK_TAGS, SegmentConfig
 
 PACKAGE = "jusText package"
 VARIANTS: dict[str, JustextConfig] = {

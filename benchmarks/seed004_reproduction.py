@@ -54,7 +54,7 @@ def measure(datasets: list[str], datasets_dir: str, method: str) -> dict[str, di
 def markdown(results: dict[str, dict], method: str) -> str:
     """The two reproduction tables in Markdown."""
     lines = [
-        f"| dataset | pages | failed | LCS precision | LCS recall | LCS F1 | CPU s |",
+        "| dataset | pages | failed | LCS precision | LCS recall | LCS F1 | CPU s |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for name, m in results.items():

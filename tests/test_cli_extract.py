@@ -9,9 +9,9 @@ import sys
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
+from local_server import base_url
+
 import pytest
-from local_server import base_url, server  # noqa: F401  (fixture)
-from standin_method import standin  # noqa: F401  (fixture)
 
 import grist
 from grist.cli import main

@@ -13,7 +13,6 @@ import time
 
 import pytest
 from standin_method import NAME as STANDIN
-from standin_method import standin  # noqa: F401  (fixture)
 
 import grist
 from grist.document import BOILERPLATE, CONTENT

@@ -7,7 +7,7 @@ from http.server import ThreadingHTTPServer
 
 import httpx
 import pytest
-from local_server import ARTICLE, BIG_BYTES, USER_AGENTS, base_url, server  # noqa: F401  (fixture)
+from local_server import ARTICLE, BIG_BYTES, USER_AGENTS, base_url
 
 from grist.errors import FetchError
 from grist.html.load import load_document

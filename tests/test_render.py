@@ -6,7 +6,6 @@ import json
 
 import numpy as np
 import pytest
-from standin_method import standin  # noqa: F401  (fixture)
 
 import grist
 from grist.document import BOILERPLATE, CONTENT, Block, Document
