@@ -62,6 +62,9 @@ class Extractor:
             empty_reason=_empty_reason(blocks),
             features=doc.features,
         )
+        if self._method.explain is not None:
+            complete, config = self._method.explain, self.config
+            result.completer = lambda: complete(doc, blocks, config)
         result.timings["total"] = time.perf_counter() - started
         return result
 

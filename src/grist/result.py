@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ class Result:
     ``blocks`` holds every block of the page, each labelled; ``content_blocks`` the kept ones.
     ``empty_reason`` says why nothing was kept when ``text`` is empty.
     ``features`` is the block feature matrix when the method computed one.
+    ``completer`` completes the blocks' reasons on demand (see ``explain``).
     """
 
     document: Document
@@ -26,6 +28,15 @@ class Result:
     empty_reason: str | None = None
     features: Any = None
     timings: dict[str, float] = field(default_factory=dict)
+    completer: Callable[[], None] | None = field(default=None, repr=False)
+
+    def explain(self) -> Result:
+        """Complete every block's ``reason`` where the method defers it (the learned methods give
+        only their probability until asked); JSON output calls this. Idempotent; returns self."""
+        if self.completer is not None:
+            completer, self.completer = self.completer, None
+            completer()
+        return self
 
     @property
     def title(self) -> str:

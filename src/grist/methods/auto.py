@@ -26,8 +26,10 @@ class AutoConfig:
     """model_path: a model file from ``grist train`` (None: the shipped model).
 
     threshold: probability from which a block is content (None: the model's own).
-    explain:   fill each block's ``reason`` with the ``top_features`` stage-1 features whose path
-               contributions (over all trees) pushed it most towards its label.
+    explain:   each block's ``reason`` gives the context stage's shift and, once
+               ``Result.explain()`` has run (JSON output runs it), the ``top_features`` stage-1
+               features whose path contributions (over all trees) pushed it most towards its label;
+               computed on demand because it costs about as much as the prediction itself.
     """
 
     model_path: str | None = None
@@ -41,27 +43,40 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.log(p / (1 - p))
 
 
+def _model(config: AutoConfig) -> AutoModel:
+    return load_cached(load_model, SHIPPED, config.model_path)
+
+
 def run(doc: Document, config: AutoConfig, budget: Budget) -> list[Block]:
     """Label every block of the page with the learned model."""
     blocks, matrix = describe_blocks(doc, budget, stage1_features)
     if matrix is None:
         return blocks
-    model: AutoModel = load_cached(load_model, SHIPPED, config.model_path)
-    p1, contrib = model.stage1_scores(matrix, contributions=config.explain)
+    model = _model(config)
+    p1, _ = model.stage1_scores(matrix)
     p2, _ = model.stage2_scores(matrix, [b.region for b in blocks], [b.path for b in blocks], p1)
     threshold = model.threshold if config.threshold is None else config.threshold
-    keep = p2 >= threshold
-    reasons = [""] * len(blocks)
-    if contrib is not None:
-        reasons = top_contributions(contrib, matrix.values, matrix.names, keep,
-                                    config.top_features)
     shift = _logit(p2) - _logit(p1)
-    for block, k, p, first, s, why in zip(blocks, keep, p2, p1, shift, reasons, strict=True):
-        block.label = CONTENT if k else BOILERPLATE
+    for block, p, first, s in zip(blocks, p2, p1, shift, strict=True):
+        block.label = CONTENT if p >= threshold else BOILERPLATE
         block.score = float(p)
-        block.reason = f"p={p:.3f}" + (f"; {why}; context {s:+.2f}" if config.explain else "")
+        block.reason = f"p={p:.3f}" + (f"; context {s:+.2f}" if config.explain else "")
         block.info["stage1"] = float(first)
+    doc.features = matrix
     return blocks
+
+
+def explain(doc: Document, blocks: list[Block], config: AutoConfig) -> None:
+    """Add to each reason the stage-1 features that pushed the block most towards its label."""
+    if not config.explain or doc.features is None or not blocks:
+        return
+    matrix = doc.features
+    _, contrib = _model(config).stage1_scores(matrix, contributions=True)
+    keep = np.array([b.is_content for b in blocks])
+    texts = top_contributions(contrib, matrix.values, matrix.names, keep, config.top_features)
+    for block, why in zip(blocks, texts, strict=True):
+        head, _, context = block.reason.partition("; ")
+        block.reason = f"{head}; {why}; {context}"
 
 
 METHOD = Method(
@@ -69,4 +84,5 @@ METHOD = Method(
     summary="learned two-stage boosted trees over shallow and DOM-context block features",
     config_type=AutoConfig,
     run=run,
+    explain=explain,
 )

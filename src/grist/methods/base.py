@@ -10,6 +10,7 @@ from grist.document import Block, Document
 from grist.limits import Budget
 
 RunFunction = Callable[[Document, Any, Budget], list[Block]]
+ExplainFunction = Callable[[Document, list[Block], Any], None]
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,8 @@ class Method:
     needs_dom:   the pipeline parses the page into a DOM first (``lineblock`` does not).
     variants:    named configurations (ablations, the paper's literal reading), selected as
                  ``"method/variant"`` wherever a method name is accepted.
+    explain:     for methods whose full explanation costs time (learned models), the step that
+                 completes each block's ``reason``; run on demand by ``Result.explain()``.
     """
 
     name: str
@@ -29,3 +32,4 @@ class Method:
     run: RunFunction
     needs_dom: bool = True
     variants: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
+    explain: ExplainFunction | None = None

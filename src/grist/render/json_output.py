@@ -77,7 +77,8 @@ def _feature_rows(matrix: FeatureMatrix) -> list[dict[str, float | None]]:
 
 
 def result_dict(result: Result) -> dict[str, Any]:
-    """The whole result as a JSON-ready dict."""
+    """The whole result as a JSON-ready dict, every block's reason complete."""
+    result.explain()
     matrix = result.features
     rows = None
     if matrix is not None and len(matrix) == len(result.blocks):

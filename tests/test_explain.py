@@ -1,0 +1,48 @@
+"""Explanations of learned methods are computed on demand: Result.explain(), or JSON output."""
+
+from __future__ import annotations
+
+import json
+
+import grist
+from grist.methods.auto import AutoConfig
+
+PAGE = (
+    "<html><head><title>Harbour</title></head><body>"
+    "<ul class=nav><li><a href=/>Home</a></li><li><a href=/news>News</a></li></ul>"
+    + "".join(
+        f"<p>The harbour report {i} says the old quay was rebuilt, the boats came back and the "
+        "fish market reopened on a cold morning in spring, to the relief of the town.</p>"
+        for i in range(4)
+    )
+    + "<div class=footer><a href=/privacy>Privacy</a> | <a href=/terms>Terms</a></div>"
+    "</body></html>"
+)
+
+
+def test_reasons_are_short_until_explained():
+    result = grist.extract(PAGE, method="auto")
+    short = [b.reason for b in result.blocks]
+    assert all(r.startswith("p=") and r.count(";") == 1 and "context" in r for r in short)
+    assert result.explain() is result
+    full = [b.reason for b in result.blocks]
+    for before, after, block in zip(short, full, result.blocks, strict=True):
+        head, context = before.split("; ")
+        assert after.startswith(head + "; ") and after.endswith("; " + context)
+        assert after.count("(") >= 1  # at least one feature with its contribution
+    result.explain()
+    assert [b.reason for b in result.blocks] == full  # idempotent
+
+
+def test_json_output_carries_full_explanations_and_features():
+    result = grist.extract(PAGE, method="auto")
+    record = json.loads(result.to_json())
+    reasons = [b["reason"] for b in record["blocks"]]
+    assert all(r.count(";") == 2 for r in reasons)
+    assert all(b["features"] and "link_density" in b["features"] for b in record["blocks"])
+
+
+def test_explanations_off_leave_the_probability_only():
+    result = grist.extract(PAGE, method="auto", config=AutoConfig(explain=False))
+    result.explain()
+    assert all(b.reason == f"p={b.score:.3f}" for b in result.blocks)
