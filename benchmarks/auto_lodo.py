@@ -76,7 +76,7 @@ def main() -> int:
     parser.add_argument("--datasets", default=",".join(DATASETS))
     parser.add_argument("--cache", default="/tmp/grist-auto-cache")
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (sampling)")
-    parser.add_argument("--stage", choices=("peers", "labels", "speed", "all"), default="all")
+    parser.add_argument("--stage", choices=("peers", "labels", "speed", "ship", "all"), default="all")
     parser.add_argument("--speed-pages", type=int, default=40,
                         help="pages per dataset for the speed comparison")
     parser.add_argument("--rounds", type=int, default=TrainConfig.rounds)
@@ -85,6 +85,10 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--page-power", type=float, default=TrainConfig.page_power)
     parser.add_argument("--dataset-power", type=float, default=TrainConfig.dataset_power)
+    parser.add_argument("--threshold", type=float, default=None,
+                        help="fixed threshold (default: chosen on the training pages)")
+    parser.add_argument("--ship-out", default="src/grist/data/auto-1.json.gz",
+                        help="--stage ship: where to write the model trained on every page")
     parser.add_argument("--out", default=None, help="write the markdown table here")
     args = parser.parse_args()
     cache = Path(args.cache)
@@ -113,7 +117,9 @@ def main() -> int:
         return 0
     names1 = stage1_features([], None).names
     config = TrainConfig(rounds=args.rounds, threads=args.threads, page_power=args.page_power,
-                         dataset_power=args.dataset_power)
+                         dataset_power=args.dataset_power, threshold=args.threshold)
+    if args.stage == "ship":
+        return ship(data, names1, config, args.ship_out)
     rows = []
     for held in names:
         started = time.perf_counter()
@@ -125,7 +131,8 @@ def main() -> int:
             texts[page.id] = "\n".join(t for t, q in zip(page.texts, p2, strict=True)
                                        if q >= model.threshold)
         golds = {p.id: p.gold for p in read_jsonl(paths[held], args.limit)}
-        row = {"dataset": held, "pages": len(golds), "auto": scores(texts, golds)}
+        row = {"dataset": held, "pages": len(golds), "threshold": model.threshold,
+               "auto": scores(texts, golds)}
         for peer in PEERS:
             row[peer] = scores(peer_outputs(peer, paths[held], cache, args.limit), golds)
         rows.append(row)
@@ -134,6 +141,18 @@ def main() -> int:
     print(table)
     if args.out:
         Path(args.out).write_text(table)
+    return 0
+
+
+def ship(data: dict, names1: tuple[str, ...], config: TrainConfig, out: str) -> int:
+    """Train on every labelled page of every dataset (what ``grist train`` does) and save."""
+    pages = [p for pages, _ in data.values() for p in pages]
+    started = time.perf_counter()
+    model = fit(pages, names1, config)
+    model.save(out)
+    print(f"trained auto on {len(pages)} pages ({sum(len(p.labels) for p in pages)} blocks, "
+          f"threshold {model.threshold}) in {time.perf_counter() - started:.1f}s -> {out}",
+          file=sys.stderr)
     return 0
 
 
@@ -163,22 +182,24 @@ def speed(paths: dict[str, Path], per_dataset: int) -> str:
 def render(rows: list[dict], args: argparse.Namespace) -> str:
     systems = ("auto", *PEERS)
     lines = [
-        "| dataset | pages | " + " | ".join(f"{s} LCS F1 | {s} shingle F1" for s in systems) + " |",
-        "|---|---:|" + "---:|" * (2 * len(systems)),
+        "| dataset | pages | threshold | "
+        + " | ".join(f"{s} LCS F1 | {s} shingle F1" for s in systems) + " |",
+        "|---|---:|---:|" + "---:|" * (2 * len(systems)),
     ]
     for row in rows:
         cells = [f"{row[s][0]:.4f} | {row[s][1]:.4f}" for s in systems]
-        lines.append(f"| {row['dataset']} | {row['pages']} | " + " | ".join(cells) + " |")
+        lines.append(f"| {row['dataset']} | {row['pages']} | {row['threshold']:.2f} | "
+                     + " | ".join(cells) + " |")
     means = [f"{np.mean([r[s][0] for r in rows]):.4f} | {np.mean([r[s][1] for r in rows]):.4f}"
              for s in systems]
-    lines.append("| **mean** | | " + " | ".join(means) + " |")
+    lines.append("| **mean** | | | " + " | ".join(means) + " |")
     versions = ", ".join(f"{p} {importlib.metadata.version(p)}"
                          for p in ("trafilatura", "readability-lxml", "lightgbm", "numpy"))
     header = (
         f"Run {datetime.date.today().isoformat()} on Python {platform.python_version()}; "
         f"{versions}.\nCommand: `{' '.join(sys.argv)}` (limit={args.limit}, rounds={args.rounds}, "
         f"page step={args.page_step}, page power={args.page_power}, "
-        f"dataset power={args.dataset_power})\n"
+        f"dataset power={args.dataset_power}, threshold={args.threshold or 'tuned'})\n"
     )
     return header + "\n" + "\n".join(lines) + "\n"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 import grist
 from grist.document import Document
@@ -17,6 +18,8 @@ from grist.features.matrix import FeatureMatrix
 from grist.html.parse import parse_document
 from grist.methods.auto import AutoConfig
 from grist.segment.blocks import segment
+from grist.train.build import LabelledPage
+from grist.train.model import TrainConfig, _best_threshold, _page_weights
 
 ARTICLE = (
     "<html><head><title>Rivers of the north</title></head><body>"
@@ -139,3 +142,33 @@ def test_reasons_name_the_features_that_push_towards_the_label():
     texts = top_contributions(contrib, values, ("a", "b", "c"), np.array([True, False, True]), 2)
     # content: the positive pushes, strongest first; boilerplate: the negative one only
     assert texts == ["a=1 (+0.50), c=3 (+0.20)", "b=2 (-1.00)", "no single feature stands out"]
+
+
+def _page(words: list[float], labels: list[bool], dataset: str = "d") -> LabelledPage:
+    n = len(words)
+    return LabelledPage(id="p", dataset=dataset, site="s", values=np.array(words)[:, None],
+                        labels=np.array(labels), texts=[""] * n, regions=[0] * n, paths=[""] * n,
+                        gold="", coverage=1.0)
+
+
+def test_training_threshold_maximises_word_f1_on_the_training_pages():
+    # Content blocks score 0.45 and 0.7, boilerplate 0.32: 0.35-0.45 keep exactly the content.
+    page = _page([10, 20, 30], [True, True, False])
+    p2 = np.array([0.45, 0.7, 0.32])
+    assert _best_threshold([page], ("num_words",), p2) == 0.35
+    # Boilerplate at 0.5, a content block at 0.3: 0.55 loses 10 words of content but drops 30
+    # of boilerplate: F1 2*20/(20+30) = 0.8 beats 2*30/(60+30) (all) and 2*20/(50+30).
+    p2 = np.array([0.3, 0.7, 0.5])
+    assert _best_threshold([page], ("num_words",), p2) == 0.55
+
+
+def test_page_power_one_gives_every_page_the_same_weight():
+    pages = [_page([1, 2, 3], [True] * 3), _page([100, 200], [False] * 2),
+             _page([5], [True], "other")]
+    flat = _page_weights(pages, ("num_words",), TrainConfig())
+    assert flat[1][0] / flat[0][0] == pytest.approx(101 / 2)
+    even = _page_weights(pages, ("num_words",), TrainConfig(page_power=1.0))
+    assert [round(float(w.sum()), 9) for w in even] == [round(float(even[0].sum()), 9)] * 3
+    per_set = _page_weights(pages, ("num_words",), TrainConfig(page_power=1.0, dataset_power=1.0))
+    assert per_set[2].sum() == pytest.approx(per_set[0].sum() + per_set[1].sum())
+
