@@ -15,6 +15,7 @@ import numpy as np
 
 from grist.errors import ModelError
 from grist.features.text import FEATURE_NAMES
+from grist.progress import progress
 from grist.train.build import BuildReport, label_pages, read_pages
 from grist.train.features import stage1_features
 from grist.train.model import TrainConfig, fit
@@ -33,13 +34,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--min-leaf", type=int, default=None,
                         help="smallest leaf in blocks (default: auto 40, tree 1000)")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=handler)
 
 
 def handler(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     report = BuildReport()
-    pages = [p for source in args.data for p in label_pages(read_pages(source, args.limit), report)]
+    pages = [
+        p
+        for source in args.data
+        for p in label_pages(
+            progress(read_pages(source, args.limit), quiet=args.quiet, desc=f"labelling {source}",
+                     unit="page"),
+            report,
+        )
+    ]
+    if not args.quiet:
+        print(f"grist: training {args.method} on {len(pages)} pages ...", file=sys.stderr)
     for error in report.errors:
         print(f"grist: skipped {error}", file=sys.stderr)
     if not pages:
