@@ -1,7 +1,8 @@
 """The feature rows the learned methods read: shallow text features plus DOM context.
 
 Stage 1 sees each block's shallow features (``grist.features.text``), its DOM context
-(``grist.features.context``) and a few columns of the blocks two steps away. Stage 2 sees the
+(``grist.features.context``), its Readability-style container scores
+(``grist.features.candidates``) and a few columns of the blocks two steps away. Stage 2 sees the
 stage-1 probabilities of the neighbours, of the block's region and DOM path, and of the page
 (the context-sensitive pass of seed 000 §4.1.2.2, learned instead of hand-set).
 """
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from grist.document import Block, Document
+from grist.features.candidates import candidate_features
 from grist.features.context import context_features, with_neighbours
 from grist.features.matrix import FeatureMatrix
 from grist.features.text import block_features
@@ -24,8 +26,9 @@ STAGE2_KEEP = ("num_words", "link_density", "text_density", "ctx_heading", "ctx_
 
 
 def stage1_features(blocks: Sequence[Block], doc: Document | None) -> FeatureMatrix:
-    """Shallow + context features of every block, with the blocks two steps away."""
+    """Shallow, context and container features of every block, with the blocks two steps away."""
     matrix = block_features(blocks, doc).hstack(context_features(blocks, doc))
+    matrix = matrix.hstack(candidate_features(blocks))
     return with_neighbours(matrix, FAR_COLUMNS, (-2, 2))
 
 
