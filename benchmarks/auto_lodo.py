@@ -90,6 +90,9 @@ def main() -> int:
     parser.add_argument("--ship-out", default="src/grist/data/auto-1.json.gz",
                         help="--stage ship: where to write the model trained on every page")
     parser.add_argument("--out", default=None, help="write the markdown table here")
+    parser.add_argument("--save-models", metavar="DIR", default=None,
+                        help="also save each held-out model as DIR/<dataset>.json.gz (for grist "
+                        "bench --methods 'auto@DIR/{dataset}.json.gz')")
     args = parser.parse_args()
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
@@ -125,6 +128,9 @@ def main() -> int:
         started = time.perf_counter()
         train = [p for n in names if n != held for p in data[n][0]][:: args.page_step]
         model = fit(train, names1, config)
+        if args.save_models:
+            Path(args.save_models).mkdir(parents=True, exist_ok=True)
+            model.save(Path(args.save_models) / f"{held}.json.gz")
         texts = {}
         for page in data[held][0]:
             _, p2, _ = model.predict(FeatureMatrix(names1, page.values), page.regions, page.paths)
