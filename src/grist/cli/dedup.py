@@ -103,13 +103,15 @@ def run(args: argparse.Namespace) -> int:
     finder = DuplicateGroups(index, FINGERPRINTS[args.fingerprint])
     extractor = Extractor(method=args.method)
     errors: list[str] = []
-    texts = 0
+    texts = short = pages = 0
     bar = progress(quiet=args.quiet, desc="dedup", unit="page")
     for source in args.inputs:
         for key, parts in _items(source, args.level, extractor, errors):
             bar.update()
+            pages += 1
             for number, text in enumerate(parts):
                 if len(text.split()) < args.min_words:
+                    short += 1
                     continue
                 texts += 1
                 finder.add(key if args.level == "document" else f"{key}#{number}", text)
@@ -126,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
     for message in errors:
         print(f"grist: skipped {message}", file=sys.stderr)
     duplicates = sum(len(g) - 1 for g in groups)
-    print(f"grist dedup: {texts} {args.level}s, {duplicates} near-duplicates in {len(groups)} groups, "
-          f"{len(errors)} skipped inputs, index of {len(index)}", file=sys.stderr)
+    print(f"grist dedup: {pages} pages read, {texts} {args.level}s fingerprinted ({short} under "
+          f"--min-words {args.min_words} left out), {duplicates} near-duplicates in {len(groups)} "
+          f"groups, {len(errors)} skipped inputs, index of {len(index)}", file=sys.stderr)
     return 0
