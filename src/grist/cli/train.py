@@ -16,7 +16,8 @@ import numpy as np
 from grist.errors import ModelError
 from grist.features.text import FEATURE_NAMES
 from grist.progress import progress
-from grist.train.build import BuildReport, label_pages, read_pages
+from grist.evaluate.datasets import read_dataset
+from grist.train.build import BuildReport, label_pages
 from grist.train.features import stage1_features
 from grist.train.model import TrainConfig, fit
 from grist.train.tree import fit_tree
@@ -25,7 +26,7 @@ from grist.train.tree import fit_tree
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("train", help="train auto or tree on labelled pages",
                                    description=__doc__)
-    parser.add_argument("data", nargs="+", help="dataset files (.jsonl[.gz]) or folders")
+    parser.add_argument("data", nargs="+", help="dataset files (.jsonl[.gz]), folders of NAME.html + NAME.txt, or CleanEval folders")
     parser.add_argument("--method", choices=("auto", "tree"), default="auto")
     parser.add_argument("--out", required=True, help="model file to write")
     parser.add_argument("--limit", type=int, default=None, help="pages per source at most")
@@ -45,7 +46,7 @@ def handler(args: argparse.Namespace) -> int:
         p
         for source in args.data
         for p in label_pages(
-            progress(read_pages(source, args.limit), quiet=args.quiet, desc=f"labelling {source}",
+            progress(read_dataset(source, args.limit), quiet=args.quiet, desc=f"labelling {source}",
                      unit="page"),
             report,
         )

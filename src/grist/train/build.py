@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-from grist.errors import DatasetError, GristError
-from grist.evaluate.datasets import Page, read_jsonl
+from grist.errors import GristError
+from grist.evaluate.datasets import Page
 from grist.html.load import load_document
 from grist.html.parse import parse_document
 from grist.segment.blocks import segment
@@ -50,21 +49,6 @@ class BuildReport:
     @property
     def mean_coverage(self) -> float:
         return float(np.mean(self.coverage)) if self.coverage else 0.0
-
-
-def read_pages(source: str | Path, limit: int | None = None) -> Iterator[Page]:
-    """Pages of a JSON-lines dataset file or of a folder of ``.html`` + ``.txt`` pairs."""
-    path = Path(source)
-    if path.is_dir():
-        pairs = sorted(p for p in path.glob("*.html") if p.with_suffix(".txt").is_file())
-        if not pairs:
-            raise DatasetError(f"no NAME.html + NAME.txt pairs in {path}")
-        for html_path in pairs[:limit]:
-            html = html_path.read_bytes().decode("utf-8", "replace")
-            gold = html_path.with_suffix(".txt").read_text("utf-8", "replace")
-            yield Page(id=html_path.stem, html=html, gold=gold, dataset=path.name)
-        return
-    yield from read_jsonl(path, limit)
 
 
 def label_page(page: Page, config: LabelConfig | None = None) -> LabelledPage:
