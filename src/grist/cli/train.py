@@ -26,7 +26,10 @@ from grist.train.tree import fit_tree
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("train", help="train auto or tree on labelled pages",
                                    description=__doc__)
-    parser.add_argument("data", nargs="+", help="dataset files (.jsonl[.gz]), folders of NAME.html + NAME.txt, or CleanEval folders")
+    parser.add_argument(
+        "data", nargs="+",
+        help="dataset files (.jsonl[.gz]), folders of NAME.html + NAME.txt, or CleanEval folders",
+    )
     parser.add_argument("--method", choices=("auto", "tree"), default="auto")
     parser.add_argument("--out", required=True, help="model file to write")
     parser.add_argument("--limit", type=int, default=None, help="pages per source at most")
