@@ -73,3 +73,10 @@ def test_budget_raises_after_deadline():
     budget = Budget(0.0)
     with pytest.raises(ExtractionTimeout, match="time budget"):
         budget.check("parsing")
+
+
+def test_depth_estimate_closes_self_closing_tags_only_inside_svg_and_math():
+    icons = "<svg>" + '<path d="M0 0"/>' * 5000 + "<g><circle r=1 /></g></svg>"
+    assert estimate_depth("<div>" + icons + "</div>", 10_000) == 3
+    assert estimate_depth("<div/>" * 50, 10_000) == 50  # HTML ignores "/>" on a div
+    assert estimate_depth("<svg>" + "<path/>" * 9 + "</svg>" + "<b/>" * 5, 100) == 5

@@ -78,3 +78,9 @@ def test_deeply_nested_page_is_segmented_iteratively():
     blocks = blocks_of(body)
     assert [b.text for b in blocks] == ["bottom", "end"]
     assert blocks[0].depth == depth + 2
+
+
+def test_noscript_content_is_kept_as_blocks():
+    # Forums such as Discourse serve their posts only inside <noscript>; lexbor parses it as markup.
+    page = "<div id=app></div><noscript><div class=post><p>The first post of the thread.</p></div></noscript>"
+    assert texts(page) == ["The first post of the thread."]

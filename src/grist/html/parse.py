@@ -16,7 +16,8 @@ from grist.document import Document
 from grist.errors import LimitExceededError
 from grist.limits import Limits
 
-_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)")
+# A tag, its name and whether it ends with "/>" (self-closing: SVG's thousands of <path/> elements).
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)(?:[^<>]*?(/)>)?")
 _TAG_START = re.compile(r"<[a-zA-Z/!]")
 
 # Elements that never nest: void elements and those the tree builder closes implicitly.
@@ -25,23 +26,33 @@ _NON_NESTING = frozenset(
     "p li dt dd tr td th option optgroup rb rp rt rtc thead tbody tfoot colgroup caption "
     "html head body".split()
 )
+_FOREIGN = frozenset(("svg", "math"))
 
 
 def estimate_depth(source: str, stop_at: int) -> int:
-    """Upper estimate of the element nesting depth of ``source``; stops counting past ``stop_at``."""
+    """Upper estimate of the element nesting depth of ``source``; stops counting past ``stop_at``.
+
+    Inside ``<svg>`` and ``<math>`` a tag ending in ``/>`` closes itself, as in the tree builder;
+    elsewhere ``/>`` is ignored (``<div/>`` opens a div), so it cannot hide real nesting.
+    """
     depth = deepest = 0
-    for closing, name in _TAG.findall(source):
+    foreign_from = 0  # depth of the outermost open <svg>/<math>; 0 when outside
+    for closing, name, self_closing in _TAG.findall(source):
         name = name.lower()
-        if name in _NON_NESTING:
+        if name in _NON_NESTING or (self_closing and foreign_from):
             continue
         if closing:
             depth = max(depth - 1, 0)
-        else:
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > stop_at:
-                    break
+            if depth < foreign_from:
+                foreign_from = 0
+            continue
+        depth += 1
+        if name in _FOREIGN and not foreign_from and not self_closing:
+            foreign_from = depth
+        if depth > deepest:
+            deepest = depth
+            if deepest > stop_at:
+                break
     return deepest
 
 

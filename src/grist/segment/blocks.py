@@ -25,7 +25,7 @@ HTML5_BLOCK_TAGS = PAPER_BLOCK_TAGS | frozenset(
 )
 # Elements whose whole subtree carries no visible main text.
 DEFAULT_SKIP_TAGS = frozenset(
-    "head script style select noscript template svg math canvas iframe object embed "
+    "head script style select template svg math canvas iframe object embed "
     "frameset frame audio video map datalist".split()
 )
 # Containers that open a new region (seed 001's DIV/TD blocks, generalised to HTML5 sections).
