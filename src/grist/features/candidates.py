@@ -79,7 +79,7 @@ def _run_around(prefix: np.ndarray, i: int, depth: int) -> tuple[int, int]:
     return lo, hi
 
 
-def candidate_columns(paths: list[list[str]], texts: Sequence[str], words: np.ndarray,
+def candidate_columns(paths: Sequence[Sequence[str]], texts: Sequence[str], words: np.ndarray,
                       links: np.ndarray) -> FeatureMatrix:
     """The container features of every block from its cut path, text, words and anchor words."""
     n = len(paths)
@@ -92,22 +92,16 @@ def candidate_columns(paths: list[list[str]], texts: Sequence[str], words: np.nd
     runs = Runs(prefix)
     cum = np.concatenate([[0.0], np.cumsum(words)])
     cum_links = np.concatenate([[0.0], np.cumsum(links)])
-    keys, points, los, his, depths = [], [], [], [], []
-    for level, divider in enumerate(DIVIDERS, start=1):
-        want = np.maximum(lengths - level, 1)
-        lo, hi = runs.starts(want), runs.ends(want)
-        keys.append(lo * span + want)
-        points.append(np.where(lengths - level >= 1, para / divider, 0.0))
-        los.append(lo)
-        his.append(hi)
-        depths.append(want)
-    all_keys = np.concatenate(keys)
-    unique, first, inverse = np.unique(all_keys, return_index=True, return_inverse=True)
-    lo_u, hi_u = np.concatenate(los)[first], np.concatenate(his)[first]
-    depth_u = np.concatenate(depths)[first]
-    owner = np.concatenate([np.arange(n)] * len(DIVIDERS))[first]
-    tags = [paths[i][d - 1].partition("#")[0] for i, d in zip(owner, depth_u, strict=True)]
-    score = np.bincount(inverse, weights=np.concatenate(points), minlength=len(unique))
+    levels = np.arange(1, len(DIVIDERS) + 1)[:, None]
+    want = np.maximum(lengths - levels, 1)  # (level, block): the ancestors' depths
+    lo, hi = runs.starts(want), runs.ends(want)
+    points = np.where(lengths - levels >= 1, para / np.array(DIVIDERS)[:, None], 0.0)
+    unique, first, inverse = np.unique((lo * span + want).ravel(), return_index=True,
+                                       return_inverse=True)
+    lo_u, hi_u, depth_u = lo.ravel()[first], hi.ravel()[first], want.ravel()[first]
+    tags = [paths[i][d - 1].partition("#")[0]
+            for i, d in zip((first % n).tolist(), depth_u.tolist(), strict=True)]
+    score = np.bincount(inverse, weights=points.ravel(), minlength=len(unique))
     score = score + np.array([TAG_BASE.get(t, 0.0) for t in tags]) * (score > 0)
     mass = cum[hi_u + 1] - cum[lo_u]
     linkdens = (cum_links[hi_u + 1] - cum_links[lo_u]) / np.maximum(mass, 1.0)
@@ -140,5 +134,8 @@ def candidate_features(blocks: Sequence[Block]) -> FeatureMatrix:
     """Container features of the page's blocks (see module doc)."""
     words = np.array([len(b.text.split()) for b in blocks], dtype=float)
     links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), words)
-    return candidate_columns([cut_path(b.path, b.region) for b in blocks], [b.text for b in blocks], words,
-                             links)
+    cuts: dict[tuple[str, int], tuple[str, ...]] = {}  # one tuple per distinct cut path
+    for key in dict.fromkeys((b.path, b.region) for b in blocks):
+        cuts[key] = tuple(cut_path(*key))
+    return candidate_columns([cuts[b.path, b.region] for b in blocks], [b.text for b in blocks],
+                             words, links)

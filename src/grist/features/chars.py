@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-SPACE, ALNUM, UPPER, PUNCT, OPENER, CLOSER, STOP, DIGIT = (1 << i for i in range(8))
+SPACE, ALNUM, UPPER, PUNCT, OPENER, CLOSER, STOP, DIGIT, DECIMAL = (1 << i for i in range(9))
 OPENERS = "\"'([{“‘«¿¡"
 CLOSERS = "\"')]}”’»"
 SENTENCE_ENDS = ".?!;"  # seed 000 §3.1.2: full stops, question/exclamation marks, semicolons
@@ -30,6 +30,8 @@ def _flags_of(ch: str) -> int:
         bits |= ALNUM
     if ch.isdigit():
         bits |= DIGIT
+    if ch.isdecimal():  # what the regex ``\d`` matches
+        bits |= DECIMAL
     if ch.isupper():
         bits |= UPPER
     if unicodedata.category(ch).startswith("P"):
@@ -46,7 +48,7 @@ def _flags_of(ch: str) -> int:
 @lru_cache(maxsize=1)
 def _table() -> np.ndarray:
     """Class bits of the code points below ``_TABLE_SIZE`` (built once, in milliseconds)."""
-    return np.fromiter((_flags_of(chr(i)) for i in range(_TABLE_SIZE)), np.uint8, _TABLE_SIZE)
+    return np.fromiter((_flags_of(chr(i)) for i in range(_TABLE_SIZE)), np.uint16, _TABLE_SIZE)
 
 
 def char_flags(codes: np.ndarray) -> np.ndarray:
@@ -56,7 +58,7 @@ def char_flags(codes: np.ndarray) -> np.ndarray:
     beyond = codes >= _TABLE_SIZE
     if beyond.any():
         values, where = np.unique(codes[beyond], return_inverse=True)
-        flags[beyond] = np.array([_flags_of(chr(v)) for v in values], np.uint8)[where]
+        flags[beyond] = np.array([_flags_of(chr(v)) for v in values], np.uint16)[where]
     return flags
 
 
@@ -83,12 +85,35 @@ def _per_token_any(token_of_char: np.ndarray, mask: np.ndarray, m: int) -> np.nd
     return np.bincount(token_of_char[mask], minlength=m) > 0
 
 
+@dataclass(frozen=True)
+class Chars:
+    """The code points of ``texts`` joined with ``\\n``, their class bits and the text of each."""
+
+    joined: str
+    codes: np.ndarray
+    flags: np.ndarray
+    lengths: np.ndarray  # characters per text
+    block: np.ndarray  # index of the text each code point belongs to (a separator: the one before)
+
+    def per_block(self, mask: np.ndarray) -> np.ndarray:
+        """How many of each text's characters (or separators after it) are in ``mask``."""
+        return np.bincount(self.block[mask], minlength=len(self.lengths)).astype(float)
+
+
+def chars_of(texts: Sequence[str]) -> Chars:
+    """Join ``texts`` and classify every character, in one pass over arrays."""
+    joined = "\n".join(texts)
+    codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
+    lengths = np.fromiter(map(len, texts), np.int64, len(texts))
+    block = np.repeat(np.arange(len(texts)), lengths + 1)[: len(codes)]
+    return Chars(joined, codes, char_flags(codes), lengths, block)
+
+
 def tokenize(texts: Sequence[str]) -> Tokens:
     """Tokenise all ``texts`` in one pass and classify their tokens and characters."""
     n = len(texts)
-    joined = "\n".join(texts)
-    codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
-    flags = char_flags(codes)
+    chars = chars_of(texts)
+    joined, codes, flags, lengths = chars.joined, chars.codes, chars.flags, chars.lengths
     solid = (flags & SPACE) == 0
     before = np.zeros_like(solid)
     before[1:] = solid[:-1]
@@ -100,14 +125,9 @@ def tokenize(texts: Sequence[str]) -> Tokens:
     token_of_char = np.cumsum(solid & ~before) - 1
     in_token = solid
 
-    lengths = np.fromiter(map(len, texts), np.int64, n)
     block_starts = np.cumsum(lengths + 1) - (lengths + 1)
     owner = np.searchsorted(block_starts, start, side="right") - 1
-    block_of_char = np.repeat(np.arange(n), lengths + 1)[: len(codes)]
-
-    def per_block(mask: np.ndarray) -> np.ndarray:
-        return np.bincount(block_of_char[mask], minlength=n).astype(float)
-
+    per_block = chars.per_block
     word = _per_token_any(token_of_char, in_token & ((flags & ALNUM) != 0), m)
     digit = _per_token_any(token_of_char, in_token & ((flags & DIGIT) != 0), m)
     # first character that is not an opening quote/bracket, per token

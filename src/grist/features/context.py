@@ -10,7 +10,7 @@ TKD) and position. ``with_neighbours`` adds the previous/next blocks' values of 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import lru_cache
 from itertools import pairwise
 from math import log1p
@@ -18,6 +18,7 @@ from math import log1p
 import numpy as np
 
 from grist.document import Block, Document
+from grist.features.chars import ALNUM, DECIMAL, chars_of
 from grist.features.matrix import FeatureMatrix
 
 BLOCK_TAGS = ("p", "div", "li", "td", "th", "dd", "dt", "pre", "blockquote", "figcaption",
@@ -42,9 +43,9 @@ CONTAINER_LEVELS = (1, 2, 3, 5)
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 _WORD = re.compile(r"\w+")
-_DIGIT = re.compile(r"\d")
 _END = (".", "!", "?", '"', "\u201d", ":", ")")
 _TAG_INDEX = {t: i for i, t in enumerate(BLOCK_TAGS)}
+_LONG = 1 << 12  # word lengths are capped here in word keys
 
 
 @lru_cache(maxsize=1 << 16)
@@ -73,7 +74,8 @@ class Runs:
     ``prefix[k]`` is the common path prefix (in components) of blocks k and k+1. The run of
     block i at ``want`` components ends at the nearest boundaries k with ``prefix[k] < want``.
     A sparse table of range minima lets every block jump by halving powers of two while the
-    range allows it: O(n log n) per query, all in NumPy, the table built once per page.
+    range allows it: O(n log n) per query, all in NumPy, the table built once per page. A query
+    may stack several ``want`` rows (shape ``(levels, blocks)``) to answer them in one pass.
     """
 
     def __init__(self, prefix: Sequence[int]) -> None:
@@ -89,103 +91,148 @@ class Runs:
     def starts(self, want: Sequence[int] | np.ndarray) -> np.ndarray:
         """First block of each block's run."""
         wanted = np.asarray(want, dtype=np.int64)
-        pos = np.arange(self.n)
+        pos = np.broadcast_to(np.arange(self.n), wanted.shape)
         for j in range(len(self.table) - 1, -1, -1):
+            row = self.table[j]
+            if not len(row):
+                continue
             target = pos - (1 << j)
-            ok = target >= 0
-            ok[ok] = self.table[j][target[ok]] >= wanted[ok]
+            ok = (target >= 0) & (row[np.maximum(target, 0)] >= wanted)
             pos = np.where(ok, target, pos)
-        return pos
+        return np.array(pos)
 
     def ends(self, want: Sequence[int] | np.ndarray) -> np.ndarray:
         """Last block of each block's run."""
         wanted = np.asarray(want, dtype=np.int64)
-        pos = np.arange(self.n)
+        pos = np.broadcast_to(np.arange(self.n), wanted.shape)
         for j in range(len(self.table) - 1, -1, -1):
             row = self.table[j]
-            ok = pos < len(row)
-            ok[ok] = row[pos[ok]] >= wanted[ok]
+            if not len(row):
+                continue
+            ok = (pos < len(row)) & (row[np.minimum(pos, len(row) - 1)] >= wanted)
             pos = np.where(ok, pos + (1 << j), pos)
-        return pos
+        return np.array(pos)
 
 
-def common_prefixes(paths: list[list[str]]) -> list[int]:
-    """Number of leading path components each block shares with the next one."""
+def common_prefixes(paths: Sequence[Sequence[str]]) -> list[int]:
+    """Number of leading path components each block shares with the next one.
+
+    Neighbours with equal paths (half of them) and pairs seen before cost no component loop.
+    """
     out = []
+    known: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
     for a, b in pairwise(paths):
-        k = 0
-        for x, y in zip(a, b):
-            if x != y:
-                break
-            k += 1
+        if a == b:
+            out.append(len(a))
+            continue
+        key = (tuple(a), tuple(b))
+        k = known.get(key)
+        if k is None:
+            k = 0
+            for x, y in zip(a, b):
+                if x != y:
+                    break
+                k += 1
+            known[key] = k
         out.append(k)
     return out
 
 
-def _container_mass(blocks: Sequence[Block], paths: list[list[str]], counts: np.ndarray,
-                    links: np.ndarray) -> tuple[list[str], list[np.ndarray]]:
+def _container_mass(paths: Sequence[Sequence[str]], counts: np.ndarray,
+                    links: np.ndarray) -> list[np.ndarray]:
     """Share of page words and link density of the run of blocks under each ancestor level."""
     total = max(float(counts.sum()), 1.0)
     cum = np.concatenate([[0.0], np.cumsum(counts)])
     cum_links = np.concatenate([[0.0], np.cumsum(links)])
     runs = Runs(common_prefixes(paths))
-    names: list[str] = []
+    lengths = np.array([len(p) for p in paths], dtype=np.int64)
+    want = np.maximum(lengths - np.array(CONTAINER_LEVELS)[:, None], 1)
+    lo, hi = runs.starts(want), runs.ends(want) + 1
+    words = cum[hi] - cum[lo]
+    share, linkdens = words / total, (cum_links[hi] - cum_links[lo]) / np.maximum(words, 1.0)
     columns: list[np.ndarray] = []
-    for level in CONTAINER_LEVELS:
-        want = [max(len(p) - level, 1) for p in paths]
-        lo, hi = runs.starts(want), runs.ends(want) + 1
-        words = cum[hi] - cum[lo]
-        names += [f"ctx_up{level}_share", f"ctx_up{level}_linkdens", f"ctx_up{level}_blocks"]
-        columns += [words / total, (cum_links[hi] - cum_links[lo]) / np.maximum(words, 1.0),
-                    np.log1p(hi - lo)]
-    return names, columns
+    for k in range(len(CONTAINER_LEVELS)):  # per level: share, link density, log1p(blocks)
+        columns += [share[k], linkdens[k], np.log1p(hi[k] - lo[k])]
+    return columns
+
+
+def _split_paths(paths: Sequence[str]) -> list[tuple[str, ...]]:
+    """Path components of every block; one tuple per distinct path (equal ones compare fast)."""
+    split: dict[str, tuple[str, ...]] = {}
+    for path in dict.fromkeys(paths):
+        split[path] = tuple(path.split(">")) if path else ()
+    return [split[p] for p in paths]
+
+
+def _rows(keys: Sequence[Hashable], make: Callable[[Hashable], Sequence[float]]) -> np.ndarray:
+    """``make(key)`` of every key as array rows; each distinct key is computed once."""
+    index: dict[Hashable, int] = {}
+    which = [index.setdefault(key, len(index)) for key in keys]
+    return np.array([make(key) for key in index], dtype=float)[which]
+
+
+def _group_sums(keys: Sequence[Hashable], *weights: np.ndarray) -> list[np.ndarray]:
+    """Per block: the sums of each ``weights`` over the blocks sharing its key, then the
+    log1p of their number."""
+    index: dict[Hashable, int] = {}
+    which = np.array([index.setdefault(key, len(index)) for key in keys])
+    sizes = np.bincount(which)
+    sums = [np.bincount(which, weights=w, minlength=len(sizes))[which] for w in weights]
+    return [*sums, np.array([log1p(k) for k in sizes.tolist()])[which]]
+
+
+def _word_key(first: int, last: int, length: int) -> int:
+    """A number from a word's first and last code points and length (equal words, equal keys);
+    works on NumPy arrays too."""
+    return (length << 42) | (first << 21) | last
+
+
+def _title_overlap(lowered: Sequence[str], title: str
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per lower-cased text: regex words (``\\w+``), how many are title words (of three or
+    more letters) and the share of the distinct title words it holds; also its decimal digits.
+
+    Counted on code-point arrays (``\\w`` is ``str.isalnum`` or ``_``, ``\\d`` is
+    ``str.isdecimal``; lower-casing keeps digits); only the words whose length and first and
+    last characters match a title word's are sliced out and looked up.
+    """
+    chars = chars_of(lowered)
+    codes, flags = chars.codes, chars.flags
+    word = ((flags & ALNUM) != 0) | (codes == ord("_"))
+    shifted = np.zeros_like(word)
+    shifted[1:] = word[:-1]
+    start = np.flatnonzero(word & ~shifted)
+    shifted[:] = False
+    shifted[:-1] = word[1:]
+    stop = np.flatnonzero(word & ~shifted) + 1
+    n = len(lowered)
+    words = np.bincount(chars.block[start], minlength=n).astype(float)
+    digits = chars.per_block((flags & DECIMAL) != 0)
+    hits, cover = np.zeros(n), np.zeros(n)
+    title_words = {w for w in _WORD.findall(title.lower()) if len(w) > 2}
+    if not title_words or not len(start):
+        return words, hits, cover, digits
+    wanted = np.array(sorted({_word_key(ord(w[0]), ord(w[-1]), min(len(w), _LONG))
+                              for w in title_words}), dtype=np.int64)
+    keys = _word_key(codes[start].astype(np.int64), codes[stop - 1].astype(np.int64),
+                     np.minimum(stop - start, _LONG))
+    place = np.minimum(np.searchsorted(wanted, keys), len(wanted) - 1)
+    maybe = np.flatnonzero(wanted[place] == keys)
+    joined, owners = chars.joined, chars.block[start[maybe]].tolist()
+    found: set[tuple[int, str]] = set()
+    for a, b, owner in zip(start[maybe].tolist(), stop[maybe].tolist(), owners, strict=True):
+        token = joined[a:b]
+        if token in title_words:
+            hits[owner] += 1
+            found.add((owner, token))
+    for owner, _ in found:
+        cover[owner] += 1
+    return words, hits, cover / len(title_words), digits
 
 
 def context_features(blocks: Sequence[Block], doc: Document | None = None) -> FeatureMatrix:
     """One row per block: DOM-context, region, title and position features (see module doc)."""
     n = len(blocks)
-    title_words = {w for w in _WORD.findall((doc.title if doc else "").lower()) if len(w) > 2}
-    paths = [b.path.split(">") if b.path else [] for b in blocks]
-    counts = np.array([len(b.text.split()) for b in blocks], dtype=float)
-    links = np.array([min(b.anchor_words, c) for b, c in zip(blocks, counts, strict=True)])
-    total = max(float(counts.sum()), 1.0)
-    region_words: dict[int, float] = {}
-    region_links: dict[int, float] = {}
-    region_blocks: dict[int, int] = {}
-    path_words: dict[str, float] = {}
-    path_blocks: dict[str, int] = {}
-    for b, c, a in zip(blocks, counts, links, strict=True):
-        region_words[b.region] = region_words.get(b.region, 0.0) + c
-        region_links[b.region] = region_links.get(b.region, 0.0) + a
-        region_blocks[b.region] = region_blocks.get(b.region, 0) + 1
-        path_words[b.path] = path_words.get(b.path, 0.0) + c
-        path_blocks[b.path] = path_blocks.get(b.path, 0) + 1
-    max_depth = max((b.depth for b in blocks), default=1) or 1
-    rows = []
-    before = 0.0
-    for i, (b, c) in enumerate(zip(blocks, counts, strict=True)):
-        text = b.text
-        lowered = _WORD.findall(text.lower())
-        in_title = sum(1 for w in lowered if w in title_words)
-        tc = b.tag_counts
-        row = [*_structure_flags(b.tag, b.path), *_class_flags(b.info.get("classes", ""))]
-        row += [float(tc.get(t, 0)) for t in INLINE_COUNTS]
-        row += [
-            float(b.heading), float(b.list_kind == "ul"), float(b.list_kind == "ol"),
-            float(b.list_depth), float(b.cell is not None), float(b.preformatted),
-            float(b.depth), b.depth / max_depth,
-            region_words[b.region] / total, region_links[b.region] / max(region_words[b.region], 1),
-            log1p(region_blocks[b.region]),
-            path_words[b.path] / total, log1p(path_blocks[b.path]),
-            i / max(n - 1, 1), before / total, (before + c) / total,
-            in_title / max(len(lowered), 1),
-            len({w for w in lowered if w in title_words}) / max(len(title_words), 1),
-            float(text.rstrip().endswith(_END)), text.count("|") / max(c, 1),
-            text.count(",") / max(c, 1), len(_DIGIT.findall(text)) / max(len(text), 1),
-            float("\u00a9" in text or "copyright" in text.lower()),
-        ]
-        before += c
-        rows.append(row)
     names = [f"ctx_tag_{t}" for t in BLOCK_TAGS] + ["ctx_tag_other"]
     names += [f"ctx_in_{a}" for a in ANCESTORS] + [f"ctx_cls_{k}" for k in CLASS_KEYWORDS]
     names += [f"ctx_n_{t}" for t in INLINE_COUNTS]
@@ -194,17 +241,49 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None) -> Fe
               "ctx_region_blocks", "ctx_path_share", "ctx_path_blocks", "ctx_position",
               "ctx_words_before", "ctx_words_through", "ctx_title_density", "ctx_title_cover",
               "ctx_ends_sentence", "ctx_pipes", "ctx_commas", "ctx_digits", "ctx_copyright"]
-    values = np.array(rows, dtype=float).reshape(n, len(names))
-    if n:
-        extra_names, extra = _container_mass(blocks, paths, counts, links)
-        page = [np.full(n, np.log1p(total)), np.full(n, np.log1p(n))]
-        values = np.column_stack([values, *extra, *page])
-        names += extra_names + ["ctx_page_words", "ctx_page_blocks"]
-    else:
-        names += [f"ctx_up{lv}_{s}" for lv in CONTAINER_LEVELS
-                  for s in ("share", "linkdens", "blocks")] + ["ctx_page_words", "ctx_page_blocks"]
-        values = np.zeros((0, len(names)))
-    return FeatureMatrix(tuple(names), values)
+    names += [f"ctx_up{lv}_{s}" for lv in CONTAINER_LEVELS for s in ("share", "linkdens", "blocks")]
+    names += ["ctx_page_words", "ctx_page_blocks"]
+    if not n:
+        return FeatureMatrix(tuple(names), np.zeros((0, len(names))))
+    texts = [b.text for b in blocks]
+    lowered = [t.lower() for t in texts]
+    paths = _split_paths([b.path for b in blocks])
+    counts = np.array([len(t.split()) for t in texts], dtype=float)
+    links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), counts)
+    total = max(float(counts.sum()), 1.0)
+    region_words, region_links, region_blocks = _group_sums([b.region for b in blocks],
+                                                            counts, links)
+    path_words, path_blocks = _group_sums([b.path for b in blocks], counts)
+    depth = np.array([b.depth for b in blocks], dtype=float)
+    max_depth = int(depth.max()) or 1
+    words, hits, cover, digits = _title_overlap(lowered, doc.title if doc else "")
+    lengths = np.array([len(t) for t in texts], dtype=float)
+    through = np.cumsum(counts)
+    def column(values: Iterable[float]) -> np.ndarray:
+        return np.fromiter(values, float, n)
+
+    columns = [
+        _rows([(b.tag, b.path) for b in blocks], lambda key: _structure_flags(*key)),
+        _rows([b.info.get("classes", "") for b in blocks], _class_flags),
+        np.array([[tc.get(t, 0) for t in INLINE_COUNTS] for tc in (b.tag_counts for b in blocks)],
+                 dtype=float),
+        column(b.heading for b in blocks), column(b.list_kind == "ul" for b in blocks),
+        column(b.list_kind == "ol" for b in blocks), column(b.list_depth for b in blocks),
+        column(b.cell is not None for b in blocks), column(b.preformatted for b in blocks),
+        depth, depth / max_depth,
+        region_words / total, region_links / np.maximum(region_words, 1.0), region_blocks,
+        path_words / total, path_blocks,
+        np.arange(n) / max(n - 1, 1), (through - counts) / total, through / total,
+        hits / np.maximum(words, 1.0), cover,
+        column(t.rstrip().endswith(_END) for t in texts),
+        column(t.count("|") for t in texts) / np.maximum(counts, 1.0),
+        column(t.count(",") for t in texts) / np.maximum(counts, 1.0),
+        digits / np.maximum(lengths, 1.0),
+        column("\u00a9" in t or "copyright" in lt for t, lt in zip(texts, lowered, strict=True)),
+    ]
+    columns += _container_mass(paths, counts, links)
+    columns += [np.full(n, np.log1p(total)), np.full(n, np.log1p(n))]
+    return FeatureMatrix(tuple(names), np.column_stack(columns))
 
 
 def with_neighbours(matrix: FeatureMatrix, columns: Sequence[str],

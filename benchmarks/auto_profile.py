@@ -1,0 +1,111 @@
+"""Where ``auto`` spends its time per page: CPU ms/page of each pipeline stage, and end to end.
+
+Runs the stages of ``grist.methods.auto`` one by one on the same pages (``--pages`` from each of
+the seven datasets) and sums the process CPU time (``time.process_time``) of each; every
+measurement is repeated ``--repeats`` times and the best kept, so load from other jobs on the
+machine inflates it less. End to end is ``grist.extract(html, url, method="auto")``.
+
+    nice .venv/bin/python benchmarks/auto_profile.py --pages 15 --repeats 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import grist
+from grist.document import Document
+from grist.evaluate.datasets import read_jsonl
+from grist.features.candidates import candidate_features
+from grist.features.context import context_features, with_neighbours
+from grist.features.text import block_features
+from grist.html.load import load_document
+from grist.html.parse import check_structure, parse_document
+from grist.limits import Limits
+from grist.segment.blocks import segment
+from grist.train.features import FAR_COLUMNS, stage2_features
+from grist.train.model import SHIPPED, load_model
+from grist.train.runtime import load_cached
+
+DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
+            "modern-dev", "readability")
+STAGES = ("load", "check_structure", "lexbor", "segment", "text", "context", "candidates",
+          "neighbours", "stage1 forest", "stage2 features", "stage2 forest")
+
+
+def load_pages(folder: Path, per_dataset: int) -> list:
+    """The first ``per_dataset`` pages of every dataset."""
+    return [page for name in DATASETS
+            for page in read_jsonl(folder / f"{name}.jsonl.gz", per_dataset)]
+
+
+def stage_times(pages: list) -> dict[str, float]:
+    """CPU seconds of each stage summed over the pages (pages that fail are skipped)."""
+    model = load_cached(load_model, SHIPPED)
+    totals = dict.fromkeys(STAGES, 0.0)
+    clock = time.process_time
+
+    def timed(stage: str, step: Callable[[], object]) -> object:
+        start = clock()
+        out = step()
+        totals[stage] += clock() - start
+        return out
+
+    for page in pages:
+        doc: Document = timed("load", lambda p=page: load_document(p.html, p.url))
+        try:
+            timed("check_structure", lambda d=doc: check_structure(d.html, Limits()))
+        except grist.GristError:
+            continue
+        timed("lexbor", lambda d=doc: parse_document(d, Limits(max_tags=10**9, max_depth=10**9)))
+        blocks = timed("segment", lambda d=doc: segment(d))
+        if not blocks:
+            continue
+        text = timed("text", lambda b=blocks, d=doc: block_features(b, d))
+        ctx = timed("context", lambda b=blocks, d=doc: context_features(b, d))
+        cand = timed("candidates", lambda b=blocks: candidate_features(b))
+        matrix = timed("neighbours", lambda t=text, c=ctx, k=cand: with_neighbours(
+            t.hstack(c).hstack(k), FAR_COLUMNS, (-2, 2)))
+        p1 = timed("stage1 forest", lambda m=matrix: model.stage1_scores(m)[0])
+        second = timed("stage2 features", lambda b=blocks, m=matrix, p=p1: stage2_features(
+            [x.region for x in b], [x.path for x in b], m, p))
+        timed("stage2 forest", lambda s=second: model.stage2.predict(s.values))
+    return totals
+
+
+def end_to_end(pages: list) -> float:
+    """CPU seconds of ``grist.extract(..., method="auto")`` over the pages."""
+    start = time.process_time()
+    for page in pages:
+        try:
+            grist.extract(page.html, page.url, method="auto")
+        except grist.GristError:
+            pass
+    return time.process_time() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets", default="../shared/datasets", type=Path)
+    parser.add_argument("--pages", type=int, default=15, help="pages per dataset")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    pages = load_pages(args.datasets, args.pages)
+    end_to_end(pages[:5])  # warm caches and model loading
+    best = dict.fromkeys(STAGES, float("inf"))
+    for _ in range(args.repeats):
+        for stage, seconds in stage_times(pages).items():
+            best[stage] = min(best[stage], seconds)
+    n = len(pages)
+    print(f"{n} pages, best of {args.repeats}, CPU ms/page")
+    for stage in STAGES:
+        print(f"  {stage:16s} {1000 * best[stage] / n:7.2f}")
+    print(f"  {'sum of stages':16s} {1000 * sum(best.values()) / n:7.2f}")
+    total = min(end_to_end(pages) for _ in range(args.repeats))
+    print(f"end to end: {1000 * total / n:.2f} ms/page, {n / total:.1f} pages/s")
+
+
+if __name__ == "__main__":
+    main()
