@@ -107,16 +107,23 @@ class Forest:
 
     def _walk(self, values: np.ndarray, contributions: bool) -> tuple[np.ndarray, np.ndarray]:
         """Level-synchronous descent of every (row, tree) pair: the leaf each pair ends in
-        (row-major), and the flat (row, feature) sums of the steps' value changes."""
+        (row-major), and the flat (row, feature) sums of the steps' value changes.
+
+        The pairs are walked tree by tree and the values read feature by feature, so that the
+        rows of one tree, which mostly visit the same nodes, read neighbouring memory. A
+        (row, feature) sum still adds its changes step by step and tree by tree, as row by row.
+        """
         rows, width = values.shape
-        flat = values.ravel()
+        trees = self.num_trees
+        flat = values.T.ravel()  # feature-major
         plain = self._plain and not np.isnan(flat).any()
-        base = np.repeat(np.arange(rows, dtype=np.int64) * width, self.num_trees)
-        slot = np.tile(2 * self.roots, rows)
+        base = np.tile(np.arange(rows, dtype=np.int64), trees)
+        slot_cell = self.slot_feature * rows  # offset of the slot's feature in ``flat``
+        slot = np.repeat(2 * self.roots, rows)
         pos = np.arange(len(slot))
         leaves = np.empty(len(slot), dtype=np.int64)
         first_leaf_slot = 2 * self.splits
-        where: list[np.ndarray] = []  # per step: flat (row, feature) index and value change
+        where: list[np.ndarray] = []  # per step: flat (feature, row) index and value change
         changes: list[np.ndarray] = []
         while len(slot):
             done = slot >= first_leaf_slot
@@ -127,17 +134,19 @@ class Forest:
                 slot, pos, base = slot[keep], pos[keep], base[keep]
                 if not len(slot):
                     break
-            cell = base + self.slot_feature[slot]
+            cell = base + slot_cell[slot]
             x = flat[cell]
             edge = slot + (x > self.slot_threshold[slot] if plain else ~self._decide(slot, x))
             if contributions:
                 where.append(cell)
                 changes.append(self.slot_change[edge])
             slot = self.slot_next[edge]
+        leaves = leaves.reshape(trees, rows).T.ravel()
         if not contributions:
             return leaves, np.zeros(0)
-        return leaves, np.bincount(np.concatenate(where), weights=np.concatenate(changes),
-                                   minlength=rows * width)
+        sums = np.bincount(np.concatenate(where), weights=np.concatenate(changes),
+                           minlength=rows * width)
+        return leaves, sums.reshape(width, rows).T.ravel()
 
     @property
     def _plain(self) -> bool:
