@@ -4,7 +4,7 @@ import pytest
 
 from grist.errors import EmptyInputError, LimitExceededError, NotHTMLError
 from grist.html.load import load_document, title_from_source
-from grist.html.parse import estimate_depth, parse_document
+from grist.html.parse import check_structure, estimate_depth, parse_document
 from grist.limits import Budget, Limits
 from grist.errors import ExtractionTimeout
 
@@ -80,3 +80,16 @@ def test_depth_estimate_closes_self_closing_tags_only_inside_svg_and_math():
     assert estimate_depth("<div>" + icons + "</div>", 10_000) == 3
     assert estimate_depth("<div/>" * 50, 10_000) == 50  # HTML ignores "/>" on a div
     assert estimate_depth("<svg>" + "<path/>" * 9 + "</svg>" + "<b/>" * 5, 100) == 5
+
+
+def test_depth_estimate_reads_whole_tag_names_in_any_case():
+    # "col"/"p"/"th" never nest, but "colgroup"... do not either while "colx"/"param2"/"thx" do
+    assert estimate_depth("<COLGROUP><Col><P><TH><THEAD><Br/>", 10) == 0
+    assert estimate_depth("<colx><param2><thx><pre>", 10) == 4
+    assert estimate_depth("<SVG><path/><Path/></svg><Math><mi/></MATH>", 10) == 1
+    assert estimate_depth("<svgx><path/></svgx>", 10) == 2  # not svg: "/>" is ignored
+    assert estimate_depth("<ba\u017fe><ſpan>", 10) == 1  # only ASCII letters make a name
+
+
+def test_tag_count_is_the_number_of_tag_starts():
+    assert check_structure("a < b, <<div>x</div><!-- c --><?pi?> <", Limits()) == 3

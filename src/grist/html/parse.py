@@ -16,17 +16,23 @@ from grist.document import Document
 from grist.errors import LimitExceededError
 from grist.limits import Limits
 
-# A tag, its name and whether it ends with "/>" (self-closing: SVG's thousands of <path/> elements).
-_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)(?:[^<>]*?(/)>)?")
-_TAG_START = re.compile(r"<[a-zA-Z/!]")
-
 # Elements that never nest: void elements and those the tree builder closes implicitly.
-_NON_NESTING = frozenset(
-    "area base br col embed hr img input link meta param source track wbr "
-    "p li dt dd tr td th option optgroup rb rp rt rtc thead tbody tfoot colgroup caption "
-    "html head body".split()
+_NON_NESTING = (
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+    "track", "wbr", "p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup", "rb", "rp", "rt",
+    "rtc", "thead", "tbody", "tfoot", "colgroup", "caption", "html", "head", "body",
 )
-_FOREIGN = frozenset(("svg", "math"))
+_FOREIGN = ("svg", "math")
+# A tag that nests: whether it closes, whether it is <svg>/<math>, whether it ends with "/>"
+# (self-closing: SVG's thousands of <path/> elements). A name is a letter and letters or digits,
+# compared without case; the non-nesting ones are skipped by the pattern itself.
+_END_OF_NAME = r"(?![a-zA-Z0-9])"
+_NESTING_TAG = re.compile(
+    rf"<(/?)(?!(?i:{'|'.join(_NON_NESTING)}){_END_OF_NAME})"
+    rf"(?:((?i:{'|'.join(_FOREIGN)})){_END_OF_NAME}|[a-zA-Z][a-zA-Z0-9]*)(?:[^<>]*?(/)>)?",
+    re.ASCII,
+)
+_NOT_TAG_START = re.compile(r"<(?![a-zA-Z/!])")
 
 
 def estimate_depth(source: str, stop_at: int) -> int:
@@ -37,9 +43,8 @@ def estimate_depth(source: str, stop_at: int) -> int:
     """
     depth = deepest = 0
     foreign_from = 0  # depth of the outermost open <svg>/<math>; 0 when outside
-    for closing, name, self_closing in _TAG.findall(source):
-        name = name.lower()
-        if name in _NON_NESTING or (self_closing and foreign_from):
+    for closing, foreign, self_closing in _NESTING_TAG.findall(source):
+        if self_closing and foreign_from:
             continue
         if closing:
             depth = max(depth - 1, 0)
@@ -47,7 +52,7 @@ def estimate_depth(source: str, stop_at: int) -> int:
                 foreign_from = 0
             continue
         depth += 1
-        if name in _FOREIGN and not foreign_from and not self_closing:
+        if foreign and not foreign_from and not self_closing:
             foreign_from = depth
         if depth > deepest:
             deepest = depth
@@ -58,7 +63,7 @@ def estimate_depth(source: str, stop_at: int) -> int:
 
 def check_structure(source: str, limits: Limits) -> int:
     """Raise LimitExceededError if the page has too many tags or nests too deep; return tag count."""
-    tags = len(_TAG_START.findall(source))
+    tags = source.count("<") - len(_NOT_TAG_START.findall(source))  # faster than finding tags
     if tags > limits.max_tags:
         raise LimitExceededError(
             f"the page has {tags} tags; the limit is {limits.max_tags} (Limits.max_tags)"
