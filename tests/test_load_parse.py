@@ -2,11 +2,15 @@
 
 import pytest
 
-from grist.errors import EmptyInputError, LimitExceededError, NotHTMLError
+from grist.errors import (
+    EmptyInputError,
+    ExtractionTimeout,
+    LimitExceededError,
+    NotHTMLError,
+)
 from grist.html.load import load_document, title_from_source
 from grist.html.parse import check_structure, estimate_depth, parse_document
 from grist.limits import Budget, Limits
-from grist.errors import ExtractionTimeout
 
 
 def test_title_is_read_without_a_dom():
