@@ -211,7 +211,8 @@ def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
         node = pop()
         if node.__class__ is str:  # leaving an element
             if node in block_tags:
-                builder.flush()
+                if builder.start is not None:  # (flush() would do nothing)
+                    builder.flush()
                 open_blocks.pop()
             if node in _CONTEXT_TAGS:
                 _leave_context(o, node)
@@ -221,7 +222,9 @@ def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
             continue
         tag = node.tag
         if tag == _TEXT:
-            builder.text(node.text_content)
+            raw = node.text_content
+            if raw and (builder.start is not None or not raw.isspace()):  # else text() skips it
+                builder.text(raw)
             continue
         if tag is None or tag[0] in "-_!" or tag in skip_tags:  # comments, <?pi?>, dropped
             continue
@@ -229,7 +232,8 @@ def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
             builder.line_break()
             continue
         if tag in block_tags:
-            builder.flush()
+            if builder.start is not None:
+                builder.flush()
             open_blocks.append(tag)
         elif builder.start is not None:
             counts = builder.tag_counts
