@@ -102,16 +102,15 @@ def _bincount(owner: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(owner, weights=values.astype(float), minlength=n)
 
 
-def _wrapped_density(widths: np.ndarray, words: np.ndarray, first: int, stop: int) -> float:
+def _wrapped_density(line_end: list[int], words: list[int], first: int, stop: int) -> float:
     """Kohlschütter's text density of the block made of tokens ``first..stop-1``.
 
-    ``widths[k]`` / ``words[k]``: columns (token + one space) / words of the page's first k tokens.
-    Each line takes as many tokens as fit in 80 columns (at least one); the loop runs per line.
+    ``line_end[k]``: the token after the line that starts at token k; ``words[k]``: words of the
+    page's first k tokens. The loop runs per line.
     """
     lines, start = 0, first
     while True:
-        end = int(widths.searchsorted(widths[start] + LINE_WIDTH + 1, side="right")) - 1
-        end = max(end, start + 1)
+        end = line_end[start]
         if end >= stop:
             break
         lines, start = lines + 1, end
@@ -123,23 +122,39 @@ def _wrapped_density(widths: np.ndarray, words: np.ndarray, first: int, stop: in
 def text_densities(
     texts: Sequence[str], token_lengths: np.ndarray, word_flags: np.ndarray, counts: np.ndarray
 ) -> np.ndarray:
-    """Text density per block; blocks that fit on one line need no wrapping."""
+    """Text density per block; blocks that fit on one line need no wrapping.
+
+    A line takes as many tokens as fit in 80 columns (a token and one space each), at least
+    one; where a line starting at each token ends is found for all tokens at once.
+    """
     ends = np.cumsum(counts)
     starts = ends - counts
     density = _bincount(np.repeat(np.arange(len(texts)), counts), word_flags, len(texts))
+    wrapped = np.flatnonzero(np.fromiter(map(len, texts), int, len(texts)) > LINE_WIDTH).tolist()
+    if not wrapped:
+        return density
     widths = np.concatenate(([0], np.cumsum(token_lengths + 1)))
-    words = np.concatenate(([0], np.cumsum(word_flags)))
-    for i in np.flatnonzero(np.fromiter(map(len, texts), int, len(texts)) > LINE_WIDTH).tolist():
-        density[i] = _wrapped_density(widths, words, int(starts[i]), int(ends[i]))
+    fits = widths.searchsorted(widths[:-1] + LINE_WIDTH + 1, side="right") - 1
+    line_end = np.maximum(fits, np.arange(1, len(token_lengths) + 1)).tolist()
+    words = np.concatenate(([0], np.cumsum(word_flags))).tolist()
+    for i in wrapped:
+        density[i] = _wrapped_density(line_end, words, int(starts[i]), int(ends[i]))
     return density
 
 
-def _date_tokens(tokens: list[str], lowered: list[str], digit: np.ndarray) -> np.ndarray:
-    """Which tokens look like a date or time; the pattern only runs on plausible candidates."""
-    named = np.fromiter(map(_DATE_WORD_SET.__contains__, map(_STRIP_DATE, lowered)), bool, len(lowered))
-    found = np.zeros(len(tokens), bool)
-    for k in np.flatnonzero(named | digit).tolist():
-        found[k] = _DATE.fullmatch(tokens[k]) is not None
+def _date_tokens(joined: str, start: np.ndarray, length: np.ndarray, lowered: list[str],
+                 digit: np.ndarray) -> np.ndarray:
+    """Which tokens (at ``start``, of ``length``, in ``joined``) look like a date or time; the
+    pattern only runs on plausible candidates: digits, or a date word once stripped."""
+    named_words = {w for w in set(lowered) if _STRIP_DATE(w) in _DATE_WORD_SET}
+    candidates = digit.copy()
+    if named_words:
+        candidates |= np.fromiter(map(named_words.__contains__, lowered), bool, len(lowered))
+    found = np.zeros(len(lowered), bool)
+    chosen = np.flatnonzero(candidates)
+    match = _DATE.fullmatch
+    found[chosen] = [match(joined, a, a + size) is not None
+                     for a, size in zip(start[chosen].tolist(), length[chosen].tolist(), strict=True)]
     return found
 
 
@@ -198,7 +213,7 @@ def block_features(
     num_sentences = boundaries + (open_tail * (num_words > 0))
     upper = _bincount(owner, tok.first_upper & word_flags, n)
     stop_hits = _bincount(owner, np.fromiter(map(stop.__contains__, lowered), bool, m), n)
-    dates = _bincount(owner, _date_tokens(tok.joined.split(), lowered, tok.digit), n)
+    dates = _bincount(owner, _date_tokens(tok.joined, tok.start, tok.length, lowered, tok.digit), n)
     anchor_words = np.fromiter((b.anchor_words for b in blocks), float, n)
     anchor_chars = np.fromiter((b.anchor_chars for b in blocks), float, n)
     link_density = np.minimum(_quotient(anchor_words, num_tokens), 1.0)
