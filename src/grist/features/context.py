@@ -45,27 +45,36 @@ _TOKEN = re.compile(r"[a-z0-9]+")
 _WORD = re.compile(r"\w+")
 _END = (".", "!", "?", '"', "\u201d", ":", ")")
 _TAG_INDEX = {t: i for i, t in enumerate(BLOCK_TAGS)}
+_INLINE_INDEX = {t: i for i, t in enumerate(INLINE_COUNTS)}
 _LONG = 1 << 12  # word lengths are capped here in word keys
 
 
+def _frozen(values: list[float]) -> np.ndarray:
+    """A read-only array (it is shared through a cache)."""
+    row = np.array(values)
+    row.flags.writeable = False
+    return row
+
+
 @lru_cache(maxsize=1 << 16)
-def _class_flags(classes: str) -> tuple[float, ...]:
+def _class_flags(classes: str) -> np.ndarray:
     """Keyword flags of an id/class string (cached: pages of a site repeat the same strings)."""
     lowered = classes.lower()
     tokens = set(_TOKEN.findall(lowered))
-    return tuple(
+    return _frozen([
         1.0 if (key in tokens or key + "s" in tokens if len(key) <= 3 else key in lowered) else 0.0
         for key in CLASS_KEYWORDS
-    )
+    ])
 
 
 @lru_cache(maxsize=1 << 16)
-def _structure_flags(tag: str, path: str) -> tuple[float, ...]:
+def _structure_flags(key: tuple[str, str]) -> np.ndarray:
     """One-hot block tag and the ancestor tags present on the path (cached per tag and path)."""
+    tag, path = key
     row = [0.0] * (len(BLOCK_TAGS) + 1)
     row[_TAG_INDEX.get(tag, len(BLOCK_TAGS))] = 1.0
     ancestors = set(path.split(">")[:-1])
-    return (*row, *(1.0 if a in ancestors else 0.0 for a in ANCESTORS))
+    return _frozen([*row, *(1.0 if a in ancestors else 0.0 for a in ANCESTORS)])
 
 
 class Runs:
@@ -164,11 +173,26 @@ def _split_paths(paths: Sequence[str]) -> list[tuple[str, ...]]:
     return [split[p] for p in paths]
 
 
-def _rows(keys: Sequence[Hashable], make: Callable[[Hashable], Sequence[float]]) -> np.ndarray:
+def _rows(keys: Sequence[Hashable], make: Callable[[Hashable], np.ndarray]) -> np.ndarray:
     """``make(key)`` of every key as array rows; each distinct key is computed once."""
     index: dict[Hashable, int] = {}
     which = [index.setdefault(key, len(index)) for key in keys]
-    return np.array([make(key) for key in index], dtype=float)[which]
+    return np.array([make(key) for key in index])[which]
+
+
+def _inline_counts(blocks: Sequence[Block]) -> np.ndarray:
+    """How many of each INLINE_COUNTS tag every block holds."""
+    rows, columns, counts = [], [], []
+    for i, block in enumerate(blocks):
+        for tag, count in block.tag_counts.items():
+            column = _INLINE_INDEX.get(tag)
+            if column is not None:
+                rows.append(i)
+                columns.append(column)
+                counts.append(count)
+    table = np.zeros((len(blocks), len(INLINE_COUNTS)))
+    table[rows, columns] = counts
+    return table
 
 
 def _group_sums(keys: Sequence[Hashable], *weights: np.ndarray) -> list[np.ndarray]:
@@ -263,10 +287,9 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None) -> Fe
         return np.fromiter(values, float, n)
 
     columns = [
-        _rows([(b.tag, b.path) for b in blocks], lambda key: _structure_flags(*key)),
+        _rows([(b.tag, b.path) for b in blocks], _structure_flags),
         _rows([b.info.get("classes", "") for b in blocks], _class_flags),
-        np.array([[tc.get(t, 0) for t in INLINE_COUNTS] for tc in (b.tag_counts for b in blocks)],
-                 dtype=float),
+        _inline_counts(blocks),
         column(b.heading for b in blocks), column(b.list_kind == "ul" for b in blocks),
         column(b.list_kind == "ol" for b in blocks), column(b.list_depth for b in blocks),
         column(b.cell is not None for b in blocks), column(b.preformatted for b in blocks),

@@ -33,6 +33,8 @@ _NESTING_TAG = re.compile(
     re.ASCII,
 )
 _NOT_TAG_START = re.compile(r"<(?![a-zA-Z/!])")
+_TITLE = re.compile("<[tT][iI][tT][lL][eE]")
+_TITLE_END = re.compile("</[tT][iI][tT][lL][eE]")
 
 
 def estimate_depth(source: str, stop_at: int) -> int:
@@ -84,9 +86,13 @@ def close_unterminated_title(source: str) -> str:
     A browser would read the rest of the page as the title's text and show an empty page; some
     damaged pages (7 of L3S-GN1's 621) have such a title and their whole text after it.
     """
-    lowered = source.lower()
-    start = lowered.find("<title")
-    if start < 0 or "</title" in lowered:
+    if "\u0130" in source:  # the one character that lower-casing lengthens: offsets would move
+        lowered = source.lower()
+        start, closed = lowered.find("<title"), "</title" in lowered
+    else:  # no need to lower-case the whole page (only ASCII letters lower-case to ASCII "title")
+        found = _TITLE.search(source)
+        start, closed = (found.start() if found else -1), _TITLE_END.search(source) is not None
+    if start < 0 or closed:
         return source
     end = source.find(">", start)
     cut = source.find("<", end) if end >= 0 else -1
