@@ -14,22 +14,26 @@ from grist.document import Block, Document
 from grist.errors import GristError
 
 # Seed 000 §4.1.1, verbatim.
-PAPER_BLOCK_TAGS = frozenset(
-    "blockquote caption center col colgroup dd div dl dt fieldset form h1 h2 h3 h4 h5 h6 "
-    "legend li optgroup option p pre table td textarea tfoot th thead tr ul".split()
-)
+PAPER_BLOCK_TAGS = frozenset((
+    "blockquote", "caption", "center", "col", "colgroup", "dd", "div", "dl", "dt", "fieldset",
+    "form", "h1", "h2", "h3", "h4", "h5", "h6", "legend", "li", "optgroup", "option", "p", "pre",
+    "table", "td", "textarea", "tfoot", "th", "thead", "tr", "ul",
+))
 # HTML5 elements that browsers also render as blocks; the paper predates them.
-HTML5_BLOCK_TAGS = PAPER_BLOCK_TAGS | frozenset(
-    "ol article section header footer nav aside main figure figcaption address hr body "
-    "details summary dialog menu tbody html".split()
-)
+HTML5_BLOCK_TAGS = PAPER_BLOCK_TAGS | frozenset((
+    "ol", "article", "section", "header", "footer", "nav", "aside", "main", "figure", "figcaption",
+    "address", "hr", "body", "details", "summary", "dialog", "menu", "tbody", "html",
+))
 # Elements whose whole subtree carries no visible main text.
-DEFAULT_SKIP_TAGS = frozenset(
-    "head script style select template svg math canvas iframe object embed "
-    "frameset frame audio video map datalist".split()
-)
+DEFAULT_SKIP_TAGS = frozenset((
+    "head", "script", "style", "select", "template", "svg", "math", "canvas", "iframe", "object",
+    "embed", "frameset", "frame", "audio", "video", "map", "datalist",
+))
 # Containers that open a new region (seed 001's DIV/TD blocks, generalised to HTML5 sections).
-REGION_TAGS = frozenset("div td th table section article aside nav header footer main form".split())
+REGION_TAGS = frozenset((
+    "div", "td", "th", "table", "section", "article", "aside", "nav", "header", "footer", "main",
+    "form",
+))
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _TEXT = "-text"
@@ -145,7 +149,10 @@ class _BlockBuilder:
 
 
 # Inline tags whose id/class rarely says anything about the block: not read, to save time.
-_PLAIN_INLINE = frozenset("a b i em strong u s small sup sub font abbr code img wbr time".split())
+_PLAIN_INLINE = frozenset((
+    "a", "b", "i", "em", "strong", "u", "s", "small", "sup", "sub", "font", "abbr", "code", "img",
+    "wbr", "time",
+))
 # Tags whose entering or leaving changes the context recorded on blocks.
 _CONTEXT_TAGS = frozenset(
     ["a", "pre", "ul", "ol", "table", "tr", "td", "th", *_HEADINGS, *REGION_TAGS]
