@@ -27,6 +27,7 @@ from grist.evaluate.datasets import read_jsonl
 from grist.evaluate.metrics import lcs_prf, shingle_counts, shingle_prf
 from grist.evaluate.peers import make_peer
 from grist.features.matrix import FeatureMatrix
+from grist.methods.auto import AutoConfig, select_content
 from grist.train.build import BuildReport, label_pages
 from grist.train.features import stage1_features
 from grist.train.model import TrainConfig, fit
@@ -75,6 +76,8 @@ def main() -> int:
     parser.add_argument("--datasets-dir", default="../shared/datasets")
     parser.add_argument("--datasets", default=",".join(DATASETS))
     parser.add_argument("--cache", default="/tmp/grist-auto-cache")
+    parser.add_argument("--held", default=None,
+                        help="comma-separated datasets to hold out in turn (default: every one)")
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (sampling)")
     parser.add_argument("--stage", choices=("peers", "labels", "speed", "ship", "all"), default="all")
     parser.add_argument("--speed-pages", type=int, default=40,
@@ -87,6 +90,8 @@ def main() -> int:
     parser.add_argument("--dataset-power", type=float, default=TrainConfig.dataset_power)
     parser.add_argument("--threshold", type=float, default=None,
                         help="fixed threshold (default: chosen on the training pages)")
+    parser.add_argument("--fallback-below", type=float, default=AutoConfig.fallback_below,
+                        help="keep the whole page when the model keeps less of its words")
     parser.add_argument("--ship-out", default="src/grist/data/auto-1.json.gz",
                         help="--stage ship: where to write the model trained on every page")
     parser.add_argument("--out", default=None, help="write the markdown table here")
@@ -124,7 +129,7 @@ def main() -> int:
     if args.stage == "ship":
         return ship(data, names1, config, args.ship_out)
     rows = []
-    for held in names:
+    for held in args.held.split(",") if args.held else names:
         started = time.perf_counter()
         train = [p for n in names if n != held for p in data[n][0]][:: args.page_step]
         model = fit(train, names1, config)
@@ -132,10 +137,11 @@ def main() -> int:
             Path(args.save_models).mkdir(parents=True, exist_ok=True)
             model.save(Path(args.save_models) / f"{held}.json.gz")
         texts = {}
+        words = names1.index("num_words")
         for page in data[held][0]:
             _, p2, _ = model.predict(FeatureMatrix(names1, page.values), page.regions, page.paths)
-            texts[page.id] = "\n".join(t for t, q in zip(page.texts, p2, strict=True)
-                                       if q >= model.threshold)
+            keep, _ = select_content(p2, page.values[:, words], model.threshold, args.fallback_below)
+            texts[page.id] = "\n".join(t for t, k in zip(page.texts, keep, strict=True) if k)
         golds = {p.id: p.gold for p in read_jsonl(paths[held], args.limit)}
         row = {"dataset": held, "pages": len(golds), "threshold": model.threshold,
                "auto": scores(texts, golds)}
@@ -205,7 +211,8 @@ def render(rows: list[dict], args: argparse.Namespace) -> str:
         f"Run {datetime.date.today().isoformat()} on Python {platform.python_version()}; "
         f"{versions}.\nCommand: `{' '.join(sys.argv)}` (limit={args.limit}, rounds={args.rounds}, "
         f"page step={args.page_step}, page power={args.page_power}, "
-        f"dataset power={args.dataset_power}, threshold={args.threshold or 'tuned'})\n"
+        f"dataset power={args.dataset_power}, threshold={args.threshold or 'tuned'}, "
+        f"fallback below={args.fallback_below})\n"
     )
     return header + "\n" + "\n".join(lines) + "\n"
 

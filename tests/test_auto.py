@@ -16,7 +16,7 @@ from grist.features.context import (
 )
 from grist.features.matrix import FeatureMatrix
 from grist.html.parse import parse_document
-from grist.methods.auto import AutoConfig
+from grist.methods.auto import AutoConfig, select_content
 from grist.segment.blocks import segment
 from grist.train.build import LabelledPage
 from grist.train.model import TrainConfig, _best_threshold, _page_weights
@@ -73,6 +73,25 @@ def test_explanations_can_be_switched_off():
 def test_threshold_override_changes_the_decision():
     everything = grist.extract(ARTICLE, method="auto", config=AutoConfig(threshold=0.0))
     assert all(b.is_content for b in everything.blocks)
+
+
+def test_fallback_keeps_the_whole_page_when_the_model_keeps_almost_nothing():
+    words = np.array([100.0, 2.0, 3.0])
+    keep, share = select_content(np.array([0.1, 0.9, 0.2]), words, 0.5, 0.01)
+    assert share is None and keep.tolist() == [False, True, False]  # 2 of 105 words: over 1 %
+    keep, share = select_content(np.array([0.1, 0.9, 0.2]), words, 0.5, 0.04)
+    assert share == 2 / 105 and keep.all()  # under 4 %: the whole page
+    keep, share = select_content(np.array([0.6, 0.3, 0.2]), words, 0.5, 0.04)
+    assert share is None and keep.tolist() == [True, False, False]
+
+
+def test_fallback_in_the_pipeline_warns_and_says_why():
+    strict = grist.extract(ARTICLE, method="auto", config=AutoConfig(threshold=0.9999))
+    assert all(b.is_content for b in strict.blocks)
+    assert all(b.reason.endswith("fallback: whole page kept") for b in strict.blocks)
+    assert any("every block is kept" in w for w in strict.document.warnings)
+    off = grist.extract(ARTICLE, method="auto", config=AutoConfig(threshold=0.9999, fallback_below=0))
+    assert not any(b.is_content for b in off.blocks) and not off.document.warnings
 
 
 def test_context_features_of_a_small_page():

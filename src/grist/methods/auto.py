@@ -26,6 +26,10 @@ class AutoConfig:
     """model_path: a model file from ``grist train`` (None: the shipped model).
 
     threshold: probability from which a block is content (None: the model's own).
+    fallback_below: when the blocks over the threshold hold less than this share of the page's
+               words, the model has not recognised the kind of page (a hub of teasers, a product
+               grid, a forum thread); every block is kept then, and the page gets a warning.
+               Keeping all loses less than keeping nothing (docs/benchmarks/auto.md); 0 turns it off.
     explain:   each block's ``reason`` gives the context stage's shift and, once
                ``Result.explain()`` has run (JSON output runs it), the ``top_features`` stage-1
                features whose path contributions (over all trees) pushed it most towards its label;
@@ -34,6 +38,7 @@ class AutoConfig:
 
     model_path: str | None = None
     threshold: float | None = None
+    fallback_below: float = 0.04
     explain: bool = True
     top_features: int = 3
 
@@ -41,6 +46,18 @@ class AutoConfig:
 def _logit(p: np.ndarray) -> np.ndarray:
     p = np.clip(p, 1e-6, 1 - 1e-6)
     return np.log(p / (1 - p))
+
+
+def select_content(p: np.ndarray, words: np.ndarray, threshold: float,
+                   fallback_below: float) -> tuple[np.ndarray, float | None]:
+    """Blocks to keep: ``p >= threshold``, or all of them when those hold under ``fallback_below``
+    of the page's words; the second value is the kept share when the fallback applied, else None."""
+    keep = p >= threshold
+    total = float(words.sum())
+    share = float(words[keep].sum()) / total if total else 1.0
+    if share < fallback_below:
+        return np.ones(len(p), dtype=bool), share
+    return keep, None
 
 
 def _model(config: AutoConfig) -> AutoModel:
@@ -56,11 +73,19 @@ def run(doc: Document, config: AutoConfig, budget: Budget) -> list[Block]:
     p1, _ = model.stage1_scores(matrix)
     p2, _ = model.stage2_scores(matrix, [b.region for b in blocks], [b.path for b in blocks], p1)
     threshold = model.threshold if config.threshold is None else config.threshold
+    keep, share = select_content(p2, matrix.column("num_words"), threshold, config.fallback_below)
+    if share is not None:
+        doc.warnings.append(
+            f"auto kept {share:.1%} of the page's words (under {config.fallback_below:.0%}): "
+            "a kind of page the model does not recognise; every block is kept"
+        )
     shift = _logit(p2) - _logit(p1)
-    for block, p, first, s in zip(blocks, p2, p1, shift, strict=True):
-        block.label = CONTENT if p >= threshold else BOILERPLATE
+    for block, p, first, s, kept in zip(blocks, p2, p1, shift, keep, strict=True):
+        block.label = CONTENT if kept else BOILERPLATE
         block.score = float(p)
         block.reason = f"p={p:.3f}" + (f"; context {s:+.2f}" if config.explain else "")
+        if share is not None:
+            block.reason += "; fallback: whole page kept"
         block.info["stage1"] = float(first)
     doc.features = matrix
     return blocks
