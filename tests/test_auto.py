@@ -19,6 +19,7 @@ from grist.html.parse import parse_document
 from grist.methods.auto import AutoConfig, select_content
 from grist.segment.blocks import segment
 from grist.train.build import LabelledPage
+from grist.train.features import _run_edges
 from grist.train.model import TrainConfig, _best_threshold, _page_weights
 
 ARTICLE = (
@@ -181,10 +182,18 @@ def test_training_threshold_maximises_word_f1_on_the_training_pages():
     assert _best_threshold([page], ("num_words",), p2) == 0.55
 
 
+def test_run_edges_see_past_a_long_list_to_the_blocks_around_it():
+    paths = ["main>p", "main>ul>li", "main>ul>li", "main>ul>li", "main>p", "footer>p"]
+    before, after, length = _run_edges(paths, np.array([0.9, 0.1, 0.2, 0.1, 0.8, 0.05]))
+    assert before.tolist() == [0.0, 0.9, 0.9, 0.9, 0.1, 0.8]
+    assert after.tolist() == [0.1, 0.8, 0.8, 0.8, 0.05, 0.0]
+    assert length.tolist() == [1, 3, 3, 3, 1, 1]
+
+
 def test_page_power_one_gives_every_page_the_same_weight():
     pages = [_page([1, 2, 3], [True] * 3), _page([100, 200], [False] * 2),
              _page([5], [True], "other")]
-    flat = _page_weights(pages, ("num_words",), TrainConfig())
+    flat = _page_weights(pages, ("num_words",), TrainConfig(page_power=0.0))
     assert flat[1][0] / flat[0][0] == pytest.approx(101 / 2)
     even = _page_weights(pages, ("num_words",), TrainConfig(page_power=1.0))
     assert [round(float(w.sum()), 9) for w in even] == [round(float(even[0].sum()), 9)] * 3

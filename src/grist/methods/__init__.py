@@ -11,7 +11,7 @@ from typing import Any
 from grist.errors import ModelError, UnknownMethodError
 from grist.methods.base import Method
 
-DEFAULT_METHOD = "justext"
+DEFAULT_METHOD = "auto"
 
 _MODULES: dict[str, str] = {
     "justext": "grist.methods.justext",

@@ -52,6 +52,23 @@ def _window_mean(p: np.ndarray, weight: np.ndarray, radius: int) -> np.ndarray:
     return (cp[hi] - cp[lo]) / np.maximum(cw[hi] - cw[lo], 1e-9)
 
 
+def _run_edges(paths: Sequence[str], p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For the run of consecutive blocks sharing a block's DOM path (list items, table cells):
+    the probability of the block just before the run, of the block just after it, and its length.
+
+    A list of links between two paragraphs of an article reads as content; the same list after the
+    article's end does not. Neighbours at fixed offsets miss this when the run is long.
+    """
+    n = len(p)
+    if not n:
+        return np.zeros(0), np.zeros(0), np.zeros(0)
+    starts = np.flatnonzero([True] + [a != b for a, b in zip(paths, paths[1:])])
+    ends = np.append(starts[1:], n) - 1
+    run = np.repeat(np.arange(len(starts)), ends - starts + 1)
+    padded = np.concatenate([[0.0], p, [0.0]])
+    return padded[starts[run]], padded[ends[run] + 2], (ends - starts + 1)[run].astype(float)
+
+
 def stage2_features(regions: Sequence[int], paths: Sequence[str], stage1: FeatureMatrix,
                     p: np.ndarray) -> FeatureMatrix:
     """The stage-1 probability in its context: neighbours, window, region, path and page."""
@@ -65,8 +82,10 @@ def stage2_features(regions: Sequence[int], paths: Sequence[str], stage1: Featur
         _group_mean(paths, p, weight),
         np.full(n, float(p.max()) if n else 0.0),
         np.full(n, float((p * weight).sum() / weight.sum()) if n else 0.0),
+        *_run_edges(paths, p),
     ]
-    names = ("win3_p", "win10_p", "region_p", "path_p", "page_max_p", "page_mean_p")
+    names = ("win3_p", "win10_p", "region_p", "path_p", "page_max_p", "page_mean_p",
+             "run_before_p", "run_after_p", "run_length")
     context = FeatureMatrix(names, np.column_stack(columns) if n else np.zeros((0, len(names))))
     kept = FeatureMatrix(STAGE2_KEEP, stage1.values[:, [stage1.names.index(c) for c in STAGE2_KEEP]])
     return shifted.hstack(context).hstack(kept)

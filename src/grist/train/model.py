@@ -56,7 +56,7 @@ class TrainConfig:
     folds: int = 2
     threads: int = 1
     seed: int = 7
-    page_power: float = 0.0
+    page_power: float = 0.5
     dataset_power: float = 0.0
     threshold: float | None = None
 
