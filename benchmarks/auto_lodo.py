@@ -30,7 +30,7 @@ from grist.features.matrix import FeatureMatrix
 from grist.methods.auto import AutoConfig, select_content
 from grist.train.build import BuildReport, label_pages
 from grist.train.features import stage1_features
-from grist.train.model import TrainConfig, fit
+from grist.train.model import AutoModel, TrainConfig, fit
 
 DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
             "modern-dev", "readability")
@@ -92,6 +92,8 @@ def main() -> int:
                         help="fixed threshold (default: chosen on the training pages)")
     parser.add_argument("--fallback-below", type=float, default=AutoConfig.fallback_below,
                         help="keep the whole page when the model keeps less of its words")
+    parser.add_argument("--fallback-sweep", default=None, metavar="F1,F2,...",
+                        help="also score every held-out model with each of these fallback shares")
     parser.add_argument("--ship-out", default="src/grist/data/auto-1.json.gz",
                         help="--stage ship: where to write the model trained on every page")
     parser.add_argument("--out", default=None, help="write the markdown table here")
@@ -128,6 +130,7 @@ def main() -> int:
                          dataset_power=args.dataset_power, threshold=args.threshold)
     if args.stage == "ship":
         return ship(data, names1, config, args.ship_out)
+    sweep = [float(v) for v in args.fallback_sweep.split(",")] if args.fallback_sweep else []
     rows = []
     for held in args.held.split(",") if args.held else names:
         started = time.perf_counter()
@@ -136,24 +139,47 @@ def main() -> int:
         if args.save_models:
             Path(args.save_models).mkdir(parents=True, exist_ok=True)
             model.save(Path(args.save_models) / f"{held}.json.gz")
-        texts = {}
-        words = names1.index("num_words")
-        for page in data[held][0]:
-            _, p2, _ = model.predict(FeatureMatrix(names1, page.values), page.regions, page.paths)
-            keep, _ = select_content(p2, page.values[:, words], model.threshold, args.fallback_below)
-            texts[page.id] = "\n".join(t for t, k in zip(page.texts, keep, strict=True) if k)
+        texts = held_out_texts(model, data[held][0], names1, args.fallback_below)
         golds = {p.id: p.gold for p in read_jsonl(paths[held], args.limit)}
         row = {"dataset": held, "pages": len(golds), "threshold": model.threshold,
                "auto": scores(texts, golds)}
         for peer in PEERS:
             row[peer] = scores(peer_outputs(peer, paths[held], cache, args.limit), golds)
+        for share in sweep:
+            row[f"fallback {share}"] = scores(held_out_texts(model, data[held][0], names1, share),
+                                              golds)
         rows.append(row)
         print(held, json.dumps(row), f"{time.perf_counter() - started:.0f}s", file=sys.stderr)
-    table = render(rows, args)
+    table = render(rows, args) + (render_sweep(rows, sweep) if sweep else "")
     print(table)
     if args.out:
         Path(args.out).write_text(table)
     return 0
+
+
+def held_out_texts(model: AutoModel, pages: list, names1: tuple[str, ...],
+                   fallback_below: float) -> dict[str, str]:
+    """What ``auto`` keeps of each labelled page, as the method selects it."""
+    words = names1.index("num_words")
+    texts = {}
+    for page in pages:
+        _, p2, _ = model.predict(FeatureMatrix(names1, page.values), page.regions, page.paths)
+        keep, _ = select_content(p2, page.values[:, words], model.threshold, fallback_below)
+        texts[page.id] = "\n".join(t for t, k in zip(page.texts, keep, strict=True) if k)
+    return texts
+
+
+def render_sweep(rows: list[dict], sweep: list[float]) -> str:
+    """LCS F1 / shingle F1 of every held-out dataset for each fallback share."""
+    title = ("Fallback sweep (LCS F1 / shingle F1; the fallback keeps the whole page when the "
+             "model keeps less than this share of its words):")
+    lines = ["", title, "",
+             "| dataset | " + " | ".join(f"{v:g}" for v in sweep) + " |",
+             "|---|" + "---:|" * len(sweep)]
+    for row in rows:
+        cells = [f"{row[f'fallback {v}'][0]:.4f} / {row[f'fallback {v}'][1]:.4f}" for v in sweep]
+        lines.append(f"| {row['dataset']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def ship(data: dict, names1: tuple[str, ...], config: TrainConfig, out: str) -> int:

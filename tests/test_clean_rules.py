@@ -1,5 +1,7 @@
 """Seed 001 §3.2 primary-noise rules on small hand-made pages."""
 
+from pathlib import Path
+
 import pytest
 
 from grist.clean import ALL_RULES, RuleConfig, apply_rules
@@ -119,3 +121,17 @@ def test_social_and_legal_link_blocks():
     assert "Follow the council" in text and "Brexit" in text
     assert [(r.rule, r.tag) for r in log] == [
         ("social_links", "ul"), ("legal_links", "div"), ("legal_links", "p")]
+
+
+def test_user_list_is_read_once_and_again_when_it_changes(tmp_path, monkeypatch):
+    extra = tmp_path / "legal.txt"
+    extra.write_text("first-word\n")
+    assert "first-word" in load_list("legal", [extra])
+    reads = []
+    original = Path.read_text
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: reads.append(self) or original(self, *a, **k))
+    load_list("legal", [extra])
+    assert reads == []  # unchanged file: served from the cache
+    extra.write_text("second-word, longer\n")
+    assert "second-word, longer" in load_list("legal", [extra])
+    assert reads == [extra.resolve()]

@@ -30,12 +30,22 @@ def bundled_list(name: str) -> tuple[str, ...]:
     return tuple(_parse(path.read_text(encoding="utf-8")))
 
 
+@lru_cache(maxsize=64)
+def _user_list(path: str, modified_ns: int, size: int) -> tuple[str, ...]:
+    """Entries of a user list file, read once per version of the file (its mtime and size)."""
+    return tuple(_parse(Path(path).read_text(encoding="utf-8")))
+
+
 def load_list(name: str, extra_files: Iterable[str | Path] = ()) -> tuple[str, ...]:
-    """The bundled list ``name`` followed by the entries of each user file in ``extra_files``."""
+    """The bundled list ``name`` followed by the entries of each user file in ``extra_files``.
+
+    User files are read again only when they change, so a batch does not reread them per page.
+    """
     entries = list(bundled_list(name))
     for path in extra_files:
         try:
-            entries.extend(_parse(Path(path).read_text(encoding="utf-8")))
+            stat = Path(path).stat()
+            entries.extend(_user_list(str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size))
         except OSError as exc:
             raise GristError(f"cannot read {name} list {path}: {exc.strerror}") from None
     return tuple(dict.fromkeys(entries))
