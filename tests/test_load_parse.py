@@ -95,5 +95,13 @@ def test_depth_estimate_reads_whole_tag_names_in_any_case():
     assert estimate_depth("<ba\u017fe><ſpan>", 10) == 1  # only ASCII letters make a name
 
 
+def test_depth_estimate_ignores_stray_closing_tags_and_stops_one_past_the_limit():
+    page = "</div></div><div><b>x</b></div></span><i><u><em>"
+    assert estimate_depth(page, 100) == 3
+    assert estimate_depth("<svg></svg>" + page, 100) == 3  # the tag-by-tag walk agrees
+    assert estimate_depth("<div>" * 50, 9) == 10
+    assert estimate_depth("<svg></svg>" + "<div>" * 50, 9) == 10
+    assert estimate_depth("no tags", 5) == estimate_depth("</p></div>", 5) == 0
+
 def test_tag_count_is_the_number_of_tag_starts():
     assert check_structure("a < b, <<div>x</div><!-- c --><?pi?> <", Limits()) == 3
