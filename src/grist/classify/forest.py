@@ -15,6 +15,7 @@ raw score is the sum of the tree roots' values (the bias) plus its contributions
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -125,15 +126,15 @@ class Forest:
         first_leaf_slot = 2 * self.splits
         where: list[np.ndarray] = []  # per step: flat (feature, row) index and value change
         changes: list[np.ndarray] = []
-        while len(slot):
-            done = slot >= first_leaf_slot
-            finished = int(np.count_nonzero(done))
-            if finished * 4 >= len(slot):  # drop finished pairs once they are a quarter
-                leaves[pos[done]] = slot[done] >> 1
-                keep = ~done
-                slot, pos, base = slot[keep], pos[keep], base[keep]
-                if not len(slot):
-                    break
+        for level in itertools.count():
+            if level % 2 == 0:  # every other level: drop finished pairs once they are a quarter
+                done = slot >= first_leaf_slot
+                if int(np.count_nonzero(done)) * 4 >= len(slot):
+                    leaves[pos[done]] = slot[done] >> 1
+                    keep = ~done
+                    slot, pos, base = slot[keep], pos[keep], base[keep]
+                    if not len(slot):
+                        break
             cell = base + slot_cell[slot]
             x = flat[cell]
             edge = slot + (x > self.slot_threshold[slot] if plain else ~self._decide(slot, x))
