@@ -99,7 +99,7 @@ class _BlockBuilder:
             list_depth=len(o.lists),
             cell=(table[0], table[1], table[2]) if table and table[2] >= 0 else None,
             preformatted=o.pre > 0,
-            info={"classes": " ".join(c for c in reversed(o.classes[-4:]) if c)}
+            info={"classes": " ".join(filter(None, reversed(o.classes[-4:])))}
             if self.config.keep_classes
             else {},
         )
