@@ -22,6 +22,7 @@ from functools import lru_cache
 import numpy as np
 
 from grist.document import Block
+from grist.features.chars import word_counts
 from grist.features.context import Runs, common_prefixes
 from grist.features.matrix import FeatureMatrix
 from grist.segment.blocks import HTML5_BLOCK_TAGS, REGION_TAGS
@@ -132,10 +133,10 @@ def candidate_columns(paths: Sequence[Sequence[str]], texts: Sequence[str], word
 
 def candidate_features(blocks: Sequence[Block]) -> FeatureMatrix:
     """Container features of the page's blocks (see module doc)."""
-    words = np.array([len(b.text.split()) for b in blocks], dtype=float)
+    texts = tuple(b.text for b in blocks)
+    words = word_counts(texts)
     links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), words)
     cuts: dict[tuple[str, int], tuple[str, ...]] = {}  # one tuple per distinct cut path
     for key in dict.fromkeys((b.path, b.region) for b in blocks):
         cuts[key] = tuple(cut_path(*key))
-    return candidate_columns([cuts[b.path, b.region] for b in blocks], [b.text for b in blocks],
-                             words, links)
+    return candidate_columns([cuts[b.path, b.region] for b in blocks], texts, words, links)

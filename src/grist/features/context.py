@@ -18,7 +18,7 @@ from math import log1p
 import numpy as np
 
 from grist.document import Block, Document
-from grist.features.chars import ALNUM, DECIMAL, chars_of
+from grist.features.chars import ALNUM, DECIMAL, chars_of, word_counts
 from grist.features.matrix import FeatureMatrix
 
 BLOCK_TAGS = ("p", "div", "li", "td", "th", "dd", "dt", "pre", "blockquote", "figcaption",
@@ -272,7 +272,7 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None) -> Fe
     texts = [b.text for b in blocks]
     lowered = [t.lower() for t in texts]
     paths = _split_paths([b.path for b in blocks])
-    counts = np.array([len(t.split()) for t in texts], dtype=float)
+    counts = word_counts(tuple(texts))
     links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), counts)
     total = max(float(counts.sum()), 1.0)
     region_words, region_links, region_blocks = _group_sums([b.region for b in blocks],
