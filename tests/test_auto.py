@@ -52,6 +52,33 @@ def test_shipped_model_keeps_the_article_and_drops_menu_and_footer():
     assert not any("Copyright" in t for t in kept)
 
 
+STRUCTURED = (
+    "<html><head><title>A new bridge for the town</title></head><body><nav><ul>"
+    + "".join(f"<li><a href=/{w.lower()}>{w}</a></li>" for w in ("Home", "News", "Sport"))
+    + "</ul></nav><article><h1>A new bridge for the town</h1>{p}<h2>What the plan includes</h2>"
+    "<ul><li>Two lanes for cars and a separate lane for bicycles</li>"
+    "<li>A footpath on each side with lighting at night</li>"
+    "<li>Foundations designed for the spring floods</li></ul>{p}"
+    "<table><tr><th>Year</th><th>Cost in millions</th></tr><tr><td>2025</td><td>12.5</td></tr>"
+    "<tr><td>2026</td><td>18.0</td></tr></table>{p}"
+    "<pre><code>load = cars * 1.5 + trucks * 9.0\nprint(load)</code></pre>{p}</article>"
+    "<footer>Copyright 2024 Town Herald | <a href=/privacy>Privacy</a></footer></body></html>"
+).replace("{p}", "<p>The committee met on Tuesday to discuss the new bridge over the river, and "
+          "after a long debate the members agreed that the old crossing could no longer carry "
+          "the traffic of the town.</p>")
+
+
+def test_shipped_model_keeps_headings_lists_tables_and_code_of_the_article():
+    result = grist.extract(STRUCTURED, method="auto")
+    kept = {b.text for b in result.content_blocks}
+    assert {"A new bridge for the town", "What the plan includes"} <= kept
+    assert "Foundations designed for the spring floods" in kept
+    assert "load = cars * 1.5 + trucks * 9.0\nprint(load)" in kept
+    assert {"2025", "12.5", "2026", "18.0"} <= kept
+    assert not kept & {"Home", "News", "Sport"}
+    assert "## What the plan includes" in result.to_markdown()
+
+
 def test_shipped_model_is_deterministic_and_explains_every_block():
     first = grist.extract(ARTICLE, method="auto")
     second = grist.extract(ARTICLE, method="auto")
