@@ -83,6 +83,7 @@ def main() -> int:
     parser.add_argument("--speed-pages", type=int, default=40,
                         help="pages per dataset for the speed comparison")
     parser.add_argument("--rounds", type=int, default=TrainConfig.rounds)
+    parser.add_argument("--learning-rate", type=float, default=TrainConfig.learning_rate)
     parser.add_argument("--page-step", type=int, default=1,
                         help="train on every N-th page of the other datasets (faster)")
     parser.add_argument("--threads", type=int, default=1)
@@ -126,7 +127,8 @@ def main() -> int:
     if args.stage == "labels":
         return 0
     names1 = stage1_features([], None).names
-    config = TrainConfig(rounds=args.rounds, threads=args.threads, page_power=args.page_power,
+    config = TrainConfig(rounds=args.rounds, learning_rate=args.learning_rate,
+                         threads=args.threads, page_power=args.page_power,
                          dataset_power=args.dataset_power, threshold=args.threshold)
     if args.stage == "ship":
         return ship(data, names1, config, args.ship_out)
