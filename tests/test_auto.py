@@ -16,6 +16,7 @@ from grist.features.context import (
 )
 from grist.features.matrix import FeatureMatrix
 from grist.html.parse import parse_document
+from grist.methods import method_config
 from grist.methods.auto import AutoConfig, select_content
 from grist.segment.blocks import segment
 from grist.train.build import LabelledPage
@@ -120,6 +121,7 @@ def test_fallback_in_the_pipeline_warns_and_says_why():
     assert any("every block is kept" in w for w in strict.document.warnings)
     off = grist.extract(ARTICLE, method="auto", config=AutoConfig(threshold=0.9999, fallback_below=0))
     assert not any(b.is_content for b in off.blocks) and not off.document.warnings
+    assert method_config("auto/no-fallback").fallback_below == 0.0
 
 
 def test_context_features_of_a_small_page():

@@ -166,9 +166,13 @@ class _Output:
         elif text:
             self._write(text, sys.stdout)
         self.printed += 1
-        if result.empty_reason and not self.quiet:
+        if self.quiet:
+            return
+        if result.empty_reason:
             note = f"grist: note: {source.label}: nothing extracted: {result.empty_reason}"
             self._write(note, sys.stderr)
+        for warning in result.document.warnings:
+            self._write(f"grist: note: {source.label}: {warning}", sys.stderr)
 
     def error(self, source: Source, exc: Exception) -> None:
         reason = getattr(exc, "reason", "internal-error")

@@ -110,4 +110,5 @@ METHOD = Method(
     config_type=AutoConfig,
     run=run,
     explain=explain,
+    variants={"no-fallback": lambda: AutoConfig(fallback_below=0.0)},
 )
