@@ -103,5 +103,6 @@ def test_depth_estimate_ignores_stray_closing_tags_and_stops_one_past_the_limit(
     assert estimate_depth("<svg></svg>" + "<div>" * 50, 9) == 10
     assert estimate_depth("no tags", 5) == estimate_depth("</p></div>", 5) == 0
 
+
 def test_tag_count_is_the_number_of_tag_starts():
     assert check_structure("a < b, <<div>x</div><!-- c --><?pi?> <", Limits()) == 3

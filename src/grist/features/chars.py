@@ -70,6 +70,7 @@ def word_counts(texts: tuple[str, ...]) -> np.ndarray:
     counts.flags.writeable = False
     return counts
 
+
 @dataclass(frozen=True)
 class Tokens:
     """Per-token arrays (one entry per ``str.split()`` token of the joined texts) and per-block

@@ -283,6 +283,7 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None) -> Fe
     words, hits, cover, digits = _title_overlap(lowered, doc.title if doc else "")
     lengths = np.array([len(t) for t in texts], dtype=float)
     through = np.cumsum(counts)
+
     def column(values: Iterable[float]) -> np.ndarray:
         return np.fromiter(values, float, n)
 

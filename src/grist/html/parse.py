@@ -71,7 +71,6 @@ def estimate_depth(source: str, stop_at: int) -> int:
     return deepest
 
 
-
 def _plain_depth(source: str, stop_at: int) -> int:
     """``estimate_depth`` of a page without ``<svg>``/``<math>``, with array operations.
 
@@ -86,6 +85,7 @@ def _plain_depth(source: str, stop_at: int) -> int:
         return 0
     deepest = int((total - np.minimum(np.minimum.accumulate(total), 0)).max())
     return min(deepest, max(stop_at, 0) + 1)  # the loop stops counting one past stop_at
+
 
 def check_structure(source: str, limits: Limits) -> int:
     """Raise LimitExceededError if the page has too many tags or nests too deep; return tag count."""
