@@ -99,27 +99,25 @@ class Runs:
 
     def starts(self, want: Sequence[int] | np.ndarray) -> np.ndarray:
         """First block of each block's run."""
-        wanted = np.asarray(want, dtype=np.int64)
-        pos = np.broadcast_to(np.arange(self.n), wanted.shape)
-        for j in range(len(self.table) - 1, -1, -1):
-            row = self.table[j]
-            if not len(row):
-                continue
-            target = pos - (1 << j)
-            ok = (target >= 0) & (row[np.maximum(target, 0)] >= wanted)
-            pos = np.where(ok, target, pos)
-        return np.array(pos)
+        return self._jump(want, forward=False)
 
     def ends(self, want: Sequence[int] | np.ndarray) -> np.ndarray:
         """Last block of each block's run."""
+        return self._jump(want, forward=True)
+
+    def _jump(self, want: Sequence[int] | np.ndarray, forward: bool) -> np.ndarray:
+        """Move each block by halving powers of two while the boundary minimum allows it."""
         wanted = np.asarray(want, dtype=np.int64)
         pos = np.broadcast_to(np.arange(self.n), wanted.shape)
         for j in range(len(self.table) - 1, -1, -1):
             row = self.table[j]
             if not len(row):
                 continue
-            ok = (pos < len(row)) & (row[np.minimum(pos, len(row) - 1)] >= wanted)
-            pos = np.where(ok, pos + (1 << j), pos)
+            step = 1 << j
+            probe = pos if forward else pos - step  # the range minimum that the move crosses
+            ok = (probe >= 0) & (probe < len(row))
+            ok &= row[np.clip(probe, 0, len(row) - 1)] >= wanted
+            pos = np.where(ok, pos + step if forward else pos - step, pos)
         return np.array(pos)
 
 
