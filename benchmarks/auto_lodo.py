@@ -23,14 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
-from grist.evaluate.datasets import read_jsonl
+from grist.io.datasets import read_jsonl
 from grist.evaluate.metrics import lcs_prf, shingle_counts, shingle_prf
 from grist.evaluate.peers import make_peer
 from grist.features.matrix import FeatureMatrix
 from grist.methods.auto import AutoConfig, select_content
 from grist.train.build import BuildReport, label_pages
-from grist.train.features import stage1_features
-from grist.train.model import AutoModel, TrainConfig, fit
+from grist.features.auto import stage1_features
+from grist.classify.boosted import AutoModel, TrainConfig
 
 DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
             "modern-dev", "readability")
@@ -137,7 +137,7 @@ def main() -> int:
     for held in args.held.split(",") if args.held else names:
         started = time.perf_counter()
         train = [p for n in names if n != held for p in data[n][0]][:: args.page_step]
-        model = fit(train, names1, config)
+        model = AutoModel(config).fit(train, names1)
         if args.save_models:
             Path(args.save_models).mkdir(parents=True, exist_ok=True)
             model.save(Path(args.save_models) / f"{held}.json.gz")
@@ -165,7 +165,7 @@ def held_out_texts(model: AutoModel, pages: list, names1: tuple[str, ...],
     words = names1.index("num_words")
     texts = {}
     for page in pages:
-        _, p2, _ = model.predict(FeatureMatrix(names1, page.values), page.regions, page.paths)
+        _, p2 = model.predict(FeatureMatrix(names1, page.values), page.regions, page.paths)
         keep, _ = select_content(p2, page.values[:, words], model.threshold, fallback_below)
         texts[page.id] = "\n".join(t for t, k in zip(page.texts, keep, strict=True) if k)
     return texts
@@ -188,7 +188,7 @@ def ship(data: dict, names1: tuple[str, ...], config: TrainConfig, out: str) -> 
     """Train on every labelled page of every dataset (what ``grist train`` does) and save."""
     pages = [p for pages, _ in data.values() for p in pages]
     started = time.perf_counter()
-    model = fit(pages, names1, config)
+    model = AutoModel(config).fit(pages, names1)
     model.save(out)
     print(f"trained auto on {len(pages)} pages ({sum(len(p.labels) for p in pages)} blocks, "
           f"threshold {model.threshold}) in {time.perf_counter() - started:.1f}s -> {out}",

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import grist
 from grist.document import Document
-from grist.evaluate.datasets import read_jsonl
+from grist.io.datasets import read_jsonl
 from grist.features.candidates import candidate_features
 from grist.features.context import context_features, with_neighbours
 from grist.features.text import block_features
@@ -25,9 +25,9 @@ from grist.html.load import load_document
 from grist.html.parse import check_structure, parse_document
 from grist.limits import Limits
 from grist.segment.blocks import segment
-from grist.train.features import FAR_COLUMNS, stage2_features
-from grist.train.model import SHIPPED, load_model
-from grist.train.runtime import load_cached
+from grist.features.auto import FAR_COLUMNS, stage2_features
+from grist.classify.boosted import SHIPPED, AutoModel
+from grist.modelfile import shipped
 
 DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
             "modern-dev", "readability")
@@ -43,7 +43,7 @@ def load_pages(folder: Path, per_dataset: int) -> list:
 
 def stage_times(pages: list) -> dict[str, float]:
     """CPU seconds of each stage summed over the pages (pages that fail are skipped)."""
-    model = load_cached(load_model, SHIPPED)
+    model = AutoModel.load(shipped(SHIPPED))
     totals = dict.fromkeys(STAGES, 0.0)
     clock = time.process_time
 
@@ -63,7 +63,7 @@ def stage_times(pages: list) -> dict[str, float]:
         blocks = timed("segment", lambda d=doc: segment(d))
         if not blocks:
             continue
-        text = timed("text", lambda b=blocks, d=doc: block_features(b, d))
+        text = timed("text", lambda b=blocks: block_features(b))
         ctx = timed("context", lambda b=blocks, d=doc: context_features(b, d))
         cand = timed("candidates", lambda b=blocks: candidate_features(b))
         matrix = timed("neighbours", lambda t=text, c=ctx, k=cand: with_neighbours(
@@ -71,7 +71,7 @@ def stage_times(pages: list) -> dict[str, float]:
         p1 = timed("stage1 forest", lambda m=matrix: model.stage1_scores(m)[0])
         second = timed("stage2 features", lambda b=blocks, m=matrix, p=p1: stage2_features(
             [x.region for x in b], [x.path for x in b], m, p))
-        timed("stage2 forest", lambda s=second: model.stage2.predict(s.values))
+        timed("stage2 forest", lambda s=second: model.boosters_.stage2.predict(s.values))
     return totals
 
 

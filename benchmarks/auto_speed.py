@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import grist
-from grist.evaluate.datasets import read_jsonl
+from grist.io.datasets import read_jsonl
 from grist.evaluate.peers import make_peer
 from grist.methods.auto import AutoConfig
 
@@ -87,12 +87,12 @@ def stage_times(pages: list) -> str:
     from grist.html.load import load_document
     from grist.html.parse import parse_document
     from grist.segment.blocks import segment
-    from grist.train.explain import top_contributions
-    from grist.train.features import stage1_features
-    from grist.train.model import SHIPPED, load_model
-    from grist.train.runtime import load_cached
+    from grist.classify.explain import top_contributions
+    from grist.features.auto import stage1_features
+    from grist.classify.boosted import SHIPPED, AutoModel
+    from grist.modelfile import shipped
 
-    model = load_cached(load_model, SHIPPED)
+    model = AutoModel.load(shipped(SHIPPED))
     auto = grist.Extractor(method="auto")
     spent: dict[str, float] = {}
 

@@ -24,7 +24,7 @@ import numpy as np
 from grist.dedup.minhash import MinHasher, estimate_jaccard
 from grist.dedup.simhash import frequency_simhash, hamming, modified_simhash
 from grist.dedup.similarity import text_cosine, text_jaccard
-from grist.evaluate.datasets import read_dataset, resolve_dataset
+from grist.io.datasets import read_dataset, resolve_dataset
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _MINHASH = MinHasher(num_perm=128, shingle=1)

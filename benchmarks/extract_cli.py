@@ -20,7 +20,7 @@ import time
 from importlib.metadata import version
 from pathlib import Path
 
-from grist.evaluate.datasets import read_jsonl
+from grist.io.datasets import read_jsonl
 
 FORMATS = ("text", "markdown", "json", "html")
 

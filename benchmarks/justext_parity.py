@@ -27,7 +27,7 @@ import numpy as np
 
 from grist.api import Extractor
 from grist.errors import GristError
-from grist.evaluate.datasets import Page, read_jsonl
+from grist.io.datasets import Page, read_jsonl
 from grist.evaluate.metrics import lcs_prf
 from grist.methods.justext import METHOD, JustextConfig
 

@@ -27,7 +27,7 @@ import numpy as np
 from grist import __version__
 from grist.api import Extractor
 from grist.errors import GristError
-from grist.evaluate.datasets import read_jsonl
+from grist.io.datasets import read_jsonl
 from grist.evaluate.metrics import lcs_prf
 from grist.methods.lineblock import LineBlockConfig
 from grist.segment.lines import LineConfig

@@ -15,7 +15,7 @@ import statistics
 import sys
 from collections.abc import Callable
 
-from grist.evaluate.datasets import dataset_name, read_dataset
+from grist.io.datasets import dataset_name, read_dataset
 from grist.evaluate.metrics import lcs_length, prf_from_counts, shingle_counts, shingle_prf
 
 Tokenizer = Callable[[str], list[str]]

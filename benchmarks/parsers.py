@@ -13,7 +13,7 @@ from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 
-from grist.evaluate.datasets import read_jsonl
+from grist.io.datasets import read_jsonl
 
 
 def walk_lxml(html: str) -> int:

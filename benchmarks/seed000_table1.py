@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 from sklearn.model_selection import GroupKFold
 
-from grist.evaluate.datasets import read_jsonl
+from grist.io.datasets import read_jsonl
 from grist.features.text import FEATURE_NAMES
 from grist.train.build import BuildReport, label_pages
-from grist.train.tree import fit_tree
+from grist.classify.tree import DecisionTree
 
 PAPER = {
     "ZeroR (baseline)": (40.7, 63.8, 49.7),
@@ -142,8 +142,9 @@ def main() -> int:
                 rule = one_r(X[train, cols[0]], y[train], w[train])
                 pred[test] = rule(X[test, cols[0]])
             else:
-                tree = fit_tree(X[np.ix_(train, cols)], y[train], features, args.min_leaf, w[train])
-                pred[test] = tree.predict_proba(X[np.ix_(test, cols)]) >= 0.5
+                tree = DecisionTree(args.min_leaf).fit(X[np.ix_(train, cols)], y[train], features,
+                                                       w[train])
+                pred[test] = tree.predict(X[np.ix_(test, cols)]) >= 0.5
         rows.append((title, weighted_prf(y, pred, w)))
         print(title, rows[-1][1], file=sys.stderr)
     gains = sorted(((info_gain(X[:, j], y), name) for j, name in enumerate(FEATURE_NAMES)),

@@ -18,7 +18,7 @@ import time
 
 import grist
 from grist.errors import GristError
-from grist.evaluate.datasets import DEFAULT_DATASETS_DIR, read_dataset, resolve_dataset
+from grist.io.datasets import DEFAULT_DATASETS_DIR, read_dataset, resolve_dataset
 from grist.evaluate.metrics import lcs_prf
 
 PAPER_HTML_KB, PAPER_TEXT_KB, PAPER_FILES = 9231, 2288, 736

@@ -13,7 +13,7 @@ import time
 
 import grist
 from grist.errors import GristError
-from grist.evaluate.datasets import read_dataset, resolve_dataset
+from grist.io.datasets import read_dataset, resolve_dataset
 from grist.evaluate.metrics import lcs_prf
 from grist.methods.tagscore import STAGES, TagscoreConfig
 

@@ -19,9 +19,9 @@ from grist.html.parse import parse_document
 from grist.methods import method_config
 from grist.methods.auto import AutoConfig, select_content
 from grist.segment.blocks import segment
-from grist.train.build import LabelledPage
-from grist.train.features import _run_edges
-from grist.train.model import TrainConfig, _best_threshold, _page_weights
+from grist.classify.rows import LabelledPage
+from grist.features.auto import _run_edges
+from grist.classify.boosted import TrainConfig, _best_threshold, _page_weights
 
 ARTICLE = (
     "<html><head><title>Rivers of the north</title></head><body>"
@@ -118,9 +118,9 @@ def test_fallback_in_the_pipeline_warns_and_says_why():
     strict = grist.extract(ARTICLE, method="auto", config=AutoConfig(threshold=0.9999))
     assert all(b.is_content for b in strict.blocks)
     assert all(b.reason.endswith("fallback: whole page kept") for b in strict.blocks)
-    assert any("every block is kept" in w for w in strict.document.warnings)
+    assert any("every block is kept" in w for w in strict.warnings)
     off = grist.extract(ARTICLE, method="auto", config=AutoConfig(threshold=0.9999, fallback_below=0))
-    assert not any(b.is_content for b in off.blocks) and not off.document.warnings
+    assert not any(b.is_content for b in off.blocks) and not off.warnings
     assert method_config("auto/no-fallback").fallback_below == 0.0
 
 
@@ -184,7 +184,7 @@ def test_empty_page_has_no_rows():
 
 
 def test_reasons_name_the_features_that_push_towards_the_label():
-    from grist.train.explain import top_contributions
+    from grist.classify.explain import top_contributions
 
     contrib = np.array([[0.5, -1.0, 0.2, 0.1], [0.5, -1.0, 0.2, 0.1], [0.0, 0.0, 0.0, 0.3]])
     values = np.array([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])

@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pytest
 
-from grist.features.chars import word_counts
 from grist.features.context import Runs, _title_overlap, common_prefixes
 
 
@@ -41,12 +39,3 @@ def test_title_overlap_matches_a_regex_word_count():
         assert hits[i] == sum(w in title_words for w in found)
         assert cover[i] == len(title_words & set(found)) / len(title_words)
         assert digits[i] == len(re.findall(r"\d", texts[i]))
-
-
-def test_word_counts_are_split_tokens_shared_read_only():
-    texts = ("two  words", "", " a\u00a0b\tc ", "one")
-    counts = word_counts(texts)
-    assert counts.tolist() == [len(t.split()) for t in texts] == [2, 0, 3, 1]
-    assert word_counts(tuple(texts)) is counts  # the second caller of the page reuses it
-    with pytest.raises(ValueError):
-        counts[0] = 5

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from grist.errors import DatasetError
-from grist.evaluate.datasets import (
+from grist.io.datasets import (
     cleaneval_gold,
     dataset_name,
     read_dataset,

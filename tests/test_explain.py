@@ -1,4 +1,4 @@
-"""Explanations of learned methods are computed on demand: Result.explain(), or JSON output."""
+"""Explanations of learned methods are computed on demand: Result.explained(), or JSON output."""
 
 from __future__ import annotations
 
@@ -24,14 +24,15 @@ def test_reasons_are_short_until_explained():
     result = grist.extract(PAGE, method="auto")
     short = [b.reason for b in result.blocks]
     assert all(r.startswith("p=") and r.count(";") == 1 and "context" in r for r in short)
-    assert result.explain() is result
-    full = [b.reason for b in result.blocks]
-    for before, after, block in zip(short, full, result.blocks, strict=True):
+    explained = result.explained()
+    full = [b.reason for b in explained.blocks]
+    for before, after in zip(short, full, strict=True):
         head, context = before.split("; ")
         assert after.startswith(head + "; ") and after.endswith("; " + context)
         assert after.count("(") >= 1  # at least one feature with its contribution
-    result.explain()
-    assert [b.reason for b in result.blocks] == full  # idempotent
+    assert [b.reason for b in result.blocks] == short  # the result itself is unchanged
+    assert [b.reason for b in result.explained().blocks] == full  # the same every time
+    assert result.explained().text == result.text
 
 
 def test_json_output_carries_full_explanations_and_features():
@@ -44,5 +45,4 @@ def test_json_output_carries_full_explanations_and_features():
 
 def test_explanations_off_leave_the_probability_only():
     result = grist.extract(PAGE, method="auto", config=AutoConfig(explain=False))
-    result.explain()
-    assert all(b.reason == f"p={b.score:.3f}" for b in result.blocks)
+    assert all(b.reason == f"p={b.score:.3f}" for b in result.explained().blocks)

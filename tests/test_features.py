@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+
+import grist
 
 from grist.document import Block, Document
 from grist.errors import GristError
 from grist.features.stopwords import available_languages, guess_language, load_stopwords
-from grist.features.text import FEATURE_NAMES, block_features, text_densities
+from grist.features.text import FEATURE_NAMES, block_features, stopword_language, text_densities
+from grist.methods.justext import JustextConfig
 from grist.html.parse import parse_document
 from grist.segment.blocks import segment
 
@@ -91,11 +95,15 @@ def test_stopword_density_uses_the_chosen_list():
     assert own.column("stopword_density")[0] == pytest.approx(2 / 3)
 
 
-def test_auto_language_picks_the_best_covering_list_and_records_it():
-    doc = Document(html="")
+def test_auto_language_picks_the_best_covering_list_and_reports_it():
     texts = ["Der Hund und die Katze sind nicht in dem Haus, aber sie sind bei uns."]
-    block_features([Block(text=texts[0])], doc, stopwords="auto")
-    assert doc.meta["language"] == "de"
+    assert stopword_language(texts) == "de"
+    german = block_features([Block(text=texts[0])], stopwords="de")
+    assert np.array_equal(block_features([Block(text=texts[0])], stopwords="auto").values,
+                          german.values)
+    page = "<p>" + texts[0] + "</p>"
+    result = grist.extract(page, method="justext", config=JustextConfig(stopwords="auto"))
+    assert result.meta["language"] == "de"
 
 
 def test_punctuation_count_and_copyright():

@@ -11,7 +11,7 @@ from local_server import ARTICLE, BIG_BYTES, USER_AGENTS, base_url
 
 from grist.errors import FetchError
 from grist.html.load import load_document
-from grist.stream.fetch import FetchConfig, fetch, is_url
+from grist.io.fetch import FetchConfig, fetch, is_url
 
 
 def test_fetch_passes_http_charset_on(server: ThreadingHTTPServer) -> None:

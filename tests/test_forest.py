@@ -123,28 +123,33 @@ def test_shipped_model_matches_lightgbm_on_pages():
     from grist.html.load import load_document
     from grist.html.parse import parse_document
     from grist.segment.blocks import segment
-    from grist.train.features import stage1_features
-    from grist.train.model import SHIPPED, load_model
-    from grist.train.runtime import load_cached
+    from grist.features.auto import stage1_features
+    from grist.classify.boosted import SHIPPED, AutoModel
+    from grist.modelfile import shipped
 
-    model = load_cached(load_model, SHIPPED)
-    stage1 = lgb.Booster(model_str=model.text1)
-    stage2 = lgb.Booster(model_str=model.text2)
+    model = AutoModel.load(shipped(SHIPPED))
+    stage1 = lgb.Booster(model_str=model.boosters_.text1)
+    stage2 = lgb.Booster(model_str=model.boosters_.text2)
     for html in PAGES:
         doc = parse_document(load_document(html))
         blocks = segment(doc)
         matrix = stage1_features(blocks, doc)
-        p1, p2, second = model.predict(matrix, [b.region for b in blocks], [b.path for b in blocks])
+        p1, _ = model.stage1_scores(matrix)
+        p2, second = model.stage2_scores(matrix, [b.region for b in blocks],
+                                         [b.path for b in blocks], p1)
         assert np.abs(p1 - stage1.predict(matrix.values)).max() < 1e-9
         assert np.abs(p2 - stage2.predict(second.values)).max() < 1e-9
 
 
 def test_training_without_lightgbm_says_what_to_install(monkeypatch):
-    from grist.train.model import _train
+    from grist.classify.boosted import AutoModel
+    from grist.classify.rows import LabelledPage
 
+    page = LabelledPage("p", "d", "s", np.zeros((2, 1)), np.array([True, False]), ["a", "b"],
+                        [0, 0], ["p", "p"], "a", 1.0)
     monkeypatch.setitem(sys.modules, "lightgbm", None)
     with pytest.raises(ModelError, match="lightgbm"):
-        _train(np.zeros((2, 1)), np.zeros(2), np.ones(2), ["num_words"], {}, 1)
+        AutoModel().fit([page], ["num_words"])
 
 
 def test_extraction_runs_without_lightgbm(tmp_path):

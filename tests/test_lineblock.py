@@ -23,6 +23,7 @@ from grist.features.lineblock import (
 )
 from grist.html.load import load_document
 from grist.limits import Budget
+from grist.methods import PageContext
 from grist.methods import get_method
 from grist.methods.lineblock import METHOD, LineBlockConfig, classify, ttr_threshold
 from grist.segment.lines import LineConfig, filter_useless_tags, get_lines, line_blocks
@@ -221,7 +222,7 @@ def test_literal_paper_reading_runs_on_source_lines():
     config = LineBlockConfig.paper()
     assert (config.sigma_lambda, config.rule, config.lines) == (None, "all", SOURCE_LINES)
     doc = load_document(PAGE)
-    blocks = METHOD.run(doc, config, Budget(5))
+    blocks = METHOD.run(doc, config, PageContext(Budget(5))).blocks
     texts = [b.text for b in blocks]
     assert "A new drug for bladder cancer has shown exciting results in a trial of many patients at" in texts
     assert all(b.label in (CONTENT, BOILERPLATE) and b.reason for b in blocks)
@@ -244,6 +245,6 @@ def test_papers_lcs_example():
 )
 def test_pathological_sources_finish_fast(source):
     started = time.perf_counter()
-    blocks = METHOD.run(load_document(source), LineBlockConfig(), Budget(5))
+    blocks = METHOD.run(load_document(source), LineBlockConfig(), PageContext(Budget(5))).blocks
     assert time.perf_counter() - started < 2.0
     assert any("text" in b.text for b in blocks)

@@ -8,7 +8,7 @@ import pytest
 import grist
 from grist.errors import ModelError
 from grist.methods.tree import TreeConfig
-from grist.train.tree import fit_tree, load_tree
+from grist.classify.tree import DecisionTree
 
 NAMES = ("link_density", "num_words")
 
@@ -24,10 +24,10 @@ def synthetic(n: int = 2000):
 
 def test_tree_learns_the_two_thresholds_and_respects_min_leaf():
     values, labels = synthetic()
-    tree = fit_tree(values, labels, NAMES, min_leaf=20)
-    assert ((tree.predict_proba(values) >= 0.5) == labels).mean() >= 0.97
-    inner = tree.left >= 0
-    cuts = {NAMES[f]: t for f, t in zip(tree.feature[inner], tree.threshold[inner], strict=True)}
+    tree = DecisionTree(min_leaf=20).fit(values, labels, NAMES)
+    assert ((tree.predict(values) >= 0.5) == labels).mean() >= 0.97
+    inner = tree.left_ >= 0
+    cuts = {NAMES[f]: t for f, t in zip(tree.feature_[inner], tree.threshold_[inner], strict=True)}
     assert abs(cuts["link_density"] - 0.3) < 0.02
     assert 10 <= cuts["num_words"] < 11
     leaves = tree.leaves(values)
@@ -36,7 +36,7 @@ def test_tree_learns_the_two_thresholds_and_respects_min_leaf():
 
 def test_decision_path_reads_like_the_papers_example():
     values, labels = synthetic()
-    tree = fit_tree(values, labels, NAMES, min_leaf=20)
+    tree = DecisionTree(min_leaf=20).fit(values, labels, NAMES)
     path = tree.decision_path(np.array([0.9, 50.0]))
     assert "link_density > 0.3" in path
     assert tree.decision_path(np.array([0.1, 50.0])).count("<=") >= 1
@@ -44,25 +44,25 @@ def test_decision_path_reads_like_the_papers_example():
 
 def test_tree_round_trips_through_json(tmp_path):
     values, labels = synthetic()
-    tree = fit_tree(values, labels, NAMES, min_leaf=20)
+    tree = DecisionTree(min_leaf=20).fit(values, labels, NAMES)
     tree.save(tmp_path / "t.json")
-    again = load_tree(tmp_path / "t.json")
-    assert again.names == NAMES
-    assert np.array_equal(again.predict_proba(values), tree.predict_proba(values))
+    again = DecisionTree.load(tmp_path / "t.json")
+    assert again.names_ == NAMES
+    assert np.array_equal(again.predict(values), tree.predict(values))
 
 
 def test_one_class_training_is_a_model_error():
     values, _ = synthetic()
     with pytest.raises(ModelError):
-        fit_tree(values, np.ones(len(values), dtype=bool), NAMES)
+        DecisionTree().fit(values, np.ones(len(values), dtype=bool), NAMES)
 
 
 def test_loading_something_else_is_a_model_error(tmp_path):
     (tmp_path / "x.json").write_text('{"format": "other"}')
     with pytest.raises(ModelError):
-        load_tree(tmp_path / "x.json")
+        DecisionTree.load(tmp_path / "x.json")
     with pytest.raises(ModelError):
-        load_tree(tmp_path / "missing.json")
+        DecisionTree.load(tmp_path / "missing.json")
 
 
 ARTICLE = (

@@ -6,13 +6,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from grist.document import Block
-from grist.errors import NoTextError, UnknownMethodError
+from grist.crosspage import CrossPageModel, apply_verdicts
+from grist.document import Block, RawPage
+from grist.errors import NoTextError
 from grist.html.load import load_document
 from grist.html.parse import check_structure, parse_document
 from grist.limits import Budget, Limits
-from grist.methods import DEFAULT_METHOD, get_method, method_config
-from grist.result import OUTPUT_FORMATS, Result
+from grist.methods import DEFAULT_METHOD, PageContext, get_method, method_config
+from grist.render import check_format
+from grist.result import Result
 
 
 @dataclass
@@ -20,8 +22,8 @@ class Extractor:
     """A configured extraction pipeline: a method, its config, the caps; reusable across pages.
 
     ``method`` is a method name or ``name/variant``; ``config`` defaults to that method's (variant's).
-
-    It keeps no state between pages: calling it twice on the same page gives the same result.
+    The method's resources (a model file) are loaded once, when the Extractor is built, and held
+    by it. It keeps no state between pages: calling it twice on the same page gives the same result.
     """
 
     method: str = DEFAULT_METHOD
@@ -33,15 +35,28 @@ class Extractor:
         self._method = get_method(self.method)
         if self.config is None:
             self.config = method_config(self.method)
-        if self.output not in OUTPUT_FORMATS:
-            raise UnknownMethodError(
-                f"unknown output format {self.output!r}; choose one of: {', '.join(OUTPUT_FORMATS)}"
-            )
+        check_format(self.output)
+        self._resources = self._method.load(self.config) if self._method.load else None
 
     def __call__(
-        self, source: bytes | str, url: str | None = None, *, http_charset: str | None = None
+        self,
+        source: bytes | str | RawPage,
+        url: str | None = None,
+        *,
+        http_charset: str | None = None,
+        site: CrossPageModel | None = None,
+        stream: CrossPageModel | None = None,
     ) -> Result:
-        """Extract the main content of one page (bytes or decoded str)."""
+        """Extract the main content of one page (bytes, a decoded str, or a RawPage).
+
+        ``site`` and ``stream`` are cross-page models (``grist.crosspage``) the extraction reads:
+        their evidence may inform the method, and their verdicts override its labels. They are
+        never updated here.
+        """
+        if isinstance(source, RawPage):
+            url = url or source.url
+            http_charset = http_charset or source.http_charset
+            source = source.content
         started = time.perf_counter()
         budget = Budget(self.limits.time_budget)
         doc = load_document(source, url, http_charset=http_charset, limits=self.limits)
@@ -50,21 +65,25 @@ class Extractor:
             budget.check("parsing")
         else:  # the same documented caps for every method, DOM or not
             check_structure(doc.html, self.limits)
-        blocks = self._method.run(doc, self.config, budget)
+        models = tuple(m for m in (site, stream) if m is not None)
+        labelled = self._method.run(doc, self.config, PageContext(budget, self._resources, models))
         budget.check("classification")
+        blocks = labelled.blocks
         if not any(b.text.strip() for b in blocks):
             raise NoTextError("the page has no visible text")
+        notes = list(labelled.notes)
+        apply_verdicts(models, doc, blocks, notes)
         result = Result(
             document=doc,
             blocks=blocks,
             method=self.method,
             output=self.output,
             empty_reason=_empty_reason(blocks),
-            features=doc.features,
+            features=labelled.features,
+            warnings=notes,
+            meta=dict(labelled.meta),
+            reasons=labelled.reasons,
         )
-        if self._method.explain is not None:
-            complete, config = self._method.explain, self.config
-            result.completer = lambda: complete(doc, blocks, config)
         result.timings["total"] = time.perf_counter() - started
         return result
 
@@ -76,19 +95,22 @@ def _empty_reason(blocks: list[Block]) -> str | None:
 
 
 def extract(
-    html: bytes | str,
+    html: bytes | str | RawPage,
     url: str | None = None,
     method: str = DEFAULT_METHOD,
     output: str = "text",
     *,
     config: Any = None,
     limits: Limits | None = None,
+    site: CrossPageModel | None = None,
+    stream: CrossPageModel | None = None,
 ) -> Result:
     """Extract the main content of one page.
 
-    ``html`` is raw bytes (decoded as a browser would) or an already decoded str. Returns a
-    Result (``.text``, ``.title``, ``.blocks``, renderers); ``str(result)`` renders ``output``.
-    Raises a ``grist.errors.GristError`` subclass for input that cannot be extracted.
+    ``html`` is raw bytes (decoded as a browser would), an already decoded str, or a RawPage.
+    Returns a Result (``.text``, ``.title``, ``.blocks``, renderers); ``str(result)`` renders
+    ``output``. ``site`` / ``stream`` are cross-page models read (never updated) by the
+    extraction. Raises a ``grist.errors.GristError`` subclass for input that cannot be extracted.
     """
     extractor = Extractor(method=method, config=config, limits=limits or Limits(), output=output)
-    return extractor(html, url)
+    return extractor(html, url, site=site, stream=stream)

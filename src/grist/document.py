@@ -8,10 +8,31 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from selectolax.lexbor import LexborHTMLParser
 
-    from grist.features.matrix import FeatureMatrix
-
 CONTENT = "content"
 BOILERPLATE = "boilerplate"
+# What a block is on its page. ``body`` is the main text; title, subtitle (dek), byline and caption
+# surround it; comment, related (teasers), navigation, promo (ads, newsletter, cookie, appeals) and
+# footer (legal, copyright) are the rest of the page; ``other`` is anything else.
+ROLES = ("body", "title", "subtitle", "byline", "caption", "comment", "related", "navigation",
+         "promo", "footer", "other")
+
+
+@dataclass(frozen=True)
+class RawPage:
+    """A page as it arrives, before decoding: what every source yields and every runner consumes.
+
+    content:      the page's bytes (decoded as a browser would) or an already decoded str.
+    url:          where the page lives, when known (used for links, hosts, site and stream models).
+    input:        how outputs and error records name the page: a path, a URL, ``<stdin>``, a record id.
+    http_charset: the charset of the HTTP ``Content-Type`` header, when the page was fetched.
+    date:         when the page was fetched or published (ISO 8601), when known.
+    """
+
+    content: bytes | str
+    url: str | None = None
+    input: str = ""
+    http_charset: str | None = None
+    date: str | None = None
 
 
 @dataclass
@@ -19,8 +40,8 @@ class Document:
     """A decoded page: its source text, where it came from, and (once parsed) its DOM.
 
     ``dom`` is filled by ``grist.html.parse.parse_document``; methods that work on the raw
-    source (``lineblock``) never parse it. ``features`` is the block feature matrix a method
-    computed (row i describes the i-th block it returned), handed on to ``Result.features``.
+    source (``lineblock``) never parse it. Stages read a Document; what they find travels in
+    their return values, never on the Document.
     """
 
     html: str
@@ -28,9 +49,6 @@ class Document:
     encoding: str | None = None
     title: str = ""
     dom: LexborHTMLParser | None = None
-    meta: dict[str, str] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
-    features: FeatureMatrix | None = None
 
 
 @dataclass(slots=True)
@@ -53,6 +71,9 @@ class Block:
     label:        ``content`` or ``boilerplate`` once classified, else None.
     reason:       why the label was given (the rule that fired, the model's explanation).
     score:        a method's confidence or importance score, when it has one.
+    role:         what the block is on its page (``body``, ``title``, ``byline``, ``caption``,
+                  ``navigation``, ...; see ``grist.document.ROLES``), when the method knows it.
+    decided_by:   what set the label: ``page`` (the method) or a cross-page model's ``source``.
     info:         method-specific details (e.g. jusText's context-free class).
     """
 
@@ -73,6 +94,8 @@ class Block:
     label: str | None = None
     reason: str | None = None
     score: float | None = None
+    role: str | None = None
+    decided_by: str = "page"
     info: dict[str, Any] = field(default_factory=dict)
 
     @property

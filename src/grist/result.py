@@ -1,14 +1,16 @@
-"""The result of extracting one page: labelled blocks plus renderers for every output format."""
+"""The result of extracting one page: labelled blocks, what the method found, and renderers."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
+from grist import render as renderers
 from grist.document import Block, Document
 
-OUTPUT_FORMATS = ("text", "markdown", "json", "html")
+if TYPE_CHECKING:  # pragma: no cover
+    from grist.features.matrix import FeatureMatrix
 
 
 @dataclass
@@ -16,9 +18,10 @@ class Result:
     """What ``grist.extract`` returns.
 
     ``blocks`` holds every block of the page, each labelled; ``content_blocks`` the kept ones.
-    ``empty_reason`` says why nothing was kept when ``text`` is empty.
-    ``features`` is the block feature matrix when the method computed one.
-    ``completer`` completes the blocks' reasons on demand (see ``explain``).
+    ``empty_reason`` says why nothing was kept when ``text`` is empty. ``features`` is the block
+    feature matrix when the method computed one; ``warnings`` are notes about the page (a
+    fallback, a cross-page model that could not judge it); ``meta`` holds page facts the method
+    established (e.g. ``language``). Rendering never changes a Result.
     """
 
     document: Document
@@ -26,17 +29,22 @@ class Result:
     method: str
     output: str = "text"
     empty_reason: str | None = None
-    features: Any = None
+    features: FeatureMatrix | None = None
+    warnings: list[str] = field(default_factory=list)
+    meta: dict[str, str] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
-    completer: Callable[[], None] | None = field(default=None, repr=False)
+    reasons: Callable[[], list[str]] | None = field(default=None, repr=False, compare=False)
 
-    def explain(self) -> Result:
-        """Complete every block's ``reason`` where the method defers it (the learned methods give
-        only their probability until asked); JSON output calls this. Idempotent; returns self."""
-        if self.completer is not None:
-            completer, self.completer = self.completer, None
-            completer()
-        return self
+    def explained(self) -> Result:
+        """This result with every block's complete ``reason``, where the method computes it on
+        demand (the learned methods give only their probability until asked, because naming the
+        features that decided costs as much as deciding). A new Result; this one is unchanged."""
+        if self.reasons is None:
+            return self
+        full = self.reasons()
+        blocks = [replace(b, reason=why) if b.decided_by == "page" else b
+                  for b, why in zip(self.blocks, full, strict=True)]
+        return replace(self, blocks=blocks, reasons=None)
 
     @property
     def title(self) -> str:
@@ -55,10 +63,8 @@ class Result:
         return self.render("text")
 
     def render(self, fmt: str | None = None) -> str:
-        """Render in ``fmt`` (text, markdown, json, html); defaults to the requested output."""
-        from grist.render import render
-
-        return render(self, fmt or self.output)
+        """Render in ``fmt`` (see ``grist.render.FORMATS``); defaults to the requested output."""
+        return renderers.render(self, fmt or self.output)
 
     def to_text(self) -> str:
         return self.render("text")

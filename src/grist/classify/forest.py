@@ -57,6 +57,11 @@ class Forest:
     sigmoid: float | None  # probability = 1 / (1 + exp(-sigmoid * raw)); None: raw is the output
     average: bool  # random-forest mode: the output is the mean, not the sum, of the trees
 
+    def __post_init__(self) -> None:
+        for value in vars(self).values():  # shared through the model cache: never written to
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+
     @property
     def num_trees(self) -> int:
         """Number of trees in the ensemble."""

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from grist.errors import DatasetError
 from grist.evaluate.bench import run_bench
-from grist.evaluate.datasets import DEFAULT_DATASETS_DIR, resolve_dataset
+from grist.io.datasets import DEFAULT_DATASETS_DIR, resolve_dataset
 from grist.evaluate.peers import PEERS
 from grist.evaluate.report import (
     console_tables,

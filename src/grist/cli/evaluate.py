@@ -10,7 +10,7 @@ import sys
 from grist.api import Extractor
 from grist.progress import progress
 from grist.errors import GristError
-from grist.evaluate.datasets import DEFAULT_DATASETS_DIR, read_dataset, resolve_dataset
+from grist.io.datasets import DEFAULT_DATASETS_DIR, read_dataset, resolve_dataset
 from grist.evaluate.metrics import PRF, lcs_prf
 from grist.methods import DEFAULT_METHOD
 

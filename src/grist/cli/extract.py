@@ -22,10 +22,10 @@ from grist.errors import GristError, LimitExceededError
 from grist.limits import Limits
 from grist.methods import DEFAULT_METHOD, available_methods, method_config
 from grist.render.json_output import dumps, result_dict
-from grist.result import OUTPUT_FORMATS, Result
-from grist.stream.fetch import fetch, is_url
+from grist.render import FORMATS
+from grist.result import Result
+from grist.io.fetch import fetch, is_url
 
-SUFFIXES = {"text": ".txt", "markdown": ".md", "json": ".json", "html": ".html"}
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"extraction method: {', '.join(available_methods())} (default: {DEFAULT_METHOD})",
     )
     parser.add_argument(
-        "--format", default="text", choices=OUTPUT_FORMATS, help="output format (default: text)"
+        "--format", default="text", choices=tuple(FORMATS), help="output format (default: text)"
     )
     parser.add_argument(
         "--out", type=Path, metavar="DIR", help="write one file per page into DIR instead"
@@ -171,7 +171,7 @@ class _Output:
         if result.empty_reason:
             note = f"grist: note: {source.label}: nothing extracted: {result.empty_reason}"
             self._write(note, sys.stderr)
-        for warning in result.document.warnings:
+        for warning in result.warnings:
             self._write(f"grist: note: {source.label}: {warning}", sys.stderr)
 
     def error(self, source: Source, exc: Exception) -> None:
@@ -189,7 +189,7 @@ class _Output:
             n += 1
             stem = f"{source.name}-{n}"
         self.used.add(stem)
-        path = self.out / (stem + SUFFIXES[self.fmt])
+        path = self.out / (stem + FORMATS[self.fmt].suffix)
         path.parent.mkdir(parents=True, exist_ok=True)
         return path
 

@@ -13,14 +13,14 @@ import time
 
 import numpy as np
 
+from grist.classify.boosted import AutoModel, TrainConfig
+from grist.classify.tree import DecisionTree
 from grist.errors import ModelError
+from grist.features.auto import stage1_features
 from grist.features.text import FEATURE_NAMES
+from grist.io.datasets import read_dataset
 from grist.progress import progress
-from grist.evaluate.datasets import read_dataset
 from grist.train.build import BuildReport, label_pages
-from grist.train.features import stage1_features
-from grist.train.model import TrainConfig, fit
-from grist.train.tree import fit_tree
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -64,12 +64,13 @@ def handler(args: argparse.Namespace) -> int:
         width = len(FEATURE_NAMES)
         values = np.vstack([p.values[:, :width] for p in pages])
         labels = np.concatenate([p.labels for p in pages])
-        fit_tree(values, labels, FEATURE_NAMES, args.min_leaf or 1000,
-                 values[:, FEATURE_NAMES.index("num_words")] + 1).save(args.out)
+        tree = DecisionTree(min_leaf=args.min_leaf or 1000)
+        tree.fit(values, labels, FEATURE_NAMES, values[:, FEATURE_NAMES.index("num_words")] + 1)
+        tree.save(args.out)
     else:
         config = TrainConfig(rounds=args.rounds, min_leaf=args.min_leaf or TrainConfig.min_leaf,
                              threads=args.threads)
-        fit(pages, stage1_features([], None).names, config).save(args.out)
+        AutoModel(config).fit(pages, stage1_features([], None).names).save(args.out)
     blocks = sum(len(p.labels) for p in pages)
     print(f"trained {args.method} on {report.pages} pages ({blocks} blocks, {report.skipped} "
           f"skipped, gold coverage {report.mean_coverage:.3f}) in "

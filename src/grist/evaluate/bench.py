@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from grist.evaluate.aggregate import PageScore, score_page, summarize
-from grist.evaluate.datasets import dataset_name, read_dataset
+from grist.io.datasets import dataset_name, read_dataset
 from grist.evaluate.runner import Output, SystemRun, run_systems
 
 

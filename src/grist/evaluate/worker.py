@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Iterator
 
-from grist.evaluate.datasets import Page, read_dataset
+from grist.io.datasets import Page, read_dataset
 from grist.evaluate.peers import ExtractFunction
 from grist.evaluate.systems import make_system
 

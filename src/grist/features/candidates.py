@@ -22,7 +22,6 @@ from functools import lru_cache
 import numpy as np
 
 from grist.document import Block
-from grist.features.chars import word_counts
 from grist.features.context import Runs, common_prefixes
 from grist.features.matrix import FeatureMatrix
 from grist.segment.blocks import HTML5_BLOCK_TAGS, REGION_TAGS
@@ -131,10 +130,12 @@ def candidate_columns(paths: Sequence[Sequence[str]], texts: Sequence[str], word
     return FeatureMatrix(NAMES, np.column_stack(columns))
 
 
-def candidate_features(blocks: Sequence[Block]) -> FeatureMatrix:
-    """Container features of the page's blocks (see module doc)."""
+def candidate_features(blocks: Sequence[Block], words: np.ndarray | None = None) -> FeatureMatrix:
+    """Container features of the page's blocks (see module doc); ``words``: their ``str.split()``
+    word counts, when the caller has them already."""
     texts = tuple(b.text for b in blocks)
-    words = word_counts(texts)
+    if words is None:
+        words = np.array([len(t.split()) for t in texts], dtype=float)
     links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), words)
     cuts: dict[tuple[str, int], tuple[str, ...]] = {}  # one tuple per distinct cut path
     for key in dict.fromkeys((b.path, b.region) for b in blocks):

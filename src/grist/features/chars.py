@@ -62,15 +62,6 @@ def char_flags(codes: np.ndarray) -> np.ndarray:
     return flags
 
 
-@lru_cache(maxsize=1)
-def word_counts(texts: tuple[str, ...]) -> np.ndarray:
-    """``str.split()`` tokens of each text, as read-only floats; the last page's answer is kept,
-    as its context and candidate features both ask for it."""
-    counts = np.array([len(t.split()) for t in texts], dtype=float)
-    counts.flags.writeable = False
-    return counts
-
-
 @dataclass(frozen=True)
 class Tokens:
     """Per-token arrays (one entry per ``str.split()`` token of the joined texts) and per-block

@@ -18,7 +18,7 @@ from math import log1p
 import numpy as np
 
 from grist.document import Block, Document
-from grist.features.chars import ALNUM, DECIMAL, chars_of, word_counts
+from grist.features.chars import ALNUM, DECIMAL, chars_of
 from grist.features.matrix import FeatureMatrix
 
 BLOCK_TAGS = ("p", "div", "li", "td", "th", "dd", "dt", "pre", "blockquote", "figcaption",
@@ -252,8 +252,12 @@ def _title_overlap(lowered: Sequence[str], title: str
     return words, hits, cover / len(title_words), digits
 
 
-def context_features(blocks: Sequence[Block], doc: Document | None = None) -> FeatureMatrix:
-    """One row per block: DOM-context, region, title and position features (see module doc)."""
+def context_features(blocks: Sequence[Block], doc: Document | None = None,
+                     counts: np.ndarray | None = None) -> FeatureMatrix:
+    """One row per block: DOM-context, region, title and position features (see module doc).
+
+    ``counts``: the blocks' ``str.split()`` word counts, when the caller has them already.
+    """
     n = len(blocks)
     names = [f"ctx_tag_{t}" for t in BLOCK_TAGS] + ["ctx_tag_other"]
     names += [f"ctx_in_{a}" for a in ANCESTORS] + [f"ctx_cls_{k}" for k in CLASS_KEYWORDS]
@@ -270,7 +274,8 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None) -> Fe
     texts = [b.text for b in blocks]
     lowered = [t.lower() for t in texts]
     paths = _split_paths([b.path for b in blocks])
-    counts = word_counts(tuple(texts))
+    if counts is None:
+        counts = np.array([len(t.split()) for t in texts], dtype=float)
     links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), counts)
     total = max(float(counts.sum()), 1.0)
     region_words, region_links, region_blocks = _group_sums([b.region for b in blocks],

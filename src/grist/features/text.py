@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from grist.document import Block, Document
+from grist.document import Block
 from grist.features.chars import tokenize
 from grist.features.matrix import FeatureMatrix
 from grist.features.stopwords import AUTO, guess_language, load_stopwords
@@ -158,6 +158,20 @@ def _date_tokens(joined: str, start: np.ndarray, length: np.ndarray, lowered: li
     return found
 
 
+def _lowered(joined: str, tokens: int) -> list[str]:
+    """The lower-cased ``str.split()`` tokens of ``joined`` (which has ``tokens`` of them)."""
+    lowered = joined.lower().split()
+    if len(lowered) != tokens:  # lower-casing merged or split a token (rare scripts)
+        lowered = [t.lower() for t in joined.split()]
+    return lowered
+
+
+def stopword_language(texts: Sequence[str]) -> str:
+    """The bundled stop-word language covering most of the texts' tokens (what ``"auto"`` picks)."""
+    joined = "\n".join(texts)
+    return guess_language(_lowered(joined, len(joined.split())))
+
+
 def _quotient(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     return numerator / np.maximum(denominator, 1.0)
 
@@ -174,14 +188,12 @@ def _shift(values: np.ndarray, step: int) -> np.ndarray:
 
 def block_features(
     blocks: Sequence[Block],
-    doc: Document | None = None,
     stopwords: str | Path | Iterable[str] = "en",
 ) -> FeatureMatrix:
     """Compute the features of every block (columns: ``FEATURE_NAMES``).
 
     ``stopwords`` is a language code, ``"auto"`` (the bundled list covering most of the page's
-    tokens), a file path or a set of words. With ``doc`` the chosen language is recorded in
-    ``doc.meta["language"]`` when it was guessed.
+    tokens, ``stopword_language``), a file path or a set of words.
     """
     n = len(blocks)
     if n == 0:
@@ -189,15 +201,9 @@ def block_features(
     texts = [b.text for b in blocks]
     tok = tokenize(texts)
     owner, m = tok.owner, len(tok.owner)
-    lowered = tok.joined.lower().split()
-    if len(lowered) != m:  # lower-casing merged or split a token (rare scripts)
-        lowered = [t.lower() for t in tok.joined.split()]
-
+    lowered = _lowered(tok.joined, m)
     if isinstance(stopwords, str) and stopwords == AUTO:
-        language = guess_language(lowered)
-        if doc is not None:
-            doc.meta["language"] = language
-        stopwords = language
+        stopwords = guess_language(lowered)
     stop = load_stopwords(stopwords, extended=True)
 
     word_flags = tok.word

@@ -1,25 +1,46 @@
-"""Registry of the named extraction methods; each lives in its own module and is imported on use."""
+"""The registry of named extraction methods.
+
+Every method, built in or a user's, is registered with ``register_method``: as a ``Method``
+object, or as ``"module:ATTRIBUTE"`` imported on first use (the built-in methods, so that
+``import grist`` stays cheap). ``grist.testing.check_method`` checks a registered method
+against the contract every method keeps.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
-import importlib.util
 from pathlib import Path
 from typing import Any
 
 from grist.errors import ModelError, UnknownMethodError
-from grist.methods.base import Method
+from grist.methods.base import Labelled, Method, PageContext
 
 DEFAULT_METHOD = "auto"
 
-_MODULES: dict[str, str] = {
-    "justext": "grist.methods.justext",
-    "lineblock": "grist.methods.lineblock",
-    "tagscore": "grist.methods.tagscore",
-    "tree": "grist.methods.tree",
-    "auto": "grist.methods.auto",
-}
+_REGISTRY: dict[str, Method | str] = {}
+
+
+def register_method(name: str, method: Method | str, *, replace: bool = False) -> None:
+    """Make ``method`` available as ``name`` (and ``name/variant`` for its variants).
+
+    ``method`` is a Method or ``"module:ATTRIBUTE"`` naming one, imported when first used.
+    Registering a taken name raises UnknownMethodError unless ``replace`` is set.
+    """
+    if not name or "/" in name or "@" in name:
+        raise UnknownMethodError(f"a method name is a plain word, not {name!r}")
+    if name in _REGISTRY and not replace:
+        raise UnknownMethodError(f"a method named {name!r} is already registered")
+    _REGISTRY[name] = method
+
+
+def unregister_method(name: str) -> None:
+    """Remove a registered method (a no-op for unknown names)."""
+    _REGISTRY.pop(name, None)
+
+
+for _name in ("justext", "lineblock", "tagscore", "tree", "auto"):
+    register_method(_name, f"grist.methods.{_name}:METHOD")
 
 
 def split_spec(spec: str) -> tuple[str, str | None]:
@@ -31,27 +52,35 @@ def split_spec(spec: str) -> tuple[str, str | None]:
 def get_method(spec: str) -> Method:
     """Return the method named by ``spec`` (``name`` or ``name/variant``) or raise UnknownMethodError."""
     name, _ = split_spec(spec)
-    module_name = _MODULES.get(name)
-    if module_name is None:
+    entry = _REGISTRY.get(name)
+    if entry is None:
         raise UnknownMethodError(
             f"unknown method {name!r}; choose one of: {', '.join(available_methods())}"
         )
+    if isinstance(entry, Method):
+        return entry
+    module_name, _, attribute = entry.partition(":")
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name == module_name:
             raise UnknownMethodError(f"method {name!r} is not available in this build") from None
         raise
-    return module.METHOD
+    return getattr(module, attribute or "METHOD")
 
 
 def available_methods() -> list[str]:
-    """Names of the methods whose module is present in this installation."""
-    names = []
-    for name, module_name in _MODULES.items():
-        if importlib.util.find_spec(module_name) is not None:
-            names.append(name)
-    return names
+    """Names of the registered methods, in registration order."""
+    return list(_REGISTRY)
+
+
+def method_specs() -> list[str]:
+    """Every method and every variant, as the specs ``--method`` accepts (``name/variant``)."""
+    specs = []
+    for name in available_methods():
+        specs.append(name)
+        specs += [f"{name}/{variant}" for variant in get_method(name).variants]
+    return specs
 
 
 def method_config(spec: str, model_path: str | Path | None = None) -> Any:
@@ -78,3 +107,8 @@ def method_config(spec: str, model_path: str | Path | None = None) -> Any:
     if not Path(model_path).is_file():
         raise ModelError(f"model file not found: {model_path}")
     return dataclasses.replace(config, model_path=str(model_path))
+
+
+__all__ = ["DEFAULT_METHOD", "Labelled", "Method", "PageContext", "available_methods",
+           "get_method", "method_config", "method_specs", "register_method", "split_spec",
+           "unregister_method"]

@@ -1,6 +1,6 @@
 """Method ``auto``: the learned two-stage classifier over shallow + DOM-context block features.
 
-Segments the page (seed 000 §4.1.1), computes ``grist.train.features`` rows, scores every block
+Segments the page (seed 000 §4.1.1), computes ``grist.features.auto`` rows, scores every block
 with the shipped model (``grist/data/auto-1.json.gz``) or a user's (``AutoConfig.model_path``,
 made with ``grist train``). Each block's ``score`` is the final probability of content; its
 ``reason`` lists the features that pushed it most and the shift the context stage added.
@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grist.document import BOILERPLATE, CONTENT, Block, Document
-from grist.limits import Budget
-from grist.methods.base import Method
-from grist.train.explain import top_contributions
-from grist.train.features import stage1_features
-from grist.train.model import SHIPPED, AutoModel, load_model
-from grist.train.runtime import describe_blocks, load_cached
+from grist.classify.boosted import SHIPPED, AutoModel
+from grist.classify.explain import top_contributions
+from grist.document import BOILERPLATE, CONTENT, Document
+from grist.features.auto import stage1_features
+from grist.features.matrix import FeatureMatrix
+from grist.methods.base import Labelled, Method, PageContext, describe_blocks
+from grist.modelfile import shipped
 
 
 @dataclass(frozen=True)
@@ -30,8 +30,8 @@ class AutoConfig:
                words, the model has not recognised the kind of page (a hub of teasers, a product
                grid, a forum thread); every block is kept then, and the page gets a warning.
                Keeping all loses less than keeping nothing (docs/benchmarks/auto.md); 0 turns it off.
-    explain:   each block's ``reason`` gives the context stage's shift and, once
-               ``Result.explain()`` has run (JSON output runs it), the ``top_features`` stage-1
+    explain:   each block's ``reason`` gives the context stage's shift and, in
+               ``Result.explained()`` (JSON output uses it), the ``top_features`` stage-1
                features whose path contributions (over all trees) pushed it most towards its label;
                computed on demand because it costs about as much as the prediction itself.
     """
@@ -60,22 +60,23 @@ def select_content(p: np.ndarray, words: np.ndarray, threshold: float,
     return keep, None
 
 
-def _model(config: AutoConfig) -> AutoModel:
-    return load_cached(load_model, SHIPPED, config.model_path)
+def load(config: AutoConfig) -> AutoModel:
+    """The model the config names (the shipped one by default)."""
+    return AutoModel.load(config.model_path or shipped(SHIPPED))
 
 
-def run(doc: Document, config: AutoConfig, budget: Budget) -> list[Block]:
+def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
     """Label every block of the page with the learned model."""
-    blocks, matrix = describe_blocks(doc, budget, stage1_features)
+    blocks, matrix = describe_blocks(doc, ctx.budget, stage1_features)
     if matrix is None:
-        return blocks
-    model = _model(config)
-    p1, _ = model.stage1_scores(matrix)
-    p2, _ = model.stage2_scores(matrix, [b.region for b in blocks], [b.path for b in blocks], p1)
-    threshold = model.threshold if config.threshold is None else config.threshold
+        return Labelled(blocks)
+    model: AutoModel = ctx.resources
+    p1, p2 = model.predict(matrix, [b.region for b in blocks], [b.path for b in blocks])
+    threshold = model.threshold_ if config.threshold is None else config.threshold
     keep, share = select_content(p2, matrix.column("num_words"), threshold, config.fallback_below)
+    notes = []
     if share is not None:
-        doc.warnings.append(
+        notes.append(
             f"auto kept {share:.1%} of the page's words (under {config.fallback_below:.0%}): "
             "a kind of page the model does not recognise; every block is kept"
         )
@@ -87,21 +88,26 @@ def run(doc: Document, config: AutoConfig, budget: Budget) -> list[Block]:
         if share is not None:
             block.reason += "; fallback: whole page kept"
         block.info["stage1"] = float(first)
-    doc.features = matrix
-    return blocks
+    reasons = None
+    if config.explain:
+        short = [b.reason for b in blocks]
+
+        def reasons() -> list[str]:
+            return full_reasons(short, keep, matrix, model, config.top_features)
+    return Labelled(blocks, features=matrix, notes=notes, reasons=reasons)
 
 
-def explain(doc: Document, blocks: list[Block], config: AutoConfig) -> None:
-    """Add to each reason the stage-1 features that pushed the block most towards its label."""
-    if not config.explain or doc.features is None or not blocks:
-        return
-    matrix = doc.features
-    _, contrib = _model(config).stage1_scores(matrix, contributions=True)
-    keep = np.array([b.is_content for b in blocks])
-    texts = top_contributions(contrib, matrix.values, matrix.names, keep, config.top_features)
-    for block, why in zip(blocks, texts, strict=True):
-        head, _, context = block.reason.partition("; ")
-        block.reason = f"{head}; {why}; {context}"
+def full_reasons(short: list[str], keep: np.ndarray, matrix: FeatureMatrix, model: AutoModel,
+                 top: int) -> list[str]:
+    """Each block's short reason with the ``top`` stage-1 features that pushed it most towards
+    its label (``keep``) inserted after the probability."""
+    _, contrib = model.stage1_scores(matrix, contributions=True)
+    texts = top_contributions(contrib, matrix.values, matrix.names, keep, top)
+    out = []
+    for reason, why in zip(short, texts, strict=True):
+        head, _, context = reason.partition("; ")
+        out.append(f"{head}; {why}; {context}")
+    return out
 
 
 METHOD = Method(
@@ -109,6 +115,6 @@ METHOD = Method(
     summary="learned two-stage boosted trees over shallow and DOM-context block features",
     config_type=AutoConfig,
     run=run,
-    explain=explain,
+    load=load,
     variants={"no-fallback": lambda: AutoConfig(fallback_below=0.0)},
 )

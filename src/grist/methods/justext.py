@@ -1,5 +1,5 @@
 """The ``justext`` method: seed 000 segmentation -> shallow features -> jusText rules (Algorithm 1
-followed by the context-sensitive pass). The feature matrix is handed to the Result."""
+followed by the context-sensitive pass). The feature matrix is returned with the labels."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grist.classify.rules import RuleConfig, classify
-from grist.document import Block, Document
-from grist.features.text import block_features
-from grist.limits import Budget
-from grist.methods.base import Method
+from grist.document import Document
+from grist.features.stopwords import AUTO
+from grist.features.text import block_features, stopword_language
+from grist.methods.base import Labelled, Method, PageContext
 from grist.segment.blocks import PAPER_BLOCK_TAGS, SegmentConfig, segment
 
 
@@ -29,15 +29,17 @@ class JustextConfig:
     segment: SegmentConfig = field(default_factory=SegmentConfig)
 
 
-def run(doc: Document, config: JustextConfig, budget: Budget) -> list[Block]:
+def run(doc: Document, config: JustextConfig, ctx: PageContext) -> Labelled:
     """Segment, describe and classify the blocks of one parsed page."""
     blocks = segment(doc, config.segment)
-    budget.check("segmentation")
-    features = block_features(blocks, doc, config.stopwords)
-    budget.check("block features")
+    ctx.budget.check("segmentation")
+    stopwords, meta = config.stopwords, {}
+    if isinstance(stopwords, str) and stopwords == AUTO:
+        stopwords = meta["language"] = stopword_language([b.text for b in blocks])
+    features = block_features(blocks, stopwords)
+    ctx.budget.check("block features")
     classify(blocks, features, config.rules)
-    doc.features = features
-    return blocks
+    return Labelled(blocks, features=features, meta=meta)
 
 
 _DEFAULT = JustextConfig()

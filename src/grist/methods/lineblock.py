@@ -25,8 +25,7 @@ from grist.features.lineblock import (
     title_keywords,
 )
 from grist.features.matrix import FeatureMatrix
-from grist.limits import Budget
-from grist.methods.base import Method
+from grist.methods.base import Labelled, Method, PageContext
 from grist.segment.lines import LineConfig, filter_useless_tags, get_lines, line_blocks
 
 RULES = ("all", "rescue")
@@ -102,8 +101,9 @@ def _reason(row: dict[str, float], tau: float, config: LineBlockConfig) -> str:
     )
 
 
-def run(doc: Document, config: LineBlockConfig, budget: Budget) -> list[Block]:
+def run(doc: Document, config: LineBlockConfig, ctx: PageContext) -> Labelled:
     """Label every text line of the page by the threshold test of its line-block."""
+    budget = ctx.budget
     filtered = filter_useless_tags(doc.html, config.lines.useless_tags)
     budget.check("line filtering")
     lines = get_lines(filtered, config.lines)
@@ -148,7 +148,7 @@ def run(doc: Document, config: LineBlockConfig, budget: Budget) -> list[Block]:
                       "tkd": row["tkd"]},
             )
         )
-    return blocks
+    return Labelled(blocks)
 
 
 METHOD = Method(

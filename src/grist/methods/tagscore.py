@@ -19,8 +19,7 @@ from grist.clean import ALL_RULES, Removal, RuleConfig, apply_rules
 from grist.dedup.stage import DedupConfig, drop_near_duplicates
 from grist.document import BOILERPLATE, CONTENT, Block, Document
 from grist.errors import GristError
-from grist.limits import Budget
-from grist.methods.base import Method
+from grist.methods.base import Labelled, Method, PageContext
 from grist.segment.blocks import SegmentConfig, segment
 from grist.segment.regions import minimum_subtree, region_tree, unpunctuated_regions
 
@@ -118,8 +117,9 @@ def _align(before: list[Block], after: list[Block], removals: list[Removal]) -> 
     return merged
 
 
-def run(doc: Document, config: TagscoreConfig, budget: Budget) -> list[Block]:
+def run(doc: Document, config: TagscoreConfig, ctx: PageContext) -> Labelled:
     """Label every block of one parsed page with seed 001's pipeline."""
+    budget = ctx.budget
     unknown = [s for s in config.stages if s not in STAGES]
     if config.unit not in ("block", "region"):
         raise GristError(f"tagscore unit must be 'block' or 'region', not {config.unit!r}")
@@ -138,8 +138,8 @@ def run(doc: Document, config: TagscoreConfig, budget: Budget) -> list[Block]:
     _label_regions(doc, blocks, total_units, config)
     budget.check("tagscore stages")
     if blocks is before:
-        return blocks
-    return _align(before, blocks, removals)
+        return Labelled(blocks)
+    return Labelled(_align(before, blocks, removals))
 
 
 def _stages(*stages: str):

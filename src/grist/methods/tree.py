@@ -1,6 +1,6 @@
 """Method ``tree``: seed 000's decision tree over the shallow features of previous/current/next block.
 
-The shipped tree (``grist/data/auto-tree-1.json``) was fitted on L3S-GN1 (the paper's Google News
+The shipped tree (``grist/data/tree-1.json``) was fitted on L3S-GN1 (the paper's Google News
 collection) with entropy splits and at least 1000 blocks per leaf (seed 000 §5); ``grist train
 --method tree`` fits one on your pages. Each block's ``reason`` is its decision path.
 """
@@ -9,15 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grist.document import BOILERPLATE, CONTENT, Block, Document
+from grist.classify.tree import SHIPPED, DecisionTree
+from grist.document import BOILERPLATE, CONTENT, Document
 from grist.errors import ModelError
 from grist.features.text import block_features
-from grist.limits import Budget
-from grist.methods.base import Method
-from grist.train.runtime import describe_blocks, load_cached
-from grist.train.tree import TreeModel, load_tree
-
-SHIPPED = "auto-tree-1.json"
+from grist.methods.base import Labelled, Method, PageContext, describe_blocks
+from grist.modelfile import shipped
 
 
 @dataclass(frozen=True)
@@ -28,20 +25,25 @@ class TreeConfig:
     threshold: float = 0.5
 
 
-def run(doc: Document, config: TreeConfig, budget: Budget) -> list[Block]:
+def load(config: TreeConfig) -> DecisionTree:
+    """The tree the config names."""
+    return DecisionTree.load(config.model_path or shipped(SHIPPED))
+
+
+def run(doc: Document, config: TreeConfig, ctx: PageContext) -> Labelled:
     """Label every block by walking the tree; the reason is the path taken."""
-    blocks, matrix = describe_blocks(doc, budget, block_features)
+    blocks, matrix = describe_blocks(doc, ctx.budget, lambda blocks, _: block_features(blocks))
     if matrix is None:
-        return blocks
-    tree: TreeModel = load_cached(load_tree, SHIPPED, config.model_path)
-    if matrix.names != tree.names:
+        return Labelled(blocks)
+    tree: DecisionTree = ctx.resources
+    if matrix.names != tree.names_:
         raise ModelError("the tree was trained on other features; retrain it with grist train")
-    proba = tree.predict_proba(matrix.values)
+    proba = tree.predict(matrix.values)
     for block, p, row in zip(blocks, proba, matrix.values, strict=True):
         block.label = CONTENT if p >= config.threshold else BOILERPLATE
         block.score = float(p)
         block.reason = tree.decision_path(row)
-    return blocks
+    return Labelled(blocks, features=matrix)
 
 
 METHOD = Method(
@@ -49,4 +51,5 @@ METHOD = Method(
     summary="seed 000's C4.5-style decision tree over shallow features of neighbouring blocks",
     config_type=TreeConfig,
     run=run,
+    load=load,
 )

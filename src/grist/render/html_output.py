@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from grist.render.layout import Part, layout
 
 if TYPE_CHECKING:  # pragma: no cover
-    from grist.result import Result
+    from grist.render import Extraction
 
 
 def _list(items: list[tuple[int, str, str]]) -> str:
@@ -58,7 +58,7 @@ def render_part(part: Part) -> str:
     return f"<p>{escape(part.text)}</p>"
 
 
-def render(result: Result) -> str:
+def render(result: Extraction) -> str:
     """The kept blocks as a small standalone HTML page."""
     body = "\n".join(render_part(p) for p in layout(result.content_blocks))
     return (

@@ -15,9 +15,10 @@ import numpy as np
 
 from grist.document import Block
 from grist.features.matrix import FeatureMatrix
+from grist.render.text import render as render_text
 
 if TYPE_CHECKING:  # pragma: no cover
-    from grist.result import Result
+    from grist.render import Extraction
 
 
 def _plain(value: Any) -> Any:
@@ -49,6 +50,8 @@ def block_dict(block: Block, features: dict[str, float | None] | None = None) ->
         "label": block.label,
         "reason": block.reason,
         "score": _plain(block.score),
+        "role": block.role,
+        "decided_by": block.decided_by,
         "heading": block.heading,
         "list_kind": block.list_kind,
         "list_depth": block.list_depth,
@@ -76,9 +79,9 @@ def _feature_rows(matrix: FeatureMatrix) -> list[dict[str, float | None]]:
     return [dict(zip(matrix.names, row, strict=True)) for row in rows]
 
 
-def result_dict(result: Result) -> dict[str, Any]:
+def result_dict(result: Extraction) -> dict[str, Any]:
     """The whole result as a JSON-ready dict, every block's reason complete."""
-    result.explain()
+    result = result.explained()
     matrix = result.features
     rows = None
     if matrix is not None and len(matrix) == len(result.blocks):
@@ -88,9 +91,10 @@ def result_dict(result: Result) -> dict[str, Any]:
         "url": result.url,
         "method": result.method,
         "encoding": result.document.encoding,
-        "text": result.text,
+        "text": render_text(result),
         "empty_reason": result.empty_reason,
-        "warnings": list(result.document.warnings),
+        "warnings": list(result.warnings),
+        "meta": dict(result.meta),
         "blocks": [
             block_dict(b, rows[i] if rows is not None else None)
             for i, b in enumerate(result.blocks)
@@ -103,6 +107,6 @@ def dumps(record: dict[str, Any], *, indent: int | None = None) -> str:
     return json.dumps(record, ensure_ascii=False, indent=indent, allow_nan=False)
 
 
-def render(result: Result) -> str:
+def render(result: Extraction) -> str:
     """The result as indented JSON."""
     return dumps(result_dict(result), indent=2)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from grist.render.layout import Part, layout
 
 if TYPE_CHECKING:  # pragma: no cover
-    from grist.result import Result
+    from grist.render import Extraction
 
 _SPECIAL = re.compile(r"([\\*_\[\]#<>|`])")
 _LEADING_MARK = re.compile(r"^([-+=~])")
@@ -77,6 +77,6 @@ def render_part(part: Part) -> str:
     return escape(part.text)
 
 
-def render(result: Result) -> str:
+def render(result: Extraction) -> str:
     """The kept blocks as Markdown, parts separated by a blank line."""
     return "\n\n".join(render_part(p) for p in layout(result.content_blocks))

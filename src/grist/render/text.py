@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from grist.result import Result
+    from grist.render import Extraction
 
 
-def render(result: Result) -> str:
+def render(result: Extraction) -> str:
     return "\n\n".join(b.text for b in result.content_blocks if b.text)

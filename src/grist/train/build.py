@@ -1,7 +1,7 @@
 """Turn pages with gold text into labelled feature rows (the training set of ``tree`` and ``auto``).
 
 Sources are the shared JSON-lines datasets (``.jsonl``/``.jsonl.gz``, see
-``grist.evaluate.datasets``) or a folder of ``NAME.html`` pages with their gold text in
+``grist.io.datasets``) or a folder of ``NAME.html`` pages with their gold text in
 ``NAME.txt``. A page that cannot be parsed is skipped and counted, never fatal.
 """
 
@@ -12,29 +12,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from grist.classify.rows import LabelledPage
 from grist.errors import GristError
-from grist.evaluate.datasets import Page
+from grist.features.auto import stage1_features
 from grist.html.load import load_document
 from grist.html.parse import parse_document
+from grist.io.datasets import Page
 from grist.segment.blocks import segment
-from grist.train.features import stage1_features
 from grist.train.labels import LabelConfig, align
-
-
-@dataclass
-class LabelledPage:
-    """One page's stage-1 feature matrix, aligned labels and what is needed to score it."""
-
-    id: str
-    dataset: str
-    site: str
-    values: np.ndarray
-    labels: np.ndarray
-    texts: list[str]
-    regions: list[int]
-    paths: list[str]
-    gold: str
-    coverage: float
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The feature rows the learned methods read: shallow text features plus DOM context.
+"""The feature rows ``auto`` reads: shallow text features plus DOM context.
 
 Stage 1 sees each block's shallow features (``grist.features.text``), its DOM context
 (``grist.features.context``), its Readability-style container scores
@@ -26,9 +26,14 @@ STAGE2_KEEP = ("num_words", "link_density", "text_density", "ctx_heading", "ctx_
 
 
 def stage1_features(blocks: Sequence[Block], doc: Document | None) -> FeatureMatrix:
-    """Shallow, context and container features of every block, with the blocks two steps away."""
-    matrix = block_features(blocks, doc).hstack(context_features(blocks, doc))
-    matrix = matrix.hstack(candidate_features(blocks))
+    """Shallow, context and container features of every block, with the blocks two steps away.
+
+    The blocks' ``str.split()`` word counts are computed once here and handed to the context and
+    container features, which both need them.
+    """
+    counts = np.array([len(b.text.split()) for b in blocks], dtype=float)
+    matrix = block_features(blocks).hstack(context_features(blocks, doc, counts))
+    matrix = matrix.hstack(candidate_features(blocks, counts))
     return with_neighbours(matrix, FAR_COLUMNS, (-2, 2))
 
 
