@@ -197,14 +197,17 @@ def test_folder_batch_goes_on_after_errors(
     tuesday = TEXT.replace("Monday", "Tuesday")
     assert out == f"==> {root}/a.html <==\n{TEXT}\n\n==> {root}/sub/b.htm <==\n{tuesday}\n"
     png = "the input is not an HTML page: it looks like a PNG image"
-    assert err == f"grist: error: {root}/c.html: {png}\n"
+    error_line, summary = err.splitlines()
+    assert error_line == f"grist: error: {root}/c.html: {png}"
+    assert summary.startswith("grist extract: 3 pages, 2 results, 1 error (1 not-html) in ")
 
 
 def test_batch_all_good_exits_zero(
     capsys: pytest.CaptureFixture[str], standin: str, page: Path
 ) -> None:
-    code, out, _ = run(capsys, "--method", standin, str(page), str(page))
+    code, out, err = run(capsys, "--method", standin, str(page), str(page))
     assert code == 0 and out.count(f"==> {page} <==") == 2
+    assert err.startswith("grist extract: 2 pages, 2 results, 0 errors in ")
 
 
 def test_batch_json_lines_with_error_records(
@@ -215,7 +218,7 @@ def test_batch_json_lines_with_error_records(
     code, out, _ = run(capsys, "--method", standin, "--format", "json", str(root), str(missing))
     assert code == 1
     records = [json.loads(line) for line in out.splitlines()]
-    assert [r["source"] for r in records] == [
+    assert [r["input"] for r in records] == [
         f"{root}/a.html",
         f"{root}/c.html",
         f"{root}/sub/b.htm",
@@ -223,7 +226,7 @@ def test_batch_json_lines_with_error_records(
     ]
     assert records[0]["text"] == TEXT and records[2]["text"] == TEXT.replace("Monday", "Tuesday")
     assert records[1] == {
-        "source": f"{root}/c.html",
+        "input": f"{root}/c.html",
         "error": "the input is not an HTML page: it looks like a PNG image",
         "reason": "not-html",
     }
@@ -248,7 +251,7 @@ def test_out_dir_one_file_per_page(
         str(root),
         str(root / "a.html"),
     )
-    assert (code, out) == (1, "") and err.count("\n") == 1
+    assert (code, out) == (1, "") and err.count("\n") == 2  # the error and the summary
     written = sorted(str(p.relative_to(out_dir)) for p in out_dir.rglob("*") if p.is_file())
     assert written == sorted([f"a{suffix}", f"a-2{suffix}", f"sub/b{suffix}"])
     body = (out_dir / f"a{suffix}").read_text(encoding="utf-8")
@@ -281,7 +284,8 @@ def test_progress_bar_only_on_a_terminal_and_not_quiet(
     terminal.seek(0)
     terminal.truncate()
     assert main(["extract", "--quiet", "--method", standin, str(page), str(page)]) == 0
-    assert terminal.getvalue() == ""
+    assert terminal.getvalue().startswith("grist extract: 2 pages, 2 results, 0 errors in ")
+    assert terminal.getvalue().count("\n") == 1  # the summary only
     assert capsys.readouterr().out.count("The old harbour") == 4
 
 
@@ -346,3 +350,34 @@ def test_page_warnings_become_notes(capsys: pytest.CaptureFixture[str], tmp_path
     assert code == 0 and [line for line in out.splitlines() if line][:2] == ["Item 0", "Item 1"]
     assert err.startswith(f"grist: note: {path}: auto kept 0.0% of the page's words")
     assert run(capsys, "--quiet", str(path))[2] == ""
+
+
+def test_json_lines_input_one_record_per_line_and_bad_lines_reported(
+    capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path
+) -> None:
+    import gzip
+
+    data = tmp_path / "pages.jsonl.gz"
+    lines = [json.dumps({"id": "one", "html": GOOD, "url": "https://a.example/1"}), "{not json",
+             json.dumps({"url": "https://a.example/3"}), json.dumps({"html": GOOD})]
+    data.write_bytes(gzip.compress("\n".join(lines).encode()))
+    code, out, err = run(capsys, "--method", standin, "--format", "json", str(data))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and len(records) == 4
+    assert records[0]["input"] == f"{data}:1 (one)" and records[0]["url"] == "https://a.example/1"
+    assert records[0]["text"] == TEXT and records[3]["text"] == TEXT
+    assert records[1]["reason"] == records[2]["reason"] == "dataset-error"
+    assert "not JSON" in records[1]["error"] and "'html'" in records[2]["error"]
+    assert err.splitlines()[-1].startswith("grist extract: 4 pages, 2 results, 2 errors")
+
+
+def test_summary_when_stderr_is_not_a_terminal(tmp_path: Path, page: Path) -> None:
+    bad = tmp_path / "bad.html"
+    bad.write_bytes(b"")
+    done = subprocess.run(
+        [sys.executable, "-m", "grist", "extract", "--method", "lineblock", str(page), str(bad)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1].startswith(
+        "grist extract: 2 pages, 1 result, 1 error (1 empty-input) in ")

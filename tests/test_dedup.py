@@ -9,7 +9,7 @@ from grist.dedup.minhash import MinHasher, estimate_jaccard
 from grist.dedup.simhash import frequency_simhash, hamming, modified_simhash, simhash, term_hashes
 from grist.dedup.similarity import cosine, jaccard, shingles, text_jaccard
 from grist.dedup.stage import DedupConfig, drop_near_duplicates
-from grist.dedup.terms import terms
+from grist.features.tokens import terms
 from grist.dedup.twcpfm import twc_pfm_weights
 from grist.document import BOILERPLATE, Block
 

@@ -17,7 +17,7 @@ from grist.classify.scoring import (
     title_keyword,
     weighted_block_scores,
 )
-from grist.dedup.terms import terms
+from grist.features.tokens import terms
 from grist.document import BOILERPLATE, CONTENT, Block
 
 # Seed 001 Table 4: (title words, link words, content words) -> block score; distinct 12, 9, 227.

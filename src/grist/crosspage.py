@@ -16,8 +16,9 @@ of ``grist.extract(page, site=..., stream=...)`` stays deterministic and statele
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Sized
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -62,21 +63,30 @@ class CrossPageModel(Protocol):
     def load(cls, path: str | Path) -> CrossPageModel: ...
 
 
+def _ask(model: CrossPageModel, question: str, answer: Callable[[], Sized],
+         blocks: Sequence[Block], notes: list[str]) -> Sized | None:
+    """A model's per-block answer (annotate or relabel), or None with a note when the model
+    cannot judge the page (a GristError); an answer of the wrong length is a bug of the model."""
+    try:
+        rows = answer()
+    except GristError as exc:
+        notes.append(f"{model.source} model: {exc}; page-level result")
+        return None
+    if len(rows) != len(blocks):
+        raise GristError(f"the {model.source} model's {question} gave {len(rows)} rows for "
+                         f"{len(blocks)} blocks")
+    return rows
+
+
 def evidence(models: Sequence[CrossPageModel], doc: Document, blocks: Sequence[Block],
              notes: list[str]) -> FeatureMatrix | None:
     """The models' extra block columns side by side (None without models); a model that cannot
     annotate this page (a GristError) adds a note and no columns."""
     matrix: FeatureMatrix | None = None
     for model in models:
-        try:
-            columns = model.annotate(doc, blocks)
-        except GristError as exc:
-            notes.append(f"{model.source} model: {exc}; page-level result")
-            continue
-        if len(columns) != len(blocks):
-            raise GristError(f"the {model.source} model annotated {len(columns)} rows for "
-                             f"{len(blocks)} blocks")
-        matrix = columns if matrix is None else matrix.hstack(columns)
+        columns = _ask(model, "annotate()", partial(model.annotate, doc, blocks), blocks, notes)
+        if isinstance(columns, FeatureMatrix):
+            matrix = columns if matrix is None else matrix.hstack(columns)
     return matrix
 
 
@@ -88,15 +98,8 @@ def apply_verdicts(models: Sequence[CrossPageModel], doc: Document, blocks: Sequ
     A model that cannot judge this page (a GristError) adds a note and changes nothing.
     """
     for model in models:
-        try:
-            verdicts = model.relabel(doc, blocks)
-        except GristError as exc:
-            notes.append(f"{model.source} model: {exc}; page-level result")
-            continue
-        if len(verdicts) != len(blocks):
-            raise GristError(f"the {model.source} model gave {len(verdicts)} verdicts for "
-                             f"{len(blocks)} blocks")
-        for block, verdict in zip(blocks, verdicts, strict=True):
+        verdicts = _ask(model, "relabel()", partial(model.relabel, doc, blocks), blocks, notes)
+        for block, verdict in zip(blocks, verdicts or (), strict=False):
             if verdict is None:
                 continue
             page_reason = block.reason if block.decided_by == "page" else None

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grist.dedup.terms import terms
+from grist.features.stopwords import load_stopwords
+from grist.features.tokens import terms, title_keywords
 from grist.document import BOILERPLATE, CONTENT, Block, Document
 from grist.features.matrix import FeatureMatrix
 
@@ -36,6 +37,11 @@ class ImportanceConfig:
     gamma: float = 1 / 3
     top_k: int = 10
     position_ratio: float = 0.7
+
+
+def title_terms_of(title: str) -> frozenset[str]:
+    """The title's significant terms (stop words out, Porter stems), as both papers match them."""
+    return title_keywords(title, stopwords=load_stopwords("en"), stem=True)
 
 
 def link_vocabulary(doc: Document) -> set[str]:
@@ -136,7 +142,7 @@ def scoring_features(
 ) -> FeatureMatrix:
     """Both papers' block scores as feature columns (one row per block) for the learned model."""
     block_terms = [terms(b.text) for b in blocks]
-    title_terms = set(terms(title))
+    title_terms = title_terms_of(title)
     counts, distinct = term_classes(block_terms, title_terms, links)
     weights, score = weighted_block_scores(counts, distinct, weighted)
     values = np.hstack([weights, score[:, None], block_importance(block_terms, title_terms, importance)])
@@ -149,7 +155,7 @@ def label_by_weighted_score(
 ) -> None:
     """Seed 001's last stage: score the distinct blocks, keep those above the Eq. 8 threshold."""
     block_terms = [terms(b.text) for b in blocks]
-    counts, distinct = term_classes(block_terms, set(terms(title)), links)
+    counts, distinct = term_classes(block_terms, title_terms_of(title), links)
     _, scores = weighted_block_scores(counts, distinct, config)
     threshold = scoring_threshold(len(blocks), total_blocks)
     for block, score in zip(blocks, scores, strict=True):
@@ -164,7 +170,7 @@ def label_by_importance(
     blocks: Sequence[Block], title: str, threshold: float, config: ImportanceConfig | None = None
 ) -> None:
     """Seed 000's block importance as a stage: blocks whose B_W' reaches ``threshold`` are content."""
-    values = block_importance([terms(b.text) for b in blocks], set(terms(title)), config)
+    values = block_importance([terms(b.text) for b in blocks], title_terms_of(title), config)
     for block, weight in zip(blocks, values[:, 3], strict=True):
         block.score = float(weight)
         keep = weight >= threshold

@@ -1,8 +1,8 @@
 """``grist dedup``: near-duplicate documents or blocks across a folder, a JSON-lines file or a
 stream of ``grist extract --format json`` records, with a persistent fingerprint index.
 
-Inputs: a folder (``*.htm*`` files, recursively), a ``.jsonl``/``.jsonl.gz`` file, or ``-`` for
-JSON lines on stdin. A record with ``blocks`` (``grist extract --format json``) or ``text`` is
+Inputs (read with ``grist.io.sources``): pages (files, folders searched recursively, URLs), a
+``.jsonl``/``.jsonl.gz`` file, or ``-`` for JSON lines on stdin. A record with ``blocks`` (``grist extract --format json``) or ``text`` is
 used as extracted; a record with ``html`` (a dataset file) is extracted first with ``--method``.
 Duplicate groups go to stdout as JSON lines; progress and a summary go to stderr.
 """
@@ -10,21 +10,20 @@ Duplicate groups go to stdout as JSON lines; progress and a summary go to stderr
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-
 from grist.api import Extractor
-from grist.progress import progress
 from grist.dedup.groups import DuplicateGroups
 from grist.dedup.index import FingerprintIndex
 from grist.dedup.stage import FINGERPRINTS
-from grist.errors import DatasetError, GristError
+from grist.errors import GristError
+from grist.io.sources import Unreadable, expand, is_json_lines, json_records
 from grist.methods import DEFAULT_METHOD
+from grist.progress import progress
 from grist.render.json_output import dumps
+from grist.result import Result
 
 Item = tuple[str, list[str]]  # document key, its texts (the whole text, or its content blocks)
 
@@ -54,47 +53,34 @@ def _record_texts(record: dict, level: str, extractor: Extractor) -> list[str]:
         return [b.get("text", "") for b in record["blocks"] if b.get("label") == "content"]
     if "text" in record and "html" not in record:
         return [record["text"]] if level == "document" else record["text"].split("\n\n")
-    result = extractor(record.get("html") or "", url=record.get("url"))
+    return _texts(extractor(record.get("html") or "", url=record.get("url")), level)
+
+
+def _texts(result: Result, level: str) -> list[str]:
     return [result.text] if level == "document" else [b.text for b in result.content_blocks]
-
-
-def _lines(source: str) -> Iterator[str]:
-    if source == "-":
-        yield from sys.stdin
-        return
-    path = Path(source)
-    opener = gzip.open if path.suffix == ".gz" else open
-    try:
-        with opener(path, "rt", encoding="utf-8") as handle:
-            yield from handle
-    except OSError as exc:
-        raise DatasetError(f"cannot read {source}: {exc}") from None
 
 
 def _items(source: str, level: str, extractor: Extractor, errors: list[str]) -> Iterator[Item]:
     """(key, texts) for every page of one input; a page that fails is logged and skipped."""
-    path = Path(source)
-    if source != "-" and path.is_dir():
-        for page in sorted(path.rglob("*.htm*")):
+    if source == "-" or is_json_lines(source):
+        for label, record in json_records(source):
             try:
-                result = extractor(page.read_bytes())
-            except (GristError, OSError) as exc:
-                errors.append(f"{page}: {exc}")
-                continue
-            texts = [result.text] if level == "document" else [b.text for b in result.content_blocks]
-            yield str(page), texts
+                if isinstance(record, GristError):
+                    raise record
+                key = record.get("id") or record.get("input") or record.get("url") or label
+                yield str(key), _record_texts(record, level, extractor)
+            except (GristError, AttributeError) as exc:
+                errors.append(f"{label}: {exc}")
         return
-    if source != "-" and not path.is_file():
-        raise DatasetError(f"no such folder or file: {source}")
-    for number, line in enumerate(_lines(source), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-            key = str(record.get("id") or record.get("source") or record.get("url") or f"{source}:{number}")
-            yield key, _record_texts(record, level, extractor)
-        except (GristError, ValueError, AttributeError) as exc:
-            errors.append(f"{source}:{number}: {exc}")
+    sources, _ = expand([source])
+    for page_source in sources:
+        for page in page_source.pages(extractor.limits):
+            try:
+                if isinstance(page, Unreadable):
+                    raise page.error
+                yield page.input, _texts(extractor(page), level)
+            except GristError as exc:
+                errors.append(f"{page.input}: {exc}")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,6 +3,5 @@ similarities, a within-page dedup stage and a cross-page fingerprint index."""
 
 from grist.dedup.index import FingerprintIndex
 from grist.dedup.simhash import frequency_simhash, hamming, modified_simhash
-from grist.dedup.terms import terms
 
-__all__ = ["FingerprintIndex", "frequency_simhash", "hamming", "modified_simhash", "terms"]
+__all__ = ["FingerprintIndex", "frequency_simhash", "hamming", "modified_simhash"]

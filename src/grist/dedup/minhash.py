@@ -11,7 +11,7 @@ import numpy as np
 import xxhash
 
 from grist.dedup.similarity import shingles
-from grist.dedup.terms import terms
+from grist.features.tokens import terms
 
 _PRIME = np.uint64((1 << 61) - 1)
 _EMPTY = _PRIME

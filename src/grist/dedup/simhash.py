@@ -9,7 +9,7 @@ from collections.abc import Mapping
 import numpy as np
 import xxhash
 
-from grist.dedup.terms import terms
+from grist.features.tokens import terms
 from grist.dedup.twcpfm import twc_pfm_weights
 
 BITS = 64

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from grist.dedup.terms import terms
+from grist.features.tokens import terms
 
 
 def shingles(seq: list[str], size: int = 1) -> set[tuple[str, ...]]:

@@ -10,12 +10,12 @@ docs/benchmarks/README.md.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
-_WORD = re.compile(r"\w+")
+from grist.features.tokens import words as tokenizer_words
+
 
 
 class PRF(NamedTuple):
@@ -31,7 +31,7 @@ def words(text: str) -> list[str]:
 
 def shingle_tokens(text: str) -> list[str]:
     """The tokens the shingle metric compares: runs of Unicode word characters, case kept."""
-    return _WORD.findall(text)
+    return tokenizer_words(text)
 
 
 def lcs_length(a: list[str], b: list[str]) -> int:

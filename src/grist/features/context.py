@@ -20,6 +20,7 @@ import numpy as np
 from grist.document import Block, Document
 from grist.features.chars import ALNUM, DECIMAL, chars_of
 from grist.features.matrix import FeatureMatrix
+from grist.features.tokens import title_keywords
 
 BLOCK_TAGS = ("p", "div", "li", "td", "th", "dd", "dt", "pre", "blockquote", "figcaption",
               "caption", "section", "article", "header", "footer", "nav", "aside", "form",
@@ -42,7 +43,6 @@ INLINE_COUNTS = ("a", "img", "b", "strong", "em", "i", "span", "input", "button"
 CONTAINER_LEVELS = (1, 2, 3, 5)
 
 _TOKEN = re.compile(r"[a-z0-9]+")
-_WORD = re.compile(r"\w+")
 _END = (".", "!", "?", '"', "\u201d", ":", ")")
 _TAG_INDEX = {t: i for i, t in enumerate(BLOCK_TAGS)}
 _INLINE_INDEX = {t: i for i, t in enumerate(INLINE_COUNTS)}
@@ -231,7 +231,7 @@ def _title_overlap(lowered: Sequence[str], title: str
     words = np.bincount(chars.block[start], minlength=n).astype(float)
     digits = chars.per_block((flags & DECIMAL) != 0)
     hits, cover = np.zeros(n), np.zeros(n)
-    title_words = {w for w in _WORD.findall(title.lower()) if len(w) > 2}
+    title_words = title_keywords(title, min_length=3)
     if not title_words or not len(start):
         return words, hits, cover, digits
     wanted = np.array(sorted({_word_key(ord(w[0]), ord(w[-1]), min(len(w), _LONG))

@@ -7,16 +7,16 @@ TKD  = occurrences of title keywords among the block's words (a count: the paper
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from grist.features.matrix import FeatureMatrix
+from grist.features.tokens import title_keywords as keywords_of
+from grist.features.tokens import tokens
 
 LINEBLOCK_FEATURES = ("ttr", "attr", "tkd", "text_length", "tags", "anchor_length", "lines")
 
-_WORD = re.compile(r"\w+")
 
 # English function words that carry no topic; a title's "the"/"of" would match every paragraph.
 TITLE_STOPWORDS = frozenset(
@@ -29,16 +29,14 @@ def title_keywords(
     title: str, stopwords: frozenset[str] = TITLE_STOPWORDS, min_length: int = 2
 ) -> frozenset[str]:
     """The page title tokenised into lower-case keywords (seed 004's example: 5 words)."""
-    return frozenset(
-        w for w in _WORD.findall(title.lower()) if len(w) >= min_length and w not in stopwords
-    )
+    return keywords_of(title, min_length=min_length, stopwords=stopwords)
 
 
 def keyword_count(text: str, keywords: frozenset[str]) -> int:
     """How many of ``text``'s words (case-folded) are title keywords."""
     if not keywords:
         return 0
-    return sum(1 for w in _WORD.findall(text.lower()) if w in keywords)
+    return sum(1 for w in tokens(text) if w in keywords)
 
 
 def ttr(text_length: np.ndarray, tags: np.ndarray) -> np.ndarray:

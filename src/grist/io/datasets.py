@@ -10,9 +10,7 @@ datasets were (markers start paragraphs, hard-wrapped lines are joined, entities
 from __future__ import annotations
 
 import codecs
-import gzip
 import html as html_lib
-import json
 import os
 import re
 from collections.abc import Iterator
@@ -22,6 +20,7 @@ from typing import Any
 
 from grist.errors import DatasetError, GristError
 from grist.html.decode import decode
+from grist.io.sources import json_records
 
 DEFAULT_DATASETS_DIR = Path(os.environ.get("GRIST_DATASETS", "../shared/datasets"))
 
@@ -43,31 +42,29 @@ _KNOWN = {"id", "html", "gold", "dataset", "url", "site"}
 
 
 def read_jsonl(path: str | Path, limit: int | None = None) -> Iterator[Page]:
-    """Yield the pages of a ``.jsonl`` or ``.jsonl.gz`` dataset file."""
+    """Yield the pages of a ``.jsonl`` or ``.jsonl.gz`` dataset file (a broken line is a
+    DatasetError: a dataset is read whole or not at all)."""
     path = Path(path)
     if not path.is_file():
         raise DatasetError(f"dataset file not found: {path}")
-    opener = gzip.open if path.suffix == ".gz" else open
     name = path.name.split(".")[0]
-    try:
-        with opener(path, "rt", encoding="utf-8") as handle:
-            for count, line in enumerate(handle):
-                if limit is not None and count >= limit:
-                    return
-                if not line.strip():
-                    continue
-                record = json.loads(line)
-                yield Page(
-                    id=str(record["id"]),
-                    html=record["html"],
-                    gold=record.get("gold") or "",
-                    dataset=record.get("dataset") or name,
-                    url=record.get("url"),
-                    site=record.get("site"),
-                    extra={k: v for k, v in record.items() if k not in _KNOWN},
-                )
-    except (OSError, EOFError, json.JSONDecodeError, KeyError) as exc:
-        raise DatasetError(f"cannot read dataset {path}: {exc}") from None
+    for count, (label, record) in enumerate(json_records(str(path))):
+        if limit is not None and count >= limit:
+            return
+        if isinstance(record, GristError):
+            raise DatasetError(f"cannot read dataset {label}: {record}")
+        try:
+            yield Page(
+                id=str(record["id"]),
+                html=record["html"],
+                gold=record.get("gold") or "",
+                dataset=record.get("dataset") or name,
+                url=record.get("url"),
+                site=record.get("site"),
+                extra={k: v for k, v in record.items() if k not in _KNOWN},
+            )
+        except KeyError as exc:
+            raise DatasetError(f"cannot read dataset {label}: no field {exc}") from None
 
 
 def _cp1252_fallback(error: UnicodeDecodeError) -> tuple[str, int]:

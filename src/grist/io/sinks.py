@@ -1,0 +1,119 @@
+"""Where results go: stdout (one page, or a batch with headers or as JSON lines) or one file per
+page, with notes and error records on stderr; and the one-line summary every batch ends with.
+
+Every input gets exactly one record: a result or an error (``{"input": ..., "error": ...,
+"reason": ...}`` in JSON lines), so the summary's counts add up to the inputs read.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from tqdm import tqdm
+
+from grist.errors import GristError
+from grist.render import FORMATS
+from grist.render.json_output import dumps, result_dict
+from grist.result import Result
+
+
+def reason_of(exc: BaseException) -> str:
+    """The short machine-readable kind of a failure (``internal-error`` for a non-grist one)."""
+    return getattr(exc, "reason", "internal-error") if isinstance(exc, GristError) else "internal-error"
+
+
+def message_of(exc: BaseException) -> str:
+    """What a user reads about a failure: the grist message, or the type of an internal error."""
+    return str(exc) if isinstance(exc, GristError) else f"{type(exc).__name__}: {exc}"
+
+
+@dataclass
+class Summary:
+    """What a batch did: pages read, results, errors by kind, time; ``line()`` says it in one
+    line for stderr, written whether stderr is a terminal or not."""
+
+    command: str
+    results: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    started: float = field(default_factory=time.perf_counter)
+
+    @property
+    def pages(self) -> int:
+        return self.results + sum(self.errors.values())
+
+    def line(self) -> str:
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(self.errors.items()))
+        errors = sum(self.errors.values())
+        return (f"grist {self.command}: {_count(self.pages, 'page')}, "
+                f"{_count(self.results, 'result')}, {_count(errors, 'error')}"
+                f"{f' ({kinds})' if kinds else ''} in {time.perf_counter() - self.started:.1f} s")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+class ResultSink:
+    """Writes each page's result or error record where the user asked, past the progress bar.
+
+    ``fmt`` is an output format of ``grist.render.FORMATS``; ``out`` a folder for one file per
+    page (None: stdout); ``batch`` whether several pages are written (headers or JSON lines).
+    """
+
+    def __init__(self, fmt: str, out: Path | None, batch: bool, bar: tqdm, quiet: bool,
+                 summary: Summary) -> None:
+        self.fmt, self.out, self.batch, self.bar, self.quiet = fmt, out, batch, bar, quiet
+        self.summary = summary
+        self.used: set[str] = set()
+        self.printed = 0
+
+    def _write(self, text: str, stream: TextIO) -> None:
+        self.bar.write(text, file=stream)
+        stream.flush()
+
+    def result(self, label: str, name: str, result: Result) -> None:
+        """Write one page's result (and its notes on stderr unless quiet)."""
+        self.summary.results += 1
+        if self.fmt == "json" and self.batch and self.out is None:
+            text = dumps({"input": label, **result_dict(result)})
+        else:
+            text = result.render(self.fmt)
+        if self.out is not None:
+            self._file(name).write_text(text + "\n", encoding="utf-8")
+        elif self.batch and self.fmt != "json":
+            gap = "\n" if self.printed else ""
+            self._write(f"{gap}==> {label} <==\n{text}", sys.stdout)
+        elif text:
+            self._write(text, sys.stdout)
+        self.printed += 1
+        if self.quiet:
+            return
+        if result.empty_reason:
+            self._write(f"grist: note: {label}: nothing extracted: {result.empty_reason}",
+                        sys.stderr)
+        for warning in result.warnings:
+            self._write(f"grist: note: {label}: {warning}", sys.stderr)
+
+    def error(self, label: str, exc: BaseException) -> None:
+        """Write one page's error record (JSON lines on stdout) and its line on stderr."""
+        reason, message = reason_of(exc), message_of(exc)
+        self.summary.errors[reason] += 1
+        if self.fmt == "json" and self.out is None:
+            self._write(dumps({"input": label, "error": message, "reason": reason}), sys.stdout)
+        self._write(f"grist: error: {label}: {message}", sys.stderr)
+
+    def _file(self, name: str) -> Path:
+        assert self.out is not None
+        stem, n = name, 1
+        while stem in self.used:
+            n += 1
+            stem = f"{name}-{n}"
+        self.used.add(stem)
+        path = self.out / (stem + FORMATS[self.fmt].suffix)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path
