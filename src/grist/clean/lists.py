@@ -31,21 +31,20 @@ def bundled_list(name: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=64)
-def _user_list(path: str, modified_ns: int, size: int) -> tuple[str, ...]:
-    """Entries of a user list file, read once per version of the file (its mtime and size)."""
-    return tuple(_parse(Path(path).read_text(encoding="utf-8")))
+def _user_list(data: bytes) -> tuple[str, ...]:
+    """Entries of a user list file's bytes (parsed once per content: a batch rereads the small
+    file per page, never parses it twice, and a changed file is always read anew)."""
+    return tuple(_parse(data.decode("utf-8")))
 
 
 def load_list(name: str, extra_files: Iterable[str | Path] = ()) -> tuple[str, ...]:
-    """The bundled list ``name`` followed by the entries of each user file in ``extra_files``.
-
-    User files are read again only when they change, so a batch does not reread them per page.
-    """
+    """The bundled list ``name`` followed by the entries of each user file in ``extra_files``."""
     entries = list(bundled_list(name))
     for path in extra_files:
         try:
-            stat = Path(path).stat()
-            entries.extend(_user_list(str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size))
+            entries.extend(_user_list(Path(path).read_bytes()))
         except OSError as exc:
             raise GristError(f"cannot read {name} list {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise GristError(f"{name} list {path} is not UTF-8 text") from None
     return tuple(dict.fromkeys(entries))
