@@ -53,10 +53,10 @@ def why_blocked(address: Address) -> str | None:
     """Why the service may not connect to ``address`` by default, or None for a public one."""
     address = _embedded(address)
     for test, kind in ((address.is_loopback, "a loopback"),
-                       (address.is_link_local, "a link-local (cloud metadata)"),
-                       (address.is_private, "a private"),
-                       (address.is_multicast, "a multicast"),
                        (address.is_unspecified, "an unspecified"),
+                       (address.is_link_local, "a link-local (cloud metadata)"),
+                       (address.is_multicast, "a multicast"),
+                       (address.is_private, "a private"),
                        (address.is_reserved, "a reserved"),
                        (not address.is_global, "a non-public")):
         if test:

@@ -103,10 +103,11 @@ def _alive(pid: int) -> bool:
 
 def remove_stale_temporaries(sites_dir: Path) -> int:
     """Delete temporary files left by processes killed while saving (their pid is in the name
-    and no longer runs); returns how many."""
+    and no longer runs), including those a model's own atomic ``save`` makes beside ours;
+    returns how many."""
     removed = 0
-    for path in sites_dir.glob(f".*.tmp{SUFFIX}"):
-        pid = path.name[: -len(f".tmp{SUFFIX}")].rpartition(".")[2]
+    for path in sites_dir.glob(f".*.tmp{SUFFIX}*"):  # ours, and the model's own temporaries
+        pid = path.name.rpartition(f".tmp{SUFFIX}")[0].rpartition(".")[2]
         if pid.isdigit() and not _alive(int(pid)):
             path.unlink(missing_ok=True)
             removed += 1
