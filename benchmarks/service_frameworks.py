@@ -17,7 +17,6 @@ import asyncio
 import gzip
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import httpx
+from service_common import free_port, wait_until_up
 
 APPS = r'''
 import sys
@@ -79,12 +79,6 @@ else:
 '''
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -118,12 +112,7 @@ def measure(kind: str, stack: str, page: str, count: int) -> dict[str, float]:
     server = subprocess.Popen([sys.executable, "-c", code])
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                httpx.get(base + "/health")
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
+        wait_until_up(base)
         body = json.dumps({"html": page, "method": "auto", "with_title": True}).encode()
         asyncio.run(drive(base + "/extract", "POST", body, 50, 4))  # warm up
         figures = {}

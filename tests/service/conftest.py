@@ -15,29 +15,25 @@ pytest.importorskip("fastapi", reason="the service extra is not installed")
 
 import uvicorn  # noqa: E402
 
+from grist import testing  # noqa: E402
 from grist.service import ServiceSettings, create_app  # noqa: E402
 from grist.service.guard import AddressGuard, system_resolver  # noqa: E402
 
 # Names the test resolver answers itself (no DNS): a private address and an allowed one.
 TEST_NAMES = {"intranet.test": ["10.0.0.7"], "mixed.test": ["93.184.216.34", "192.168.1.9"]}
 
-ARTICLE = (
-    "<!DOCTYPE html><html><head><title>Rivers of the north</title>"
-    "<script>window.pwned = 1; parent.document.body.dataset.pwned = 1; alert('boo')</script>"
-    "</head><body onload=\"parent.document.body.dataset.pwned = 2\">"
-    "<ul class=nav><li><a href=/>Home</a></li><li><a href=/about>About us</a></li>"
-    "<li><a href=\"javascript:parent.document.body.dataset.pwned=3\">Contact</a></li></ul>"
-    "<h1>Rivers of the north</h1>"
-    + "".join(
-        f"<p>It was the {nth} time that she had been to the town by the river, and she was not "
-        "sure what she would find there when she got off the train at the end of the line, "
-        f"but she knew that {what} would be there for her, as it had been before the railway "
-        "came.</p>"
-        for nth, what in [("first", "the mill"), ("second", "her aunt"), ("third", "the inn")]
-    )
-    + "<img src=x onerror=\"parent.document.body.dataset.pwned = 4\">"
-    "<div id=footer>Copyright 2024 | <a href=/terms>Terms</a> | <a href=/privacy>Privacy</a></div>"
-    "</body></html>"
+# grist's contract page, made hostile: scripts, handlers and a javascript: link that would each
+# mark the inspector's page if they ran, plus one more navigation link and a footer link.
+ARTICLE = "<!DOCTYPE html>" + (
+    testing.ARTICLE
+    .replace("</title>", "</title><script>window.pwned = 1; "
+             "parent.document.body.dataset.pwned = 1; alert('boo')</script>")
+    .replace("<body>", "<body onload=\"parent.document.body.dataset.pwned = 2\">")
+    .replace("About</a></li>", "About us</a></li><li><a href=\"javascript:"
+             "parent.document.body.dataset.pwned=3\">Contact</a></li>")
+    .replace("<div id=footer>", "<img src=x onerror=\"parent.document.body.dataset.pwned = 4\">"
+             "<div id=footer>")
+    .replace("Terms</a>", "Terms</a> | <a href=/privacy>Privacy</a>")
 )
 
 
