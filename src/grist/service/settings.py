@@ -6,7 +6,6 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grist.limits import Limits
 from grist.service.guard import AddressGuard
 
 MiB = 1024 * 1024
@@ -45,7 +44,3 @@ class ServiceSettings:
             raise ValueError("workers and max_in_flight must be at least 1")
         if self.time_budget <= 0 or self.max_body <= 0:
             raise ValueError("time_budget and max_body must be positive")
-
-    def limits(self, seconds: float) -> Limits:
-        """The library's caps for one page given ``seconds`` left of the request's budget."""
-        return Limits(max_bytes=max(self.max_body, Limits().max_bytes), time_budget=max(seconds, 0.01))
