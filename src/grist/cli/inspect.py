@@ -9,12 +9,11 @@ import sys
 import threading
 import time
 import webbrowser
-from pathlib import Path
 from urllib.parse import quote
 
+from grist.document import RawPage
 from grist.errors import GristError
-from grist.io.fetch import fetch, is_url
-from grist.limits import Limits
+from grist.io.sources import Unreadable, expand
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,16 +36,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _read(page: str) -> tuple[bytes, str | None, str | None]:
-    """The page's bytes, its URL and HTTP charset (URLs are fetched here: the user asked)."""
-    if is_url(page):
-        fetched = fetch(page)
-        return fetched.content, fetched.url, fetched.charset
-    try:
-        data = sys.stdin.buffer.read(Limits().max_bytes + 1) if page == "-" else Path(page).read_bytes()
-    except OSError as exc:
-        raise GristError(f"{page}: {exc.strerror or exc}") from None
-    return data, None, None
+def _read(page: str) -> RawPage:
+    """The page the user named (a URL is fetched here, without the service's address guard:
+    the user asked for it on their own machine)."""
+    sources, batch = expand([page])
+    if batch:
+        raise GristError(f"{page}: grist inspect shows one page; give a file, a URL or -")
+    found = next(sources[0].pages())
+    if isinstance(found, Unreadable):
+        raise GristError(f"{found.input}: {found.error}")
+    return found
 
 
 def _free_port() -> int:
@@ -65,10 +64,11 @@ def run(args: argparse.Namespace) -> int:
     from grist.service import create_app
     from grist.service.app import Page
 
-    content, url, charset = _read(args.page)
+    page = _read(args.page)
     token = secrets.token_urlsafe(12)
     settings = settings_from(args, workers=args.workers or 1)
-    app = create_app(settings, preload={token: Page(content, args.url or url, charset)})
+    app = create_app(settings, preload={token: Page(page.content, args.url or page.url,
+                                                      page.http_charset)})
     port = args.port or _free_port()
     address = f"http://127.0.0.1:{port}/inspect?preload={token}"
     if args.method:
