@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gzip
+import itertools
 import json
 import os
 import statistics
@@ -38,7 +39,7 @@ def read_pages(folder: Path, count: int) -> list[bytes]:
     pages: list[bytes] = []
     for name in DATASETS:
         with gzip.open(folder / f"{name}.jsonl.gz", "rt", encoding="utf-8") as f:
-            for _, line in zip(range(per), f):
+            for line in itertools.islice(f, per):
                 pages.append(json.loads(line)["html"].encode("utf-8"))
     return pages[:count]
 

@@ -46,7 +46,8 @@ def add_service_options(parser: argparse.ArgumentParser) -> None:
                         metavar="SECONDS", help="time one request may take, fetch included; "
                         "504 beyond (default: %(default)g)")
     parser.add_argument("--fetch-timeout", type=float, default=defaults.fetch_timeout,
-                        metavar="SECONDS", help="time a URL download may take (default: %(default)g)")
+                        metavar="SECONDS",
+                        help="time a URL download may take (default: %(default)g)")
     parser.add_argument("--allow-network", action="append", default=[], metavar="CIDR",
                         help="let URL fetching reach this network although it is private "
                              "(repeatable; e.g. 10.1.0.0/16)")

@@ -9,11 +9,7 @@ that says whose fault it is; no traceback ever leaves the service.
 from __future__ import annotations
 
 import contextlib
-import json
-import time
 from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -26,112 +22,17 @@ from grist.errors import FetchError, GristError
 from grist.methods import DEFAULT_METHOD, available_methods, get_method
 from grist.render import FORMATS
 from grist.service import inspector
-from grist.service.fetching import Fetcher
+from grist.service.core import Page, Service, ServiceError
 from grist.service.guard import BlockedAddressError
 from grist.service.jobs import JobFailed
-from grist.service.metrics import CONTENT_TYPE, Metrics, MetricsMiddleware
-from grist.service.options import (
-    LIBRARY_OPTIONS,
-    ExtractRequest,
-    InspectRequest,
-    PageInput,
-    RawOptions,
-    supported_options,
-)
-from grist.service.pool import PoolTimeout, WorkerCrashed, WorkerPool
+from grist.service.metrics import CONTENT_TYPE, MetricsMiddleware
+from grist.service.options import LIBRARY_OPTIONS, ExtractRequest, PageInput, supported_options
+from grist.service.reading import parse_request
 from grist.service.settings import ServiceSettings
-from grist.service.sites import model_class, model_path, remove_stale_temporaries
+from grist.service.sites import model_class, remove_stale_temporaries
 
-RAW_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "application/octet-stream", "")
-
-
-class ServiceError(Exception):
-    """An error answered as ``{"error": message, "reason": reason}`` with ``status``."""
-
-    def __init__(self, status: int, reason: str, message: str,
-                 headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.status, self.reason, self.message, self.headers = status, reason, message, headers
-
-
-@dataclass
-class Page:
-    """A page to work on: its content and where it comes from."""
-
-    content: bytes | str
-    url: str | None = None
-    charset: str | None = None
-    fetched: bool = False
-
-
-@dataclass
-class Service:
-    """One running service: its settings, worker pool, fetcher and metrics."""
-
-    settings: ServiceSettings
-    preload: dict[str, Page] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.pool = WorkerPool(self.settings.workers, self.settings.worker_max_jobs,
-                               warm=(DEFAULT_METHOD,))
-        self.fetcher = Fetcher(self.settings)
-        self.metrics = Metrics(lambda: self.pool.busy, lambda: self.pool.restarts)
-        self.in_flight = 0
-
-    @contextlib.asynccontextmanager
-    async def admitted(self) -> AsyncIterator[float]:
-        """Admit one page (503 when full); yields the request's deadline (``time.monotonic``)."""
-        if self.in_flight >= self.settings.max_in_flight:
-            raise ServiceError(503, "overloaded", f"the service is working on "
-                               f"{self.in_flight} pages, its limit; retry shortly",
-                               {"Retry-After": "1"})
-        self.in_flight += 1
-        self.metrics.in_flight.inc()
-        try:
-            yield time.monotonic() + self.settings.time_budget
-        finally:
-            self.in_flight -= 1
-            self.metrics.in_flight.dec()
-
-    async def page(self, html: str | bytes | None, url: str | None, deadline: float,
-                   charset: str | None = None) -> Page:
-        """The page given, or the page at ``url`` fetched through the guard."""
-        if html is not None:
-            return Page(html, url, charset)
-        assert url is not None
-        fetched = await self.fetcher.fetch(url, deadline)
-        return Page(fetched.content, fetched.url, fetched.charset, fetched=True)
-
-    async def run(self, kind: str, spec: dict[str, Any], deadline: float) -> Any:
-        try:
-            return await self.pool.run((kind, spec), deadline)
-        except PoolTimeout as exc:
-            raise ServiceError(504, "timeout", f"the request took longer than its time budget "
-                               f"of {self.settings.time_budget:g} s: {exc}") from None
-        except WorkerCrashed as exc:
-            raise ServiceError(500, "worker-crashed", str(exc)) from None
-
-    def job(self, options: ExtractRequest | RawOptions, page: Page, deadline: float) -> dict[str, Any]:
-        """The worker's job description for ``page`` extracted with ``options``."""
-        if options.time_budget is not None:
-            deadline = min(deadline, time.monotonic() + options.time_budget)
-        spec: dict[str, Any] = {
-            "content": page.content, "url": page.url, "charset": page.charset,
-            "method": options.method, "format": options.format,
-            "options": options.library_options(), "fetched": page.fetched,
-            "seconds": deadline - time.monotonic(),
-        }
-        if options.site is not None:
-            spec.update(self.site_spec(options.site))
-        return spec
-
-    def site_spec(self, name: str) -> dict[str, Any]:
-        sites_dir = self.settings.sites_dir
-        if sites_dir is None:
-            raise ServiceError(404, "sites-off", "site models are off; start the service with "
-                               "--sites-dir to use them")
-        model_path(sites_dir, name)  # refuses names that are not plain file names
-        return {"site": name, "sites_dir": str(sites_dir), "site_model": self.settings.site_model}
+# Served with the extraction output: a browser opening it runs nothing and loads nothing active.
+OUTPUT_POLICY = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; sandbox"
 
 
 def _error(service: Service, status: int, reason: str, message: str,
@@ -182,67 +83,6 @@ def _install_error_handlers(app: FastAPI, service: Service) -> None:
     async def internal(_: Request, exc: Exception) -> JSONResponse:
         return _error(service, 500, "internal-error",
                       f"internal error ({type(exc).__name__}); see the service log")
-
-
-async def read_body(request: Request, cap: int) -> bytes:
-    """The request body, refused with 413 as soon as it passes ``cap`` bytes."""
-    declared = request.headers.get("content-length", "")
-    too_large = ServiceError(413, "too-large", f"the request body is larger than the limit of "
-                             f"{cap} bytes")
-    if declared.isdigit() and int(declared) > cap:
-        raise too_large
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > cap:
-            raise too_large
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _media_type(request: Request) -> tuple[str, str | None]:
-    value = request.headers.get("content-type", "")
-    kind, _, params = value.partition(";")
-    charset = None
-    for param in params.split(";"):
-        key, _, val = param.strip().partition("=")
-        if key.lower() == "charset" and val:
-            charset = val.strip('"')
-    return kind.strip().lower(), charset
-
-
-async def parse_request(request: Request, service: Service, model: type[ExtractRequest]
-                        ) -> tuple[Any, str | bytes | None, str | None]:
-    """The request's options, its page content (None: fetch the url) and HTTP charset.
-
-    A JSON body carries options and the page; any other body is the page itself, with the
-    options in the query string (query parameters also fill in what a JSON body leaves out).
-    """
-    body = await read_body(request, service.settings.max_body)
-    kind, charset = _media_type(request)
-    query = dict(request.query_params)
-    if kind == "application/json" or kind.endswith("+json"):
-        options = model.model_validate({**query, **_json_object(body)})
-        return options, options.html, None
-    if kind not in RAW_TYPES:
-        raise ServiceError(415, "unsupported-media-type", f"send the page as text/html (or JSON "
-                           f"with html or url), not {kind}")
-    if model is InspectRequest:
-        raise ServiceError(415, "unsupported-media-type", "the inspector takes JSON requests")
-    if not body:
-        raise ServiceError(422, "empty-input", "the request body is empty; send the page's HTML "
-                           "or JSON with html or url")
-    return RawOptions.model_validate(query), body, charset
-
-
-def _json_object(body: bytes) -> dict[str, Any]:
-    try:
-        value = json.loads(body)
-    except ValueError as exc:
-        raise ServiceError(400, "invalid-json", f"the body is not valid JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise ServiceError(422, "invalid-request", "the JSON body must be an object")
-    return value
 
 
 def _methods() -> dict[str, Any]:
@@ -324,6 +164,8 @@ def _install_routes(app: FastAPI, service: Service) -> None:
             page = await service.page(html, options.url, deadline, charset)
             media_type, body, headers = await service.run(
                 "extract", service.job(options, page, deadline), deadline)
+        headers.update({"Content-Security-Policy": OUTPUT_POLICY,
+                        "X-Content-Type-Options": "nosniff"})
         return Response(body, media_type=media_type, headers=headers)
 
     @app.post("/sites/{name}/update", summary="Teach a site model one page")
@@ -335,4 +177,4 @@ def _install_routes(app: FastAPI, service: Service) -> None:
             return await service.run("update_site", spec, deadline)
 
 
-__all__ = ["Page", "Service", "ServiceError", "create_app", "parse_request"]
+__all__ = ["Page", "create_app"]

@@ -9,16 +9,15 @@ scripts. The inspector's own page runs only its own script (Content-Security-Pol
 from __future__ import annotations
 
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 
 from grist.html.load import load_document
+from grist.service.core import Service, ServiceError
 from grist.service.options import InspectRequest
-
-if TYPE_CHECKING:  # pragma: no cover
-    from grist.service.app import Service
+from grist.service.reading import parse_request
 
 # The parent's policy is inherited by the srcdoc frame: images, styles and fonts of the page
 # may load from anywhere; scripts only from the service; nothing may be framed but srcdoc.
@@ -45,8 +44,6 @@ def _asset_response(name: str) -> Response:
 
 def install(app: FastAPI, service: Service) -> None:
     """Add the inspector's routes to ``app``."""
-    from grist.service.app import ServiceError, parse_request
-
     @app.get("/inspect", summary="The block inspector (a web page)", response_class=Response)
     async def inspector_page() -> Response:
         return _asset_response("inspect.html")

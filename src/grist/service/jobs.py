@@ -60,7 +60,8 @@ class Worker:
     def __init__(self) -> None:
         self.extractors: OrderedDict[tuple, Extractor] = OrderedDict()
 
-    def extractor(self, method: str, output: str, options: dict[str, Any], seconds: float) -> Extractor:
+    def extractor(self, method: str, output: str, options: dict[str, Any],
+                  seconds: float) -> Extractor:
         key = (method, output, tuple(sorted(options.items())))
         extractor = self.extractors.get(key)
         if extractor is None:

@@ -92,7 +92,8 @@ class ExtractOptions(BaseModel):
             elif value:
                 raise UnsupportedOption(
                     f"option {name!r} is not supported by this grist yet (it comes with the "
-                    f"{origin} work); supported options: {', '.join(supported_options()) or 'none'}")
+                    f"{origin} work); supported options: "
+                    f"{', '.join(supported_options()) or 'none'}")
         return passed
 
 

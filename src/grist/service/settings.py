@@ -1,4 +1,4 @@
-"""What an operator sets when running the service: limits, the worker pool, fetching, site models."""
+"""What an operator sets when running the service: caps, the worker pool, fetching, site models."""
 
 from __future__ import annotations
 

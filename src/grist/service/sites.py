@@ -1,4 +1,4 @@
-"""Site models kept in a folder, one file per site: found by name, loaded, updated, saved atomically.
+"""Site models in a folder, one file per site: found by name, loaded, updated, saved atomically.
 
 A site model is any grist cross-page model class (``grist.crosspage``: ``update``, ``save``,
 classmethod ``load``, a constructor without arguments). ``update_site`` holds an exclusive

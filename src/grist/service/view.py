@@ -72,7 +72,8 @@ def _safe_url(value: str, image: bool) -> bool:
 
 
 def _safe_srcset(value: str) -> bool:
-    return all(_safe_url(part.strip().split(" ")[0], True) for part in value.split(",") if part.strip())
+    candidates = (part.strip() for part in value.split(","))
+    return all(_safe_url(c.split(" ")[0], True) for c in candidates if c)
 
 
 def safe_attributes(tag: str, attributes: dict[str, str | None]) -> str:
@@ -80,8 +81,8 @@ def safe_attributes(tag: str, attributes: dict[str, str | None]) -> str:
     out = []
     for name, value in attributes.items():
         name = name.lower()
-        if (not _ATTRIBUTE_NAME.fullmatch(name) or name.startswith("on") or name in _BANNED_ATTRIBUTES
-                or name.startswith("data-grist") or name == "data-gn"):
+        if (not _ATTRIBUTE_NAME.fullmatch(name) or name.startswith(("on", "data-grist"))
+                or name in _BANNED_ATTRIBUTES or name == "data-gn"):
             continue
         value = value or ""
         if name in _URL_ATTRIBUTES:
@@ -148,7 +149,8 @@ def page_view(source: str, base_url: str | None = None, *, remote: bool = True,
                 if parent == "style":
                     out.append("" if _BAD_CSS.search(raw) else raw)
                 elif count and parent not in _RAW_TEXT_PARENTS and not raw.isspace():
-                    out.append(f'<span data-gn="{len(texts) - 1}">{html.escape(raw, quote=False)}</span>')
+                    text = html.escape(raw, quote=False)
+                    out.append(f'<span data-gn="{len(texts) - 1}">{text}</span>')
                 else:
                     out.append(html.escape(raw, quote=False))
             continue
@@ -177,7 +179,8 @@ def _squeeze(text: str) -> str:
     return "".join(text.split())
 
 
-def locate_blocks(blocks: Sequence[Block], texts: Sequence[str]) -> tuple[list[list[int] | None], dict[str, int]]:
+def locate_blocks(blocks: Sequence[Block], texts: Sequence[str]
+                  ) -> tuple[list[list[int] | None], dict[str, int]]:
     """Each block's ``[first, last]`` text-node ordinals on the page, or None where it cannot
     be found, and how many were found by their recorded range, by their text, or not at all.
 
