@@ -89,6 +89,11 @@ def test_blocks_are_outlined_as_the_json_says_and_hover_shows_the_reason(inspect
     reason = data["result"]["blocks"][dropped]["reason"]
     assert reason in tip.inner_text() and "dropped" in tip.inner_text()
     assert reason in inspector.locator("#tab-block").inner_text()
+    inspector.click("#tabs button[data-tab='text']")  # the side panel: text, then metadata
+    assert inspector.locator("#text").inner_text() == data["result"]["text"]
+    inspector.click("#tabs button[data-tab='page']")
+    page_tab = inspector.locator("#tab-page").inner_text()
+    assert "title\nRivers" in page_tab and "no warnings" in page_tab
 
 
 def test_switching_methods_compares_them_on_the_same_page(inspector, service: str) -> None:

@@ -252,13 +252,16 @@ function showSummary(data) {
   if (result.empty_reason) parts.push(el("div", {class: "warning"}, result.empty_reason));
   $("summary").replaceChildren(...parts);
   $("text").textContent = result.text;
-  const meta = el("dl", {},
-    el("dt", {}, "title"), el("dd", {}, result.title || "–"),
-    el("dt", {}, "url"), el("dd", {}, result.url || "–"),
-    el("dt", {}, "encoding"), el("dd", {}, result.encoding || "–"),
-    el("dt", {}, "method"), el("dd", {}, result.method));
+  // Every page-level field the result carries (metadata fields included as grist adds them).
+  const meta = el("dl", {});
+  const shown = (value) => value === null || value === undefined || value === "" ? "–"
+    : typeof value === "string" ? value : JSON.stringify(value);
+  for (const [key, value] of Object.entries(result)) {
+    if (["blocks", "text", "warnings", "meta"].includes(key)) continue;
+    meta.append(el("dt", {}, key), el("dd", {}, shown(value)));
+  }
   for (const [key, value] of Object.entries(result.meta || {})) {
-    meta.append(el("dt", {}, key), el("dd", {}, typeof value === "string" ? value : JSON.stringify(value)));
+    meta.append(el("dt", {}, "meta." + key), el("dd", {}, shown(value)));
   }
   const warnings = result.warnings.length ? el("ul", {}, ...result.warnings.map((w) => el("li", {}, w))) : el("p", {class: "hint"}, "no warnings");
   $("tab-page").replaceChildren(meta, el("h4", {}, "Warnings"), warnings);
