@@ -95,3 +95,12 @@ def test_a_site_model_survives_kill_9_mid_save(tmp_path: Path) -> None:
         assert counts["shared text on every page of the site"] == markers >= 5  # whole updates only
     remove_stale_temporaries(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == [".killed.json.gz.lock", "killed.json.gz"]
+
+
+def test_site_updates_are_capped_and_take_json(service: str) -> None:
+    big = httpx.post(f"{service}/sites/x/update", content=b'{"html": "' + b"x" * 1_100_000 + b'"}',
+                     headers={"content-type": "application/json"}, timeout=30)
+    assert big.status_code == 413 and big.json()["reason"] == "too-large"
+    raw = httpx.post(f"{service}/sites/x/update", content=ARTICLE, timeout=30,
+                     headers={"content-type": "text/html"})
+    assert raw.status_code == 415 and "/sites/x/update takes JSON" in raw.json()["error"]

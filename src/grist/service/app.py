@@ -142,6 +142,10 @@ _EXTRACT_BODY = {
 }
 
 
+_SITE_BODY = {"requestBody": {"required": True, "content": {
+    "application/json": {"schema": PageInput.model_json_schema()}}}}
+
+
 def _install_routes(app: FastAPI, service: Service) -> None:
     @app.get("/health", summary="Liveness and load")
     async def health() -> dict[str, Any]:
@@ -160,7 +164,8 @@ def _install_routes(app: FastAPI, service: Service) -> None:
               openapi_extra=_EXTRACT_BODY, response_class=Response)
     async def extract(request: Request) -> Response:
         async with service.admitted() as deadline:
-            options, html, charset = await parse_request(request, service, ExtractRequest)
+            options, html, charset = await parse_request(request, service, ExtractRequest,
+                                                         raw=True)
             page = await service.page(html, options.url, deadline, charset)
             media_type, body, headers = await service.run(
                 "extract", service.job(options, page, deadline), deadline)
@@ -168,11 +173,13 @@ def _install_routes(app: FastAPI, service: Service) -> None:
                         "X-Content-Type-Options": "nosniff"})
         return Response(body, media_type=media_type, headers=headers)
 
-    @app.post("/sites/{name}/update", summary="Teach a site model one page")
-    async def update_site(name: str, page_input: PageInput) -> dict[str, Any]:
+    @app.post("/sites/{name}/update", summary="Teach a site model one page",
+              openapi_extra=_SITE_BODY)
+    async def update_site(name: str, request: Request) -> dict[str, Any]:
         spec = service.site_spec(name)
         async with service.admitted() as deadline:
-            page = await service.page(page_input.html, page_input.url, deadline)
+            page_input, html, _ = await parse_request(request, service, PageInput)
+            page = await service.page(html, page_input.url, deadline)
             spec.update(content=page.content, url=page.url, charset=page.charset)
             return await service.run("update_site", spec, deadline)
 

@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import Request
 
 from grist.service.core import Service, ServiceError
-from grist.service.options import ExtractRequest, InspectRequest, RawOptions
+from grist.service.options import PageInput, RawOptions
 
 RAW_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "application/octet-stream", "")
 
@@ -45,13 +45,11 @@ def _media_type(request: Request) -> tuple[str, str | None]:
     return kind.strip().lower(), charset
 
 
-async def parse_request(request: Request, service: Service, model: type[ExtractRequest]
-                        ) -> tuple[Any, str | bytes | None, str | None]:
-    """The request's options, its page content (None: fetch the url) and HTTP charset.
-
-    A JSON body carries options and the page; any other body is the page itself, with the
-    options in the query string (query parameters also fill in what a JSON body leaves out).
-    """
+async def parse_request(request: Request, service: Service, model: type[PageInput], *,
+                        raw: bool = False) -> tuple[Any, str | bytes | None, str | None]:
+    """The request's options (a ``model``), its page content (None: fetch the url) and HTTP
+    charset. A JSON body carries the options and the page; with ``raw``, any other body is the
+    page itself and the options come from the query string (``RawOptions``)."""
     body = await read_body(request, service.settings.max_body)
     kind, charset = _media_type(request)
     query = dict(request.query_params)
@@ -61,8 +59,9 @@ async def parse_request(request: Request, service: Service, model: type[ExtractR
     if kind not in RAW_TYPES:
         raise ServiceError(415, "unsupported-media-type", f"send the page as text/html (or JSON "
                            f"with html or url), not {kind}")
-    if model is InspectRequest:
-        raise ServiceError(415, "unsupported-media-type", "the inspector takes JSON requests")
+    if not raw:
+        raise ServiceError(415, "unsupported-media-type", f"{request.url.path} takes JSON with "
+                           "html or url")
     if not body:
         raise ServiceError(422, "empty-input", "the request body is empty; send the page's HTML "
                            "or JSON with html or url")
