@@ -103,3 +103,16 @@ def test_attributes_keep_safe_urls_only() -> None:
                                    "srcset": "a.png 1x, javascript:x 2x", "onclick": "x()"})
     assert kept == ' src="data:image/png;base64,AAAA" alt="say &quot;hi&quot;"'
     assert safe_attributes("a", {"href": "mailto:a@b.c", "data-gn": "7"}) == ' href="mailto:a@b.c"'
+
+
+def test_html_output_passes_an_allow_list_whatever_the_renderer_emits() -> None:
+    from grist.service.jobs import sanitise_html
+
+    out = sanitise_html('<html><head><title>T</title><script>x()</script></head><body>'
+                        '<h1 onclick="x()">Head</h1><p style="color:red">Text <a href="javascript:x()">'
+                        'bad</a> <a href="https://example.org/a">good</a><img src=x onerror=y()>'
+                        '</p><iframe src="https://example.org"></iframe></body></html>')
+    assert out.startswith("<!DOCTYPE html>") and "<h1>Head</h1>" in out and "<title>T</title>" in out
+    assert '<a href="https://example.org/a" rel="noopener noreferrer nofollow">good</a>' in out
+    for bad in ("<script", "onclick", "onerror", "javascript:", "style=", "<iframe", "x()"):
+        assert bad not in out
