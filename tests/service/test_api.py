@@ -162,3 +162,12 @@ def test_health_metrics_and_openapi(service: str) -> None:
     content = spec["paths"]["/extract"]["post"]["requestBody"]["content"]
     assert {"application/json", "text/html"} <= set(content)
     assert "with_title" in json.dumps(content["application/json"]["schema"])
+
+
+def test_unknown_endpoints_and_methods_answer_in_the_same_shape(service: str) -> None:
+    missing = httpx.get(service + "/nothing-here")
+    assert missing.status_code == 404
+    assert missing.json() == {"error": "no endpoint /nothing-here; see /openapi.json", "reason": "not-found"}
+    wrong = httpx.get(service + "/extract")
+    assert wrong.status_code == 405 and wrong.json()["reason"] == "method-not-allowed"
+    assert "allow" in wrong.headers

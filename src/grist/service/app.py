@@ -16,6 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from grist import __version__
 from grist.errors import FetchError, GristError
@@ -70,6 +71,14 @@ def _install_error_handlers(app: FastAPI, service: Service) -> None:
     @app.exception_handler(GristError)
     async def grist_error(_: Request, exc: GristError) -> JSONResponse:
         return _error(service, 422, exc.reason, str(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        reasons = {404: "not-found", 405: "method-not-allowed"}
+        message = {404: f"no endpoint {request.url.path}; see /openapi.json",
+                   405: f"{request.method} is not allowed on {request.url.path}"}
+        return _error(service, exc.status_code, reasons.get(exc.status_code, "http-error"),
+                      message.get(exc.status_code, str(exc.detail)), dict(exc.headers or {}))
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
