@@ -9,11 +9,16 @@ import sys
 import threading
 import time
 import webbrowser
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from grist.document import RawPage
 from grist.errors import GristError
 from grist.io.sources import Unreadable, expand
+
+if TYPE_CHECKING:  # pragma: no cover
+    import uvicorn
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -85,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _when_started(server: object, then: object) -> None:
+def _when_started(server: uvicorn.Server, then: Callable[[], None]) -> None:
     """Call ``then`` once the uvicorn ``server`` listens (from a side thread)."""
     while not server.started and not server.should_exit:
         time.sleep(0.05)
