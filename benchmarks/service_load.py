@@ -31,6 +31,7 @@ import httpx
 from service_common import free_port, wait_until_up
 
 DATASETS = ("l3s-gn1", "cleaneval-final", "dragnet", "modern-dev")
+Sample = tuple[int, tuple[int, int]]  # requests done, (server RSS, workers RSS)
 
 
 def read_pages(folder: Path, count: int) -> list[bytes]:
@@ -44,27 +45,28 @@ def read_pages(folder: Path, count: int) -> list[bytes]:
     return pages[:count]
 
 
-def rss_bytes(pid: int) -> int:
-    """Resident memory of ``pid`` and its children (the workers), from /proc."""
-    total = 0
-    pids = [pid]
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        pids += [int(c) for c in (task / "children").read_text().split()]
-    for each in pids:
-        try:
-            for line in Path(f"/proc/{each}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1]) * 1024
-        except FileNotFoundError:
-            pass
-    return total
+def _rss(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except FileNotFoundError:
+        pass
+    return 0
+
+
+def rss_bytes(pid: int) -> tuple[int, int]:
+    """Resident memory of the server process ``pid`` and of its children (the workers)."""
+    children = [int(c) for task in Path(f"/proc/{pid}/task").iterdir()
+                for c in (task / "children").read_text().split()]
+    return _rss(pid), sum(_rss(child) for child in children)
 
 
 async def load(base: str, pages: list[bytes], requests: int, concurrency: int, deadline: float,
-               server_pid: int) -> tuple[list[float], Counter, list[tuple[int, int]], float]:
+               server_pid: int) -> tuple[list[float], Counter, list[Sample], float]:
     latencies: list[float] = []
     outcomes: Counter = Counter()
-    memory: list[tuple[int, int]] = []
+    memory: list[Sample] = []
     issued = 0
     every = max(requests // 20, 1)
 
@@ -127,7 +129,7 @@ def main() -> None:
     errors = sum(n for k, n in outcomes.items() if k != 200 and not (isinstance(k, int) and k < 500))
     refused = sum(n for k, n in outcomes.items() if isinstance(k, int) and 400 <= k < 500)
     p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
-    mib = [(n, m / 2**20) for n, m in memory]
+    mib = [(n, server_rss / 2**20, workers_rss / 2**20) for n, (server_rss, workers_rss) in memory]
     print(f"# grist serve load test, {time.strftime('%Y-%m-%d %H:%M')}\n")
     print(f"python {sys.version.split()[0]}; grist {version('grist')}; fastapi {version('fastapi')}; "
           f"uvicorn {version('uvicorn')}; httpx {version('httpx')}; {os.cpu_count()} cores "
@@ -145,10 +147,11 @@ def main() -> None:
           f"{p99 / p50:.2f} | {ok} | {refused} | {errors} |\n")
     print(f"outcomes: {dict(outcomes)}; {restarts[0] if restarts else ''}; client CPU "
           f"{cpu_after.user - cpu_before.user + cpu_after.system - cpu_before.system:.1f} s\n")
-    print("Resident memory of the server and its workers (MiB) after N requests:\n")
-    print("| " + " | ".join(str(n) for n, _ in mib) + " |")
-    print("|" + "---:|" * len(mib))
-    print("| " + " | ".join(f"{m:.0f}" for _, m in mib) + " |")
+    print("Resident memory (MiB) after N requests:\n")
+    print("| requests | " + " | ".join(str(n) for n, _, _ in mib) + " |")
+    print("|---|" + "---:|" * len(mib))
+    print("| server | " + " | ".join(f"{m:.0f}" for _, m, _ in mib) + " |")
+    print("| workers | " + " | ".join(f"{m:.0f}" for _, _, m in mib) + " |")
 
 
 if __name__ == "__main__":
