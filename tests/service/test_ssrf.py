@@ -159,3 +159,11 @@ def test_concurrency_limit_answers_503_at_once(allowing: str) -> None:
     assert response.status_code == 503
     assert response.json()["reason"] == "overloaded" and response.headers["retry-after"] == "1"
     assert httpx.post(allowing + "/extract", json={"html": ARTICLE}).status_code == 200
+
+
+def test_relative_redirects_keep_the_host_name(server: ThreadingHTTPServer) -> None:
+    port = server.server_address[1]
+    guard = AddressGuard(allow=parse_networks(["127.0.0.0/8"]),
+                         resolver=lambda host, _: {"news.test": ["127.0.0.1"]}[host])
+    page = fetch(f"http://news.test:{port}/redirect", transport=GuardedTransport(guard))
+    assert page.url == f"http://news.test:{port}/article.html" and page.charset == "iso-8859-1"
