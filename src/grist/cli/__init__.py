@@ -17,6 +17,8 @@ _SUBCOMMANDS = (
     "grist.cli.bench",
     "grist.cli.train",
     "grist.cli.dedup",
+    "grist.cli.serve",
+    "grist.cli.inspect",
 )
 
 

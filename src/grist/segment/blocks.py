@@ -4,6 +4,10 @@ Non-content elements (``script``, ``style``, ``select``, comments, ...) are drop
 every block-level tag (the paper's list: BLOCKQUOTE ... UL) and at a run of two or more ``<br>``.
 Inline tags, ``<a>`` above all, do not split a block, so link density can be computed.
 The traversal is iterative: no recursion limit on deeply nested pages.
+
+Each block records in ``info["text_nodes"]`` the ordinals of its first and last visible text node
+among the text nodes the walk visits (document order, skipped subtrees not counted), so a tool
+walking the same parse (the service's inspector) can find the block on the page.
 """
 
 from __future__ import annotations
@@ -82,6 +86,7 @@ class _BlockBuilder:
         self.tag_counts: dict[str, int] = {}
         self.brs = 0
         self.start: Block | None = None
+        self.first_node = self.last_node = -1
 
     def _begin(self) -> Block:
         """Record where the block starts: the context of its first visible text."""
@@ -104,7 +109,8 @@ class _BlockBuilder:
             else {},
         )
 
-    def text(self, raw: str) -> None:
+    def text(self, raw: str, node: int = -1) -> None:
+        """Add the text node ``raw`` (the walk's ``node``-th text node) to the current block."""
         if not raw:
             return
         visible = not raw.isspace()
@@ -112,8 +118,10 @@ class _BlockBuilder:
             if not visible:
                 return
             self.start = self._begin()
+            self.first_node = node
         if visible:
             self.brs = 0
+            self.last_node = node
         self.pieces.append(raw)
         if self.open.anchors and visible:
             self.anchor_chars += len(raw.strip())
@@ -142,6 +150,7 @@ class _BlockBuilder:
             block.anchor_chars = min(self.anchor_chars, len(text))
             block.anchor_words = self.anchor_words
             block.tag_counts = self.tag_counts
+            block.info["text_nodes"] = (self.first_node, self.last_node)
             self.blocks.append(block)
         brs = self.brs
         self._reset()
@@ -198,6 +207,12 @@ def _leave_context(o: _Open, tag: str) -> None:
         o.regions.pop()
 
 
+def is_skipped(tag: str | None, skip_tags: frozenset[str]) -> bool:
+    """Whether the walk skips an element with this tag and its subtree (comments, ``<?pi?>``,
+    ``<!doctype>``, and the ``skip_tags``)."""
+    return tag is None or tag[0] in "-_!" or tag in skip_tags
+
+
 def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
     """Return the page's atomic text blocks in document order (requires ``doc.dom``)."""
     if doc.dom is None:
@@ -212,6 +227,7 @@ def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
         return []
     # Iterative pre/post-order walk: a node on the stack is entered, a str (its tag) is left.
     stack: list = [root]
+    text_node = -1  # ordinal of the last text node visited
     pop, push = stack.pop, stack.append
     path, classes, open_blocks = o.path, o.classes, o.block_tags
     while stack:
@@ -229,11 +245,12 @@ def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
             continue
         tag = node.tag
         if tag == _TEXT:
+            text_node += 1
             raw = node.text_content
             if raw and (builder.start is not None or not raw.isspace()):  # else text() skips it
-                builder.text(raw)
+                builder.text(raw, text_node)
             continue
-        if tag is None or tag[0] in "-_!" or tag in skip_tags:  # comments, <?pi?>, dropped
+        if tag is None or tag[0] in "-_!" or tag in skip_tags:  # as is_skipped(), inlined
             continue
         if tag == "br":
             builder.line_break()
