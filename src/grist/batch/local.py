@@ -1,0 +1,213 @@
+"""The local executor: one worker process per core, each building its Extractor once, fed one
+shard task at a time, watched from outside.
+
+A worker says which page it starts and when it is done with it; a page that runs past the hard
+``page_timeout`` gets its worker killed, and a worker that dies (a crash in C code, the OOM
+killer) is noticed through its process sentinel. Either way the page it was on gets an error
+record, written by the supervisor once the worker is dead, and a fresh worker resumes the shard
+from its output file (``grist.batch.worker.resume_point``), so the page is not retried and no
+other page is lost or repeated. Workers talk over one pipe each (a killed process can corrupt a
+shared queue, never another worker's pipe).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Any
+
+from grist.batch.job import JobConfig, Shard
+from grist.batch.worker import (
+    Item, ShardCounts, ShardFiles, build_extractor, error_record, finish_shard, resume_point,
+    run_shard,
+)
+from grist.errors import GristError
+from grist.evaluate.worker import peak_rss_mib
+from grist.render.json_output import dumps
+
+_POLL = 0.2  # seconds between watchdog checks
+_MAX_CRASHES = 3  # deaths of a worker outside any page, at the same place, before giving up
+
+
+class WorkerLost(GristError):
+    """The worker extracting a page died or was killed past the hard time limit."""
+
+    reason = "worker-lost"
+
+
+@dataclass(frozen=True)
+class Task:
+    """``extract`` a shard (and finish it unless the job deduplicates), or ``finish`` it with the
+    run's duplicates (a map from input to the input it duplicates)."""
+
+    kind: str
+    shard: Shard
+    duplicates: dict[str, str] | None = None
+
+
+class _Pipe:
+    """The worker's side of its pipe, also its reporter of page starts and ends."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+
+    def start(self, number: int, item: Item) -> None:
+        self.conn.send(("start", number, item.head()))
+
+    def done(self, number: int, error: str | None) -> None:
+        self.conn.send(("done", number, error))
+
+
+def worker_main(config: JobConfig, out: Path, conn: Connection) -> None:
+    """A worker process: build the Extractor once, run tasks until told to stop."""
+    extractor = None
+    pipe = _Pipe(conn)
+    while (task := conn.recv()) is not None:
+        try:
+            if task.kind == "extract":
+                extractor = extractor or build_extractor(config)
+                counts = run_shard(task.shard, config, out, extractor, pipe)
+            else:
+                counts = finish_shard(task.shard, config, out, task.duplicates)
+            conn.send(("shard", counts.to_json(), peak_rss_mib()))
+        except GristError as exc:  # a model that cannot load, an unwritable folder
+            conn.send(("failed", str(exc), peak_rss_mib()))
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Connection
+    task: Task | None = None
+    page: tuple[int, dict[str, Any], float] | None = None  # number, head, started
+    peak_rss_mib: float = 0.0
+
+
+@dataclass
+class RunReport:
+    """What the executor did: each shard's counts, peak RSS per worker, restarts."""
+
+    counts: dict[str, ShardCounts] = field(default_factory=dict)
+    peak_rss_mib: list[float] = field(default_factory=list)
+    restarts: int = 0
+
+
+class LocalExecutor:
+    """Runs tasks on ``jobs`` worker processes; ``on_page(error_reason)`` is called per page."""
+
+    def __init__(self, config: JobConfig, out: Path, jobs: int,
+                 on_page: Callable[[str | None], None] | None = None) -> None:
+        self.config, self.out, self.jobs = config, out, max(1, jobs)
+        self.on_page = on_page or (lambda reason: None)
+        self.context = multiprocessing.get_context("spawn")
+        self.crashes: dict[tuple[str, int], int] = {}
+
+    def _spawn(self) -> _Worker:
+        ours, theirs = self.context.Pipe()
+        process = self.context.Process(target=worker_main, args=(self.config, self.out, theirs),
+                                       daemon=True)
+        process.start()
+        theirs.close()
+        return _Worker(process, ours)
+
+    def run(self, tasks: Iterable[Task]) -> RunReport:
+        """Run every task; returns when all are done (or raises the first task failure)."""
+        queue = deque(tasks)
+        report = RunReport()
+        workers = [self._spawn() for _ in range(min(self.jobs, len(queue)))]
+        try:
+            while queue or any(w.task for w in workers):
+                for worker in workers:
+                    if worker.task is None and queue:
+                        worker.task = queue.popleft()
+                        worker.conn.send(worker.task)
+                busy = [w for w in workers if w.task]
+                ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy], _POLL)
+                for worker in busy:
+                    if worker.conn in ready:
+                        self._receive(worker, report)
+                for index, worker in enumerate(workers):
+                    if worker.task and self._lost(worker):
+                        unfinished = self._bury(worker, report)
+                        if unfinished is not None:
+                            queue.appendleft(unfinished)
+                        workers[index] = self._spawn()
+        finally:
+            for worker in workers:
+                self._stop(worker, report)
+        return report
+
+    def _receive(self, worker: _Worker, report: RunReport) -> None:
+        while worker.conn.poll():
+            try:
+                message = worker.conn.recv()
+            except (EOFError, OSError):
+                return
+            kind = message[0]
+            if kind == "start":
+                worker.page = (message[1], message[2], time.monotonic())
+            elif kind == "done":
+                worker.page = None
+                self.on_page(message[2])
+            else:
+                assert worker.task is not None
+                worker.peak_rss_mib = max(worker.peak_rss_mib, message[2])
+                if kind == "failed":
+                    raise GristError(f"{worker.task.shard.id}: {message[1]}")
+                report.counts[worker.task.shard.id] = ShardCounts.from_json(message[1])
+                worker.task, worker.page = None, None
+
+    def _lost(self, worker: _Worker) -> bool:
+        """Whether the worker died or hangs on a page past the hard limit (then it is killed)."""
+        if not worker.process.is_alive():
+            return True
+        if worker.page and time.monotonic() - worker.page[2] > self.config.page_timeout:
+            worker.process.kill()
+            return True
+        return False
+
+    def _bury(self, worker: _Worker, report: RunReport) -> Task | None:
+        """Record the lost page, then hand the task back to be resumed by a new worker (None
+        when the worker had finished its task before it died)."""
+        worker.process.join()
+        self._receive(worker, report)  # pages it finished before it died
+        task = worker.task
+        report.restarts += 1
+        if task is None:
+            worker.conn.close()
+            return None
+        files = ShardFiles(self.out, task.shard, self.config)
+        written, _ = resume_point(files.part)
+        if task.kind == "extract" and worker.page is not None and worker.page[0] == written:
+            code = worker.process.exitcode
+            why = (f"the page ran past the hard time limit of {self.config.page_timeout:g} s; "
+                   "its worker was killed and replaced") if code == -9 else \
+                f"the worker died on this page (exit code {code}) and was replaced"
+            with open(files.part, "a", encoding="utf-8") as handle:
+                handle.write(dumps(error_record(worker.page[1], WorkerLost(why))) + "\n")
+            self.on_page(WorkerLost.reason)
+        elif task.kind == "extract":
+            place = (task.shard.id, written)
+            self.crashes[place] = self.crashes.get(place, 0) + 1
+            if self.crashes[place] >= _MAX_CRASHES:
+                raise GristError(f"{task.shard.id}: the worker died {_MAX_CRASHES} times after "
+                                 f"page {written} while reading the input")
+        worker.conn.close()
+        return task
+
+    def _stop(self, worker: _Worker, report: RunReport) -> None:
+        if worker.process.is_alive():
+            try:
+                worker.conn.send(None)
+            except OSError:
+                pass
+            worker.process.join(timeout=5)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+        report.peak_rss_mib.append(worker.peak_rss_mib)
