@@ -40,6 +40,7 @@ class JobConfig:
     dedup_threshold: float = 0.7
     site_aware: bool = False
     site_min_pages: int = 5
+    plugins: tuple[str, ...] = ()  # modules every worker imports first (they register methods)
 
 
 @dataclass(frozen=True)

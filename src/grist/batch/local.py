@@ -77,6 +77,18 @@ def worker_main(config: JobConfig, out: Path, conn: Connection) -> None:
             conn.send(("shard", counts.to_json(), peak_rss_mib()))
         except GristError as exc:  # a model that cannot load, an unwritable folder
             conn.send(("failed", str(exc), peak_rss_mib()))
+        except Exception as exc:  # noqa: BLE001 - a bug: stop the job with its description
+            conn.send(("failed", f"internal error: {type(exc).__name__}: {exc}", peak_rss_mib()))
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """Fork server where there is one (workers start in milliseconds from a process that has
+    grist imported, and never inherit the supervisor's threads), else spawn."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["grist.batch.worker"])
+        return context
+    return multiprocessing.get_context("spawn")
 
 
 @dataclass
@@ -104,7 +116,7 @@ class LocalExecutor:
                  on_page: Callable[[str | None], None] | None = None) -> None:
         self.config, self.out, self.jobs = config, out, max(1, jobs)
         self.on_page = on_page or (lambda reason: None)
-        self.context = multiprocessing.get_context("spawn")
+        self.context = _context()
         self.crashes: dict[tuple[str, int], int] = {}
 
     def _spawn(self) -> _Worker:

@@ -10,11 +10,12 @@ so the rerun skips exactly those: every page ends up in the output once.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -69,7 +70,9 @@ class ShardCounts:
         return self.results + sum(self.errors.values())
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
+        return json.dumps({"results": self.results, "errors": dict(self.errors),
+                           "skipped": dict(self.skipped), "duplicates": self.duplicates},
+                          sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> ShardCounts:
@@ -175,7 +178,13 @@ def error_record(head: dict[str, Any], exc: BaseException) -> dict[str, Any]:
 
 
 def build_extractor(config: JobConfig) -> Extractor:
-    """The worker's Extractor, built once and used for every page it extracts."""
+    """The worker's Extractor, built once and used for every page it extracts (after importing
+    the job's plugin modules, which register their own methods)."""
+    for module in config.plugins:
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            raise GristError(f"cannot import plugin module {module!r}: {exc}") from None
     return Extractor(method=config.method, config=method_config(config.method, config.model),
                      limits=Limits(time_budget=config.time_budget))
 

@@ -40,6 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--method", default=DEFAULT_METHOD,
                         help=f"extraction method: {', '.join(available_methods())}")
     parser.add_argument("--model", metavar="FILE", help="a model trained with `grist train`")
+    parser.add_argument("--plugin", action="append", default=[], metavar="MODULE",
+                        help="a module every worker imports first (to register own methods)")
     parser.add_argument("--output-format", choices=OUTPUT_FORMATS, default="jsonl",
                         help="format of each shard's output (default: jsonl)")
     parser.add_argument("--text-format", choices=("text", "markdown", "html"), default="text",
@@ -71,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         page_timeout=args.page_timeout or 3 * args.time_budget,
         text_format=args.text_format, output_format=args.output_format, dedup=args.dedup,
         dedup_threshold=args.dedup_threshold, site_aware=args.site_aware,
-        site_min_pages=args.site_min_pages)
+        site_min_pages=args.site_min_pages, plugins=tuple(args.plugin))
     options = BatchOptions(jobs=args.jobs or default_jobs(), executor=args.executor,
                            files_per_shard=args.files_per_shard, ray_address=args.ray_address)
     summary = Summary("batch")

@@ -63,10 +63,10 @@ def write_final(part: Path, final: Path, fmt: str, duplicates: dict[str, str],
         tmp.unlink(missing_ok=True)
         os.link(part, tmp)  # the lines are already the final output
     elif fmt in ("jsonl", "jsonl.gz"):
-        opener = gzip.open if fmt == "jsonl.gz" else open
-        with opener(tmp, "wt", encoding="utf-8") as handle:
-            for record in _records(part, duplicates, drop, seen):
-                handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        with open(tmp, "wb") as raw, (gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0)
+                                      if fmt == "jsonl.gz" else raw) as handle:
+            for record in _records(part, duplicates, drop, seen):  # the same bytes every run
+                handle.write((json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8"))
     elif fmt == "parquet":
         _write_parquet(_records(part, duplicates, drop, seen), tmp)
     elif fmt == "warc":
