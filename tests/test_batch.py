@@ -129,3 +129,38 @@ def test_output_formats(tmp_path, fmt):
     first = conversions[0]
     assert first[1] == "<urn:uuid:00000000-0000-0000-0000-000000000000>"
     assert first[2] == "https://site0.example/0" and b"Article number 0" in first[3]
+
+
+def story(number: int, change: str = "") -> str:
+    """A long page whose words depend on ``number``; ``change`` replaces one word of it."""
+    rng = __import__("random").Random(number)
+    words = [rng.choice(["river", "stone", "market", "winter", "letter", "garden", "engine",
+                         "harbour", "silver", "window", "forest", "signal", "candle", "meadow",
+                         "bridge", "orchard", "lantern", "valley", "compass", "thunder"])
+             for _ in range(150)]
+    if change:
+        words[70] = change
+    return f"<html><body><h1>Story {number}</h1><p>{' '.join(words)}.</p></body></html>"
+
+
+@pytest.mark.parametrize("mode", ["mark", "drop"])
+def test_dedup_across_the_run(tmp_path, mode):
+    write_warc(tmp_path / "a.warc.gz", [response(n, story(n)) for n in range(6)])
+    lines = [json.dumps({"html": story(2, "changed"), "url": "https://j.example/1", "id": "copy"}),
+             json.dumps({"html": story(40), "url": "https://j.example/2", "id": "new"})]
+    (tmp_path / "b.jsonl").write_text("\n".join(lines) + "\n")
+    run = grist("batch", str(tmp_path / "a.warc.gz"), str(tmp_path / "b.jsonl"), "--out",
+                str(tmp_path / "out"), "--dedup", mode, "--plugin", "batch_plugin",
+                "--method", "fragile", "-j", "2")
+    assert run.returncode == 0, run.stderr
+    records = outputs(tmp_path / "out")
+    copy_label = f"{tmp_path / 'b.jsonl'}:1 (copy)"
+    if mode == "mark":
+        assert len(records) == 8
+        marked = {r["input"]: r["duplicate_of"] for r in records if "duplicate_of" in r}
+        assert marked == {copy_label: "<urn:uuid:00000000-0000-0000-0000-000000000002>"}
+        assert run.stderr.strip().endswith("; 1 near-duplicates marked")
+    else:
+        assert len(records) == 7 and copy_label not in {r["input"] for r in records}
+        assert run.stderr.strip().endswith("; 1 near-duplicates dropped")
+    assert not list((tmp_path / "out").glob("*.minhash"))

@@ -20,7 +20,7 @@ TESTS = Path(__file__).parent
 def command(inputs: list[str], out: Path) -> list[str]:
     return [sys.executable, "-m", "grist", "batch", *inputs, "--out", str(out), "-j", "2",
             "--plugin", "batch_plugin", "--method", "fragile", "--files-per-shard", "40",
-            "--output-format", "jsonl.gz", "--quiet"]
+            "--output-format", "jsonl.gz", "--dedup", "--quiet"]
 
 
 def env() -> dict[str, str]:

@@ -43,11 +43,11 @@ class WorkerLost(GristError):
 @dataclass(frozen=True)
 class Task:
     """``extract`` a shard (and finish it unless the job deduplicates), or ``finish`` it with the
-    run's duplicates (a map from input to the input it duplicates)."""
+    run's duplicates (a map from line number to the input it duplicates)."""
 
     kind: str
     shard: Shard
-    duplicates: dict[str, str] | None = None
+    duplicates: dict[int, str] | None = None
 
 
 class _Pipe:

@@ -19,8 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
+
 from grist.api import Extractor
 from grist.batch.job import JobConfig, Shard, write_atomic
+from grist.dedup.documents import DocumentSketcher, MinHashConfig
+from grist.dedup.minhash import EMPTY
 from grist.document import RawPage
 from grist.errors import GristError
 from grist.io.records import FINAL_SUFFIX, write_final
@@ -129,6 +133,7 @@ class ShardFiles:
         self.extracted = out / f"{shard.id}.extracted"
         self.done = out / f"{shard.id}.done"
         self.final = out / f"{shard.id}{FINAL_SUFFIX[config.output_format]}"
+        self.signatures = out / f"{shard.id}.minhash"  # one row per line, with --dedup
 
 
 def resume_point(part: Path) -> tuple[int, ShardCounts]:
@@ -151,6 +156,21 @@ def resume_point(part: Path) -> tuple[int, ShardCounts]:
                 counts.results += 1
         handle.truncate(good)
     return lines, counts
+
+
+def dedup_config(config: JobConfig) -> MinHashConfig:
+    """The MinHash settings of a job's ``--dedup``."""
+    return MinHashConfig(threshold=config.dedup_threshold)
+
+
+def align_signatures(path: Path, lines: int, num_perm: int) -> None:
+    """Make the signature file hold exactly one row per output line: cut rows of pages whose
+    line was never written, add empty rows for lines the supervisor wrote (lost pages)."""
+    row = num_perm * 8
+    rows = path.stat().st_size // row if path.exists() else 0
+    with open(path, "ab") as handle:
+        handle.truncate(min(rows, lines) * row)
+        handle.write(np.full((max(0, lines - rows), num_perm), EMPTY, dtype=np.uint64).tobytes())
 
 
 def result_record(item: Item, extractor: Extractor, config: JobConfig) -> dict[str, Any]:
@@ -199,8 +219,12 @@ def extract_shard(shard: Shard, config: JobConfig, out: Path, extractor: Extract
         if marker.exists():
             return ShardCounts.from_json(marker.read_text(encoding="utf-8"))
     done, counts = resume_point(files.part)
+    sketcher = DocumentSketcher(dedup_config(config)) if config.dedup else None
+    if sketcher is not None:
+        align_signatures(files.signatures, done, sketcher.config.num_perm)
     number = 0
-    with open(files.part, "a", encoding="utf-8") as output:
+    with open(files.part, "a", encoding="utf-8") as output, \
+            open(files.signatures if sketcher else os.devnull, "ab") as signatures:
         for item in shard_items(shard, extractor.limits):
             if item.skipped is not None:
                 counts.skipped[item.skipped] += 1
@@ -210,6 +234,9 @@ def extract_shard(shard: Shard, config: JobConfig, out: Path, extractor: Extract
                 continue
             reporter.start(number, item)
             record = result_record(item, extractor, config)
+            if sketcher is not None:  # the row first: a kill leaves rows >= lines
+                signatures.write(sketcher.signatures([record.get("text", "")]).tobytes())
+                signatures.flush()
             output.write(dumps(record) + "\n")
             output.flush()
             if "error" in record:
@@ -224,17 +251,17 @@ def extract_shard(shard: Shard, config: JobConfig, out: Path, extractor: Extract
 
 
 def finish_shard(shard: Shard, config: JobConfig, out: Path,
-                 duplicates: dict[str, str] | None = None) -> ShardCounts:
+                 duplicates: dict[int, str] | None = None) -> ShardCounts:
     """Write the shard's final output from its lines (marking or dropping ``duplicates``, a map
-    from input to the input it duplicates), then ``.done``; idempotent after a kill."""
+    from line number to the input it duplicates), then ``.done``; idempotent after a kill."""
     files = ShardFiles(out, shard, config)
     if not files.done.exists():
         counts = ShardCounts.from_json(files.extracted.read_text(encoding="utf-8"))
         counts.duplicates = write_final(files.part, files.final, config.output_format,
                                         duplicates or {}, drop=config.dedup == "drop")
         write_atomic(files.done, counts.to_json())
-    files.part.unlink(missing_ok=True)
-    files.extracted.unlink(missing_ok=True)
+    for leftover in (files.part, files.extracted, files.signatures):
+        leftover.unlink(missing_ok=True)
     return ShardCounts.from_json(files.done.read_text(encoding="utf-8"))
 
 

@@ -38,14 +38,14 @@ def parquet_schema() -> Any:
     ])
 
 
-def _records(part: Path, duplicates: dict[str, str], drop: bool,
+def _records(part: Path, duplicates: dict[int, str], drop: bool,
              seen: list[int]) -> Iterator[dict[str, Any]]:
-    """The records of a shard's lines with duplicates marked or left out (``seen[0]`` counts
-    the duplicates met)."""
+    """The records of a shard's lines with duplicates (line number -> the input duplicated)
+    marked or left out (``seen[0]`` counts the duplicates met)."""
     with open(part, encoding="utf-8") as handle:
-        for line in handle:
+        for number, line in enumerate(handle):
             record = json.loads(line)
-            original = duplicates.get(record["input"])
+            original = duplicates.get(number)
             if original is not None:
                 seen[0] += 1
                 if drop:
@@ -54,7 +54,7 @@ def _records(part: Path, duplicates: dict[str, str], drop: bool,
             yield record
 
 
-def write_final(part: Path, final: Path, fmt: str, duplicates: dict[str, str],
+def write_final(part: Path, final: Path, fmt: str, duplicates: dict[int, str],
                 drop: bool) -> int:
     """Write ``final`` in ``fmt`` from the JSON lines in ``part``; returns the duplicates met."""
     tmp = final.with_name(final.name + ".tmp")
