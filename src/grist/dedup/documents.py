@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from grist.dedup.lsh import candidate_pairs, choose_bands
 from grist.dedup.minhash import EMPTY, MinHasher, element_hashes
 from grist.dedup.similarity import shingles
+from grist.errors import DatasetError
 from grist.features.tokens import tokens
 
 
@@ -98,3 +100,75 @@ def duplicate_groups(first: np.ndarray) -> list[list[int]]:
     for index, head in enumerate(first.tolist()):
         groups.setdefault(head, []).append(index)
     return [members for members in groups.values() if len(members) > 1]
+
+
+class MinHashGroups:
+    """Near-duplicate groups over texts added one by one (``grist dedup``): signatures are kept,
+    the LSH search runs once in ``groups()``; ``save``/``load`` keep the keys and signatures
+    (``.npz``) so a later run checks new documents against them."""
+
+    def __init__(self, config: MinHashConfig | None = None) -> None:
+        self.sketcher = DocumentSketcher(config)
+        self.config = self.sketcher.config
+        self.keys: list[str] = []
+        self.previews: dict[int, str] = {}
+        self._rows: list[np.ndarray] = []
+        self.skipped = 0
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def key(self, ident: int) -> str:
+        return self.keys[ident]
+
+    def add(self, key: str, text: str) -> int:
+        """Sketch and keep ``text`` under ``key``; returns its id."""
+        signature = self.sketcher.signatures([text])
+        self.skipped += int(signature[0, 0] == EMPTY)
+        self._rows.append(signature)
+        self.keys.append(key)
+        self.previews[len(self.keys) - 1] = " ".join(text.split())[:100]
+        return len(self.keys) - 1
+
+    def signatures(self) -> np.ndarray:
+        if len(self._rows) > 1:
+            self._rows = [np.concatenate(self._rows)]
+        return self._rows[0] if self._rows else np.empty((0, self.config.num_perm), np.uint64)
+
+    def groups(self) -> list[list[int]]:
+        """Groups of two or more ids, each in id order, ordered by their first member."""
+        signatures = self.signatures()
+        left, right, _ = near_duplicate_pairs(signatures, self.config)
+        return duplicate_groups(first_of_group(len(signatures), left, right))
+
+    def save(self, path: str | Path) -> None:
+        """Write the keys, signatures and settings to ``path`` (NumPy ``.npz``)."""
+        settings = np.array([self.config.shingle, self.config.num_perm, self.config.min_words,
+                             self.config.seed], dtype=np.int64)
+        with open(path, "wb") as handle:
+            np.savez(handle, signatures=self.signatures(), keys=np.array(self.keys, dtype=str),
+                     settings=settings, threshold=np.float64(self.config.threshold))
+
+    @staticmethod
+    def is_index(path: str | Path) -> bool:
+        """Whether ``path`` holds a MinHash index (rather than a simhash one)."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                return "settings" in data.files
+        except (OSError, ValueError):
+            return False
+
+    @classmethod
+    def load(cls, path: str | Path, threshold: float | None = None) -> MinHashGroups:
+        """Read what ``save`` wrote (its shingles and hash functions; ``threshold`` may change)."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                shingle, num_perm, min_words, seed = data["settings"].tolist()
+                config = MinHashConfig(shingle, num_perm, float(
+                    data["threshold"] if threshold is None else threshold), min_words, seed)
+                groups = cls(config)
+                groups._rows = [data["signatures"]]
+                groups.keys = data["keys"].tolist()
+        except (OSError, KeyError, ValueError) as exc:
+            raise DatasetError(f"cannot read MinHash index {path}: {exc}") from None
+        return groups
