@@ -71,10 +71,12 @@ def worker_main(config: JobConfig, out: Path, conn: Connection) -> None:
         try:
             if task.kind == "extract":
                 extractor = extractor or build_extractor(config)
+                started = time.process_time()
                 counts = run_shard(task.shard, config, out, extractor, pipe)
             else:
+                started = time.process_time()
                 counts = finish_shard(task.shard, config, out, task.duplicates)
-            conn.send(("shard", counts.to_json(), peak_rss_mib()))
+            conn.send(("shard", counts.to_json(), peak_rss_mib(), time.process_time() - started))
         except GristError as exc:  # a model that cannot load, an unwritable folder
             conn.send(("failed", str(exc), peak_rss_mib()))
         except Exception as exc:  # noqa: BLE001 - a bug: stop the job with its description
@@ -102,11 +104,14 @@ class _Worker:
 
 @dataclass
 class RunReport:
-    """What the executor did: each shard's counts, peak RSS per worker, restarts."""
+    """What the executor did: each shard's counts, peak RSS per worker, restarts, and the CPU
+    seconds workers spent on tasks (model loading and start-up left out)."""
 
     counts: dict[str, ShardCounts] = field(default_factory=dict)
     peak_rss_mib: list[float] = field(default_factory=list)
     restarts: int = 0
+    task_cpu_seconds: float = 0.0
+    shard_rss_mib: dict[str, float] = field(default_factory=dict)
 
 
 class LocalExecutor:
@@ -172,6 +177,8 @@ class LocalExecutor:
                 if kind == "failed":
                     raise GristError(f"{worker.task.shard.id}: {message[1]}")
                 report.counts[worker.task.shard.id] = ShardCounts.from_json(message[1])
+                report.task_cpu_seconds += message[3]
+                report.shard_rss_mib[worker.task.shard.id] = message[2]
                 worker.task, worker.page = None, None
 
     def _lost(self, worker: _Worker) -> bool:

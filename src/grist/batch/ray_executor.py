@@ -19,11 +19,12 @@ from grist.batch.worker import ShardCounts
 from grist.optional import require
 
 
-def _run_task(config: JobConfig, out: str, task: Task) -> tuple[str, float, int]:
+def _run_task(config: JobConfig, out: str, task: Task) -> tuple[str, float, int, float]:
     """One shard task on a Ray node: the local executor with one worker process."""
     report = LocalExecutor(config, Path(out), 1).run([task])
     counts = report.counts[task.shard.id]
-    return counts.to_json(), max(report.peak_rss_mib, default=0.0), report.restarts
+    return (counts.to_json(), max(report.peak_rss_mib, default=0.0), report.restarts,
+            report.task_cpu_seconds)
 
 
 class RayExecutor:
@@ -49,11 +50,13 @@ class RayExecutor:
         while pending:
             ready, _ = self.ray.wait(list(pending), num_returns=1)
             task = pending.pop(ready[0])
-            counts_json, peak, restarts = self.ray.get(ready[0])
+            counts_json, peak, restarts, cpu = self.ray.get(ready[0])
             counts = ShardCounts.from_json(counts_json)
             report.counts[task.shard.id] = counts
             report.peak_rss_mib.append(peak)
             report.restarts += restarts
+            report.task_cpu_seconds += cpu
+            report.shard_rss_mib[task.shard.id] = peak
             if task.kind == "extract":
                 for _ in range(counts.pages):
                     self.on_page(None)

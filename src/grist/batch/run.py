@@ -108,5 +108,7 @@ def write_summary(out: Path, summary: Summary, report: RunReport) -> None:
     """``summary.json``: the counts, this run's time and the workers' peak memory."""
     data = {"line": summary.line(), "pages": summary.pages, "results": summary.results,
             "errors": dict(summary.errors), "skipped_records": dict(summary.skipped),
-            "worker_peak_rss_mib": report.peak_rss_mib, "worker_restarts": report.restarts}
+            "worker_peak_rss_mib": report.peak_rss_mib, "worker_restarts": report.restarts,
+            "worker_task_cpu_seconds": round(report.task_cpu_seconds, 3),
+            "shard_worker_rss_mib": report.shard_rss_mib}
     write_atomic(out / SUMMARY_FILE, json.dumps(data, indent=1, sort_keys=True))
