@@ -40,6 +40,7 @@ class JobConfig:
     dedup_threshold: float = 0.7
     site_aware: bool = False
     site_min_pages: int = 5
+    site_model: str | None = None  # module:Class of the site model (default grist's SiteModel)
     plugins: tuple[str, ...] = ()  # modules every worker imports first (they register methods)
 
 

@@ -22,12 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from grist.batch.job import JobConfig, Shard
+from grist.batch.sites import SiteModels, fit_group, scan_shard
 from grist.batch.worker import (
     Item, ShardCounts, ShardFiles, build_extractor, error_record, finish_shard, resume_point,
     run_shard,
 )
 from grist.errors import GristError
 from grist.evaluate.worker import peak_rss_mib
+from grist.limits import Limits
 from grist.render.json_output import dumps
 
 _POLL = 0.2  # seconds between watchdog checks
@@ -42,12 +44,13 @@ class WorkerLost(GristError):
 
 @dataclass(frozen=True)
 class Task:
-    """``extract`` a shard (and finish it unless the job deduplicates), or ``finish`` it with the
-    run's duplicates (a map from line number to the input it duplicates)."""
+    """``extract`` a shard (and finish it unless the job deduplicates); ``finish`` it with the
+    run's duplicates as payload (line number -> the input it duplicates); ``scan`` a shard's
+    hosts or ``fit`` a group of site models (payload: number, hosts, shards; ``--site-aware``)."""
 
     kind: str
     shard: Shard
-    duplicates: dict[int, str] | None = None
+    payload: Any = None
 
 
 class _Pipe:
@@ -63,19 +66,40 @@ class _Pipe:
         self.conn.send(("done", number, error))
 
 
+def prepare(state: dict[str, Any], config: JobConfig, out: Path) -> None:
+    """Build what extraction needs once per worker: the Extractor and the site models."""
+    if "extractor" not in state:
+        state["extractor"] = build_extractor(config)
+        state["sites"] = SiteModels(out, config) if config.site_aware else None
+
+
+def run_task(task: Task, config: JobConfig, out: Path, state: dict[str, Any],
+             reporter: Any = None) -> ShardCounts:
+    """Run one task in this worker; ``state`` keeps what a worker builds once (the Extractor,
+    the site models)."""
+    limits = Limits(time_budget=config.time_budget)
+    if task.kind == "extract":
+        prepare(state, config, out)
+        return run_shard(task.shard, config, out, state["extractor"], reporter, state["sites"])
+    if task.kind == "finish":
+        return finish_shard(task.shard, config, out, task.payload)
+    if task.kind == "scan":
+        scan_shard(task.shard, out, limits)
+    else:
+        fit_group(config, out, *task.payload, limits)
+    return ShardCounts()
+
+
 def worker_main(config: JobConfig, out: Path, conn: Connection) -> None:
     """A worker process: build the Extractor once, run tasks until told to stop."""
-    extractor = None
+    state: dict[str, Any] = {}
     pipe = _Pipe(conn)
     while (task := conn.recv()) is not None:
         try:
-            if task.kind == "extract":
-                extractor = extractor or build_extractor(config)
-                started = time.process_time()
-                counts = run_shard(task.shard, config, out, extractor, pipe)
-            else:
-                started = time.process_time()
-                counts = finish_shard(task.shard, config, out, task.duplicates)
+            if task.kind == "extract":  # built outside the task's CPU time
+                prepare(state, config, out)
+            started = time.process_time()
+            counts = run_task(task, config, out, state, pipe)
             conn.send(("shard", counts.to_json(), peak_rss_mib(), time.process_time() - started))
         except GristError as exc:  # a model that cannot load, an unwritable folder
             conn.send(("failed", str(exc), peak_rss_mib()))

@@ -173,14 +173,17 @@ def align_signatures(path: Path, lines: int, num_perm: int) -> None:
         handle.write(np.full((max(0, lines - rows), num_perm), EMPTY, dtype=np.uint64).tobytes())
 
 
-def result_record(item: Item, extractor: Extractor, config: JobConfig) -> dict[str, Any]:
-    """The output record of one page: its result, or its error with the reason."""
+def result_record(item: Item, extractor: Extractor, config: JobConfig,
+                  sites: Any = None) -> dict[str, Any]:
+    """The output record of one page (read with its host's site model when ``sites`` has one):
+    its result, or its error with the reason."""
     record = item.head()
     try:
         if item.error is not None:
             raise item.error
         assert item.page is not None
-        result = extractor(item.page)
+        site = sites.for_page(item.page) if sites is not None else None
+        result = extractor(item.page, site=site)
     except Exception as exc:  # noqa: BLE001 - one bad page never stops a shard
         return error_record(record, exc)
     record["title"] = result.title
@@ -210,7 +213,7 @@ def build_extractor(config: JobConfig) -> Extractor:
 
 
 def extract_shard(shard: Shard, config: JobConfig, out: Path, extractor: Extractor,
-                  reporter: Reporter | None = None) -> ShardCounts:
+                  reporter: Reporter | None = None, sites: Any = None) -> ShardCounts:
     """Extract every page of the shard not yet in its output; write ``.extracted``; return the
     shard's counts (pages from earlier runs included)."""
     reporter = reporter or Silent()
@@ -233,7 +236,7 @@ def extract_shard(shard: Shard, config: JobConfig, out: Path, extractor: Extract
                 number += 1
                 continue
             reporter.start(number, item)
-            record = result_record(item, extractor, config)
+            record = result_record(item, extractor, config, sites)
             if sketcher is not None:  # the row first: a kill leaves rows >= lines
                 signatures.write(sketcher.signatures([record.get("text", "")]).tobytes())
                 signatures.flush()
@@ -266,7 +269,7 @@ def finish_shard(shard: Shard, config: JobConfig, out: Path,
 
 
 def run_shard(shard: Shard, config: JobConfig, out: Path, extractor: Extractor,
-              reporter: Reporter | None = None) -> ShardCounts:
+              reporter: Reporter | None = None, sites: Any = None) -> ShardCounts:
     """Extract a shard and, unless the job deduplicates across shards afterwards, finish it."""
-    counts = extract_shard(shard, config, out, extractor, reporter)
+    counts = extract_shard(shard, config, out, extractor, reporter, sites)
     return counts if config.dedup else finish_shard(shard, config, out)

@@ -62,6 +62,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="fit a site model per host with enough pages, then extract with it")
     parser.add_argument("--site-min-pages", type=int, default=JobConfig.site_min_pages,
                         metavar="N", help="pages a host needs for its own site model")
+    parser.add_argument("--site-model", metavar="MODULE:CLASS",
+                        help="the site model class (default: grist.sites:SiteModel)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -73,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
         page_timeout=args.page_timeout or 3 * args.time_budget,
         text_format=args.text_format, output_format=args.output_format, dedup=args.dedup,
         dedup_threshold=args.dedup_threshold, site_aware=args.site_aware,
-        site_min_pages=args.site_min_pages, plugins=tuple(args.plugin))
+        site_min_pages=args.site_min_pages, site_model=args.site_model,
+        plugins=tuple(args.plugin))
     options = BatchOptions(jobs=args.jobs or default_jobs(), executor=args.executor,
                            files_per_shard=args.files_per_shard, ray_address=args.ray_address)
     summary = Summary("batch")

@@ -80,6 +80,17 @@ def read_warc(path: str | Path, limits: Limits | None = None) -> Iterator[WarcIt
             start = yield from reader.run(start)
 
 
+def read_record(path: str | Path, offset: int, limits: Limits | None = None) -> WarcItem:
+    """The one record that starts at ``offset`` (from ``WarcItem.offset``), read directly."""
+    with open(path, "rb") as handle:
+        gz = handle.read(3) == _GZIP_MAGIC
+        reader = _Reader(handle, str(path), Path(path).stat().st_size, gz, True,
+                         limits or Limits())
+        for item in reader.run(offset):
+            return item
+    raise WarcError(f"no WARC record at offset {offset} of {path}")
+
+
 def warc_pages(path: str | Path, limits: Limits | None = None) -> Iterator[RawPage]:
     """Only the pages of a WARC file (errors and other records left out): a crawl to replay."""
     for item in read_warc(path, limits):
