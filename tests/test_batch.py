@@ -164,3 +164,19 @@ def test_dedup_across_the_run(tmp_path, mode):
         assert len(records) == 7 and copy_label not in {r["input"] for r in records}
         assert run.stderr.strip().endswith("; 1 near-duplicates dropped")
     assert not list((tmp_path / "out").glob("*.minhash"))
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_extract_on_workers_writes_what_one_process_writes(tmp_path, fmt):
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for n in range(5):
+        (folder / f"p{n}.html").write_text(page_html(n))
+    (folder / "empty.html").write_text("")
+    args = ["extract", "--method", "lineblock", "--format", fmt, str(folder)]
+    one = grist(*args)
+    many = grist(*args, "-j", "2")
+    assert many.stdout == one.stdout and one.stdout.count("Article number") >= 5
+    strip = [line.split(" in ")[0] for line in one.stderr.splitlines()]
+    assert [line.split(" in ")[0] for line in many.stderr.splitlines()] == strip
+    assert strip[-1] == "grist extract: 6 pages, 5 results, 1 error (1 empty-input)"
