@@ -105,3 +105,15 @@ def test_not_a_warc(tmp_path, content):
     path.write_bytes(content)
     with pytest.raises(NotWarcError, match="not a WARC file"):
         list(read_warc(path))
+
+
+def test_http_content_and_transfer_encodings_are_decoded(tmp_path):
+    html = page_html(5).encode()
+    zipped = gzip.compress(html)
+    chunked = b"".join(b"%x\r\n%s\r\n" % (len(zipped[i:i + 50]), zipped[i:i + 50])
+                       for i in range(0, len(zipped), 50)) + b"0\r\n\r\n"
+    http = (b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n" + chunked)
+    write_warc(tmp_path / "h.warc.gz", [warc_record("response", 1, http, url="https://e.example/")])
+    (item,) = read_warc(tmp_path / "h.warc.gz")
+    assert item.page.content == html
