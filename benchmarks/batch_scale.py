@@ -81,8 +81,8 @@ def generate(folder: Path, datasets: Path, pages: int, files: int, seed: int) ->
 
 
 def progress_lines(out: Path) -> int:
-    done = sum(json.loads(p.read_text())["results"] + sum(json.loads(p.read_text())["errors"].values())
-               for p in out.glob("*.done"))
+    markers = [json.loads(p.read_text()) for p in out.glob("*.done")]
+    done = sum(m["results"] + sum(m["errors"].values()) for m in markers)
     parts = sum(p.read_bytes().count(b"\n") for p in out.glob("*.part"))
     return done + parts
 
@@ -108,8 +108,9 @@ def worker_rss(group: int) -> list[float]:
 
 def run(command: list[str], out: Path, stop_at: int | None, samples: list) -> int:
     """Run the command; SIGKILL its process group once ``stop_at`` pages are written."""
-    process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
-                               stderr=open(out.parent / "batch.log", "a"))
+    with open(out.parent / "batch.log", "a") as log:
+        process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
+                                   stderr=log)
     last_sample = 0.0
     while process.poll() is None:
         time.sleep(1)

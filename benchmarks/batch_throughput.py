@@ -15,6 +15,7 @@ start-up and model loading); the 2-worker speed-up is wall-clock time 1 worker /
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import importlib.metadata
 import os
@@ -64,11 +65,11 @@ def dev_pages(folder: Path, count: int) -> list[tuple[str, str]]:
 def write_warcs(pages: list[tuple[str, str]], folder: Path) -> list[str]:
     folder.mkdir(parents=True, exist_ok=True)
     paths = [folder / f"part-{n}.warc.gz" for n in range(FILES)]
-    handles = [open(p, "wb") for p in paths]
+    members: list[list[bytes]] = [[] for _ in paths]
     for number, (html, url) in enumerate(pages):
-        handles[number % FILES].write(warc_record(number, html, url))
-    for handle in handles:
-        handle.close()
+        members[number % FILES].append(warc_record(number, html, url))
+    for path, records in zip(paths, members, strict=True):
+        path.write_bytes(b"".join(records))
     return [str(p) for p in paths]
 
 
@@ -77,10 +78,8 @@ def cpu_rate(function, items) -> float:
     spent = 0.0
     for item in items:
         started = time.process_time()
-        try:
+        with contextlib.suppress(Exception):  # a page a system refuses still cost its time
             function(item)
-        except Exception:  # noqa: BLE001 - a page a system refuses still cost its time
-            pass
         spent += time.process_time() - started
     return len(items) / spent
 
@@ -114,13 +113,16 @@ def main(argv: list[str] | None = None) -> int:
     read_cpu = (time.process_time() - read_started) / 3
     extractor = Extractor(method="auto")
     in_process = cpu_rate(extractor, raw)
-    peers = {name: cpu_rate(lambda p, f=make_peer(name): f(p.content.decode("utf-8"), p.url), raw)
-             for name in ("trafilatura", "resiliparse")}
+    peers = {}
+    for name in ("trafilatura", "resiliparse"):
+        peer = make_peer(name)
+        peers[name] = cpu_rate(lambda p, f=peer: f(p.content.decode("utf-8"), p.url), raw)
     one_wall, one_cpu, one = batch_run(paths, args.work / "out-1", 1)
     two_wall, two_cpu, two = batch_run(paths, args.work / "out-2", 2)
     load_after = os.getloadavg()
     extraction_cpu = len(raw) / in_process
-    rows = [("grist auto, in-process", in_process), ("grist auto, grist batch -j 1", one.pages / one_cpu),
+    rows = [("grist auto, in-process", in_process),
+            ("grist auto, grist batch -j 1", one.pages / one_cpu),
             ("grist auto, grist batch -j 2", two.pages / two_cpu),
             *((f"{name} (in-process)", rate) for name, rate in peers.items())]
     versions = ", ".join(f"{n} {importlib.metadata.version(n)}" for n in

@@ -96,11 +96,13 @@ def minhash_finder(config: MinHashConfig) -> tuple[str, Finder]:
         a, b, _ = near_duplicate_pairs(sigs, config)
         return a, b
 
-    name = f"minhash {config.shingle}-word shingles, J >= {config.threshold}, {config.num_perm} perm"
+    name = (f"minhash {config.shingle}-word shingles, J >= {config.threshold}, "
+            f"{config.num_perm} perm")
     return name, find
 
 
-def simhash_finder(label: str, fingerprint: Callable[[str], int | None], k: int) -> tuple[str, Finder]:
+def simhash_finder(label: str, fingerprint: Callable[[str], int | None],
+                   k: int) -> tuple[str, Finder]:
     cache: dict[int, int] = {}
 
     def find(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:

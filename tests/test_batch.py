@@ -18,7 +18,8 @@ TESTS = Path(__file__).parent
 
 
 def grist(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(TESTS), os.environ.get("PYTHONPATH", "")])}
     return subprocess.run([sys.executable, "-m", "grist", *args], capture_output=True, text=True,
                           env=env, cwd=cwd, timeout=120)
 
@@ -34,7 +35,8 @@ def outputs(out: Path) -> list[dict]:
 def mixed_inputs(tmp_path: Path) -> tuple[list[str], int]:
     """A WARC with good and bad records, a JSON-lines file and a folder; returns (inputs, pages)."""
     warc = tmp_path / "crawl.warc.gz"
-    write_warc(warc, [warc_record("warcinfo", 99, b"x: y\r\n", content_type="application/warc-fields"),
+    info = warc_record("warcinfo", 99, b"x: y\r\n", content_type="application/warc-fields")
+    write_warc(warc, [info,
                       *[response(n) for n in range(6)],
                       response(6, b"\x89PNG\r\n\x1a\n\x00\x00", content_type="image/png"),
                       warc_record("request", 98, b"GET / HTTP/1.1\r\n\r\n")])

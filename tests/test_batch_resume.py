@@ -24,7 +24,8 @@ def command(inputs: list[str], out: Path) -> list[str]:
 
 
 def env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(TESTS), os.environ.get("PYTHONPATH", "")])}
 
 
 def final_outputs(out: Path) -> dict[str, bytes]:

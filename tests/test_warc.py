@@ -13,9 +13,12 @@ from warc_files import page_html, response, warc_record, write_warc
 
 
 def test_pages_carry_url_date_charset_and_offset(tmp_path):
-    latin = "<html><body><p>Caf\xe9 cr\xe8me, a page in Latin-1 with enough words.</p></body></html>"
-    records = [warc_record("warcinfo", 90, b"software: test\r\n", content_type="application/warc-fields"),
-               response(1), warc_record("request", 91, b"GET /1 HTTP/1.1\r\n\r\n", url="https://site1.example/1",
+    latin = ("<html><body><p>Caf\xe9 cr\xe8me, a page in Latin-1 with enough words.</p>"
+             "</body></html>")
+    records = [warc_record("warcinfo", 90, b"software: test\r\n",
+                           content_type="application/warc-fields"),
+               response(1), warc_record("request", 91, b"GET /1 HTTP/1.1\r\n\r\n",
+                                        url="https://site1.example/1",
                                         content_type="application/http; msgtype=request"),
                response(2, latin.encode("latin-1"), content_type="text/html; charset=ISO-8859-1")]
     offsets = write_warc(tmp_path / "a.warc.gz", records)
@@ -79,7 +82,8 @@ def test_corrupt_member_garbage_and_cut_off_end(tmp_path):
     data += b"trailing garbage\n" * 3
     path.write_bytes(bytes(data))
     items = list(read_warc(path))
-    assert [i.offset for i in items] == [*offsets, offsets[-1] + len(gzip.compress(records[4], mtime=0))]
+    end = offsets[-1] + len(gzip.compress(records[4], mtime=0))
+    assert [i.offset for i in items] == [*offsets, end]
     assert [bool(i.page) for i in items] == [True, True, False, True, True, False]
     assert "bytes" in str(items[2].error) and str(offsets[2]) in str(items[2].error)
     cut = tmp_path / "e.warc.gz"

@@ -26,7 +26,8 @@ def warc_record(kind: str, number: int, block: bytes, url: str | None = None,
                 content_type: str = "application/http; msgtype=response",
                 length: int | None = None) -> bytes:
     """One WARC/1.1 record; ``length`` overrides the Content-Length (to damage it)."""
-    headers = [f"WARC-Type: {kind}", f"WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-{number:012d}>",
+    headers = [f"WARC-Type: {kind}",
+               f"WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-{number:012d}>",
                "WARC-Date: 2024-05-06T07:08:09Z", f"Content-Type: {content_type}",
                f"Content-Length: {len(block) if length is None else length}"]
     if url:

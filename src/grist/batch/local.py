@@ -12,6 +12,7 @@ shared queue, never another worker's pipe).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import time
 from collections import deque
@@ -245,10 +246,8 @@ class LocalExecutor:
 
     def _stop(self, worker: _Worker, report: RunReport) -> None:
         if worker.process.is_alive():
-            try:
+            with contextlib.suppress(OSError):  # it may be dying already
                 worker.conn.send(None)
-            except OSError:
-                pass
             worker.process.join(timeout=5)
             if worker.process.is_alive():
                 worker.process.kill()

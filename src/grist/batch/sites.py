@@ -57,7 +57,8 @@ def sites_dir(out: Path) -> Path:
 
 
 def scan_shard(shard: Shard, out: Path, limits: Limits) -> None:
-    """Write ``sites/<shard>.hosts.json``: per host, its page count and where its first pages are."""
+    """Write ``sites/<shard>.hosts.json``: per host, its page count and where its first
+    pages are."""
     from grist.batch.worker import shard_items
 
     target = sites_dir(out) / f"{shard.id}.hosts.json"

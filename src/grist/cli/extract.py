@@ -79,14 +79,14 @@ def _run_parallel(args: argparse.Namespace, sources: list[Source]) -> int:
                        page_timeout=3 * args.time_budget, text_format=args.format)
     by_path = {str(Path(s.location).resolve()): s for s in sources if s.kind != "url"}
     summary = Summary("extract")
-    with tempfile.TemporaryDirectory(prefix="grist-extract-") as folder:
-        with progress(unit="page", quiet=args.quiet) as bar:
-            run_job(args.inputs, config, Path(folder), BatchOptions(jobs=args.jobs),
-                    Summary("extract"), lambda reason: bar.update())
-            sink = ResultSink(args.format, args.out, True, bar, args.quiet, summary)
-            for path in sorted(Path(folder).glob("shard-*.jsonl")):
-                for record in read_final(path):
-                    _write_record(sink, record, by_path.get(record["source"]), args.format)
+    with tempfile.TemporaryDirectory(prefix="grist-extract-") as folder, \
+            progress(unit="page", quiet=args.quiet) as bar:
+        run_job(args.inputs, config, Path(folder), BatchOptions(jobs=args.jobs),
+                Summary("extract"), lambda reason: bar.update())
+        sink = ResultSink(args.format, args.out, True, bar, args.quiet, summary)
+        for path in sorted(Path(folder).glob("shard-*.jsonl")):
+            for record in read_final(path):
+                _write_record(sink, record, by_path.get(record["source"]), args.format)
     print(summary.line(), file=sys.stderr)
     return 1 if summary.errors else 0
 

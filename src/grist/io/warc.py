@@ -66,7 +66,7 @@ def read_warc(path: str | Path, limits: Limits | None = None) -> Iterator[WarcIt
     path = Path(path)
     try:
         size = path.stat().st_size
-        handle = open(path, "rb")
+        handle = open(path, "rb")  # noqa: SIM115 - closed by the with below, after the check
     except OSError as exc:
         raise GristError(f"cannot read {path}: {exc.strerror or exc}") from None
     with handle:
@@ -211,7 +211,8 @@ class _Reader:
         else:
             why = failure or ("the file ends inside a record" if resume is None
                               else "data that is not a WARC record")
-            yield WarcItem(damaged, "", f"{self.name}@{damaged}", error=WarcError(f"{why}; {where}"))
+            yield WarcItem(damaged, "", f"{self.name}@{damaged}",
+                           error=WarcError(f"{why}; {where}"))
         return resume
 
     def _damage(self, start: int, last: WarcItem | None, failure: str | None) -> int | None:
