@@ -70,7 +70,7 @@ def test_every_record_once_and_the_summary_adds_up(tmp_path):
     line = run.stderr.strip().splitlines()[-1]
     assert line.startswith(f"grist batch: {pages} pages, {pages - 3} results, 3 errors "
                            "(1 dataset-error, 1 empty-input, 1 not-html) in ")
-    assert line.endswith("; 2 WARC records that are not pages (1 request, 1 warcinfo)")
+    assert line.endswith("; 2 other WARC records (1 request, 1 warcinfo)")
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["pages"] == pages and len(summary["worker_peak_rss_mib"]) == 2
     again = grist("batch", *inputs, "--out", str(tmp_path / "out"), "-j", "2",
@@ -161,10 +161,10 @@ def test_dedup_across_the_run(tmp_path, mode):
         assert len(records) == 8
         marked = {r["input"]: r["duplicate_of"] for r in records if "duplicate_of" in r}
         assert marked == {copy_label: "<urn:uuid:00000000-0000-0000-0000-000000000002>"}
-        assert run.stderr.strip().endswith("; 1 near-duplicates marked")
+        assert run.stderr.strip().endswith("; 1 near-duplicate marked")
     else:
         assert len(records) == 7 and copy_label not in {r["input"] for r in records}
-        assert run.stderr.strip().endswith("; 1 near-duplicates dropped")
+        assert run.stderr.strip().endswith("; 1 near-duplicate dropped")
     assert not list((tmp_path / "out").glob("*.minhash"))
 
 
@@ -182,3 +182,15 @@ def test_extract_on_workers_writes_what_one_process_writes(tmp_path, fmt):
     strip = [line.split(" in ")[0] for line in one.stderr.splitlines()]
     assert [line.split(" in ")[0] for line in many.stderr.splitlines()] == strip
     assert strip[-1] == "grist extract: 6 pages, 5 results, 1 error (1 empty-input)"
+
+
+def test_extract_reads_a_warc_file(tmp_path):
+    write_warc(tmp_path / "c.warc.gz", [response(0), warc_record("request", 7, b"GET /"),
+                                        response(1, b"\x89PNG\r\n\x1a\n", content_type="image/png")])
+    run = grist("extract", "--method", "lineblock", str(tmp_path / "c.warc.gz"))
+    assert run.returncode == 1
+    assert run.stdout.startswith("==> <urn:uuid:00000000-0000-0000-0000-000000000000> <==\n")
+    assert "Article number 0" in run.stdout
+    assert "the record is image/png, not an HTML page" in run.stderr
+    assert run.stderr.splitlines()[-1].startswith("grist extract: 2 pages, 1 result, 1 error")
+    assert run.stderr.splitlines()[-1].endswith("; 1 other WARC record (1 request)")

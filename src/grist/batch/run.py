@@ -97,11 +97,15 @@ def add_up(job: Plan, out: Path, summary: Summary) -> None:
         duplicates += counts.duplicates
     if skipped:
         kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(skipped.items()))
-        summary.notes.append(f"{sum(skipped.values())} WARC records that are not pages ({kinds})")
+        summary.notes.append(f"{_plural(sum(skipped.values()), 'other WARC record')} ({kinds})")
     if duplicates:
         verb = "dropped" if job.config.dedup == "drop" else "marked"
-        summary.notes.append(f"{duplicates} near-duplicates {verb}")
+        summary.notes.append(f"{_plural(duplicates, 'near-duplicate')} {verb}")
     summary.skipped = skipped
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def write_summary(out: Path, summary: Summary, report: RunReport) -> None:

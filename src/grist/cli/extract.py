@@ -15,12 +15,13 @@ from pathlib import Path
 
 from grist.api import Extractor
 from grist.batch.job import JobConfig
-from grist.batch.run import BatchOptions, run_job
+from grist.batch.run import BatchOptions, default_jobs, run_job
 from grist.cli.batch import add_executor_options
 from grist.errors import GristError
-from grist.io.sources import Source, Unreadable, expand, url_name
 from grist.io.records import read_final
 from grist.io.sinks import ResultSink, Summary, message_of
+from grist.io.sources import Source, Unreadable, expand, url_name
+from grist.io.warc import is_warc
 from grist.limits import Limits
 from grist.methods import DEFAULT_METHOD, available_methods, method_config
 from grist.progress import progress
@@ -78,11 +79,12 @@ def _run_parallel(args: argparse.Namespace, sources: list[Source]) -> int:
     config = JobConfig(method=args.method, model=args.model, time_budget=args.time_budget,
                        page_timeout=3 * args.time_budget, text_format=args.format)
     by_path = {str(Path(s.location).resolve()): s for s in sources if s.kind != "url"}
-    summary = Summary("extract")
+    summary, counted = Summary("extract"), Summary("extract")
     with tempfile.TemporaryDirectory(prefix="grist-extract-") as folder, \
             progress(unit="page", quiet=args.quiet) as bar:
-        run_job(args.inputs, config, Path(folder), BatchOptions(jobs=args.jobs),
-                Summary("extract"), lambda reason: bar.update())
+        run_job(args.inputs, config, Path(folder), BatchOptions(jobs=args.jobs or default_jobs()),
+                counted, lambda reason: bar.update())
+        summary.notes = counted.notes  # WARC records that are not pages
         sink = ResultSink(args.format, args.out, True, bar, args.quiet, summary)
         for path in sorted(Path(folder).glob("shard-*.jsonl")):
             for record in read_final(path):
@@ -109,6 +111,9 @@ def _write_record(sink: ResultSink, record: dict, source: Source | None, fmt: st
 
 def run(args: argparse.Namespace) -> int:
     """Extract every input; returns 1 if a page failed, else 0."""
+    if any(is_warc(item) for item in args.inputs):  # a crawl: the batch executor reads WARC
+        return _run_parallel(args, expand([i for i in args.inputs if not is_warc(i)])[0]
+                             if not all(is_warc(i) for i in args.inputs) else [])
     if args.jobs and args.jobs > 1:
         sources, batch = expand(args.inputs)
         if batch and all(s.kind != "stdin" for s in sources):
