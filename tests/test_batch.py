@@ -43,12 +43,17 @@ def mixed_inputs(tmp_path: Path) -> tuple[list[str], int]:
     lines = [json.dumps({"html": page_html(10 + n), "url": f"https://j.example/{n}", "id": f"j{n}"})
              for n in range(4)] + ["not json"]
     (tmp_path / "pages.jsonl").write_text("\n".join(lines) + "\n")
+    damaged = tmp_path / "damaged.warc.gz"
+    offsets = write_warc(damaged, [response(n) for n in range(30, 34)])
+    data = bytearray(damaged.read_bytes())
+    data[offsets[1] + 30: offsets[1] + 40] = bytes(10)  # a corrupt gzip member
+    damaged.write_bytes(bytes(data[: offsets[3] + 25]))  # and the file cut off in the last one
     folder = tmp_path / "site"
     folder.mkdir()
     for n in range(3):
         (folder / f"p{n}.html").write_text(page_html(20 + n))
     (folder / "empty.html").write_text("")
-    return [str(warc), str(tmp_path / "pages.jsonl"), str(folder)], 7 + 5 + 4
+    return [str(warc), str(damaged), str(tmp_path / "pages.jsonl"), str(folder)], 7 + 4 + 5 + 4
 
 
 def test_every_record_once_and_the_summary_adds_up(tmp_path):
@@ -60,16 +65,19 @@ def test_every_record_once_and_the_summary_adds_up(tmp_path):
     assert len(records) == pages
     assert len({(r["source"], r["input"]) for r in records}) == pages
     errors = {r["input"]: r["reason"] for r in records if "error" in r}
-    assert sorted(errors.values()) == ["dataset-error", "empty-input", "not-html"]
-    warc_records = [r for r in records if r["source"].endswith(".warc.gz")]
+    assert sorted(errors.values()) == ["dataset-error", "empty-input", "not-html",
+                                       "warc-error", "warc-error"]
+    damage = [r for r in records if r["source"].endswith("damaged.warc.gz") and "error" in r]
+    assert [("offset" in r, "bytes" in r["error"]) for r in damage] == [(True, True)] * 2
+    warc_records = [r for r in records if r["source"].endswith("crawl.warc.gz")]
     assert warc_records[0]["url"] == "https://site0.example/0"
     assert warc_records[0]["date"] == "2024-05-06T07:08:09Z" and warc_records[0]["offset"] == \
         len(__import__("gzip").compress(warc_record("warcinfo", 99, b"x: y\r\n",
                                         content_type="application/warc-fields"), mtime=0))
     assert "Article number 3" in warc_records[3]["text"]
     line = run.stderr.strip().splitlines()[-1]
-    assert line.startswith(f"grist batch: {pages} pages, {pages - 3} results, 3 errors "
-                           "(1 dataset-error, 1 empty-input, 1 not-html) in ")
+    assert line.startswith(f"grist batch: {pages} pages, {pages - 5} results, 5 errors "
+                           "(1 dataset-error, 1 empty-input, 1 not-html, 2 warc-error) in ")
     assert line.endswith("; 2 other WARC records (1 request, 1 warcinfo)")
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["pages"] == pages and len(summary["worker_peak_rss_mib"]) == 2
@@ -110,10 +118,10 @@ def test_output_formats(tmp_path, fmt):
     inputs, pages = mixed_inputs(tmp_path)
     run = grist("batch", *inputs, "--out", str(tmp_path / fmt), "--output-format", fmt,
                 "--plugin", "batch_plugin", "--method", "fragile", "-j", "2")
-    assert "3 errors" in run.stderr
+    assert "5 errors" in run.stderr
     if fmt != "warc":
         records = outputs(tmp_path / fmt)
-        assert len(records) == pages and sum("error" in r for r in records) == 3
+        assert len(records) == pages and sum("error" in r for r in records) == 5
         if fmt == "parquet":
             import pyarrow.parquet as pq
             table = pq.read_table(next((tmp_path / fmt).glob("shard-*.parquet")))
@@ -127,7 +135,7 @@ def test_output_formats(tmp_path, fmt):
                           record.headers.get("WARC-Target-URI"), record.reader.read()))
     conversions = [f for f in found if f[0] == "conversion"]
     metadata = [f for f in found if f[0] == "metadata"]
-    assert len(conversions) + len(metadata) == pages and len(metadata) == 3
+    assert len(conversions) + len(metadata) == pages and len(metadata) == 5
     first = conversions[0]
     assert first[1] == "<urn:uuid:00000000-0000-0000-0000-000000000000>"
     assert first[2] == "https://site0.example/0" and b"Article number 0" in first[3]
