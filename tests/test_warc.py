@@ -121,3 +121,10 @@ def test_http_content_and_transfer_encodings_are_decoded(tmp_path):
     write_warc(tmp_path / "h.warc.gz", [warc_record("response", 1, http, url="https://e.example/")])
     (item,) = read_warc(tmp_path / "h.warc.gz")
     assert item.page.content == html
+
+
+def test_a_whole_file_gzip_stream_is_read(tmp_path):
+    path = tmp_path / "w.warc.gz"
+    path.write_bytes(gzip.compress(b"".join(response(n) for n in range(4))))
+    items = list(read_warc(path))
+    assert [i.page.url for i in items] == [f"https://site{n % 3}.example/{n}" for n in range(4)]
