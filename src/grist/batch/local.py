@@ -13,7 +13,11 @@ shared queue, never another worker's pipe).
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -35,6 +39,7 @@ from grist.render.json_output import dumps
 
 _POLL = 0.2  # seconds between watchdog checks
 _MAX_CRASHES = 3  # deaths of a worker outside any page, at the same place, before giving up
+_PR_SET_PDEATHSIG = 1  # prctl option: a signal for this process when its parent dies
 
 
 class WorkerLost(GristError):
@@ -91,21 +96,39 @@ def run_task(task: Task, config: JobConfig, out: Path, state: dict[str, Any],
     return ShardCounts()
 
 
+def _tie_to_parent() -> None:
+    """Die with the fork server (which exits with the supervisor): an orphaned worker must not
+    go on appending to a shard that a rerun resumes. Ctrl-C is the supervisor's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() == 1:  # the parent died before the request was made
+        os._exit(1)
+
+
 def worker_main(config: JobConfig, out: Path, conn: Connection) -> None:
     """A worker process: build the Extractor once, run tasks until told to stop."""
+    _tie_to_parent()
     state: dict[str, Any] = {}
     pipe = _Pipe(conn)
-    while (task := conn.recv()) is not None:
-        try:
-            if task.kind == "extract":  # built outside the task's CPU time
-                prepare(state, config, out)
-            started = time.process_time()
-            counts = run_task(task, config, out, state, pipe)
-            conn.send(("shard", counts.to_json(), peak_rss_mib(), time.process_time() - started))
-        except GristError as exc:  # a model that cannot load, an unwritable folder
-            conn.send(("failed", str(exc), peak_rss_mib()))
-        except Exception as exc:  # noqa: BLE001 - a bug: stop the job with its description
-            conn.send(("failed", f"internal error: {type(exc).__name__}: {exc}", peak_rss_mib()))
+    try:
+        while (task := conn.recv()) is not None:
+            try:
+                if task.kind == "extract":  # built outside the task's CPU time
+                    prepare(state, config, out)
+                started = time.process_time()
+                counts = run_task(task, config, out, state, pipe)
+                conn.send(("shard", counts.to_json(), peak_rss_mib(),
+                           time.process_time() - started))
+            except (BrokenPipeError, EOFError):
+                raise
+            except GristError as exc:  # a model that cannot load, an unwritable folder
+                conn.send(("failed", str(exc), peak_rss_mib()))
+            except Exception as exc:  # noqa: BLE001 - a bug: stop the job with its description
+                conn.send(("failed", f"internal error: {type(exc).__name__}: {exc}",
+                           peak_rss_mib()))
+    except (BrokenPipeError, EOFError):  # the supervisor is gone: stop before the next page
+        os._exit(1)
 
 
 def _context() -> multiprocessing.context.BaseContext:
