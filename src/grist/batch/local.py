@@ -148,6 +148,7 @@ class _Worker:
     task: Task | None = None
     page: tuple[int, dict[str, Any], float] | None = None  # number, head, started
     peak_rss_mib: float = 0.0
+    timed_out: bool = False  # killed by the watchdog (not by the OOM killer or a crash)
 
 
 @dataclass
@@ -170,7 +171,7 @@ class LocalExecutor:
         self.config, self.out, self.jobs = config, out, max(1, jobs)
         self.on_page = on_page or (lambda reason: None)
         self.context = _context()
-        self.crashes: dict[tuple[str, int], int] = {}
+        self.crashes: dict[tuple[str, str, int], int] = {}
 
     def _spawn(self) -> _Worker:
         ours, theirs = self.context.Pipe()
@@ -235,6 +236,7 @@ class LocalExecutor:
             return True
         if worker.page and time.monotonic() - worker.page[2] > self.config.page_timeout:
             worker.process.kill()
+            worker.timed_out = True
             return True
         return False
 
@@ -253,17 +255,17 @@ class LocalExecutor:
         if task.kind == "extract" and worker.page is not None and worker.page[0] == written:
             code = worker.process.exitcode
             why = (f"the page ran past the hard time limit of {self.config.page_timeout:g} s; "
-                   "its worker was killed and replaced") if code == -9 else \
+                   "its worker was killed and replaced") if worker.timed_out else \
                 f"the worker died on this page (exit code {code}) and was replaced"
             with open(files.part, "a", encoding="utf-8") as handle:
                 handle.write(dumps(error_record(worker.page[1], WorkerLost(why))) + "\n")
             self.on_page(WorkerLost.reason)
-        elif task.kind == "extract":
-            place = (task.shard.id, written)
+        else:  # it died outside any page: give up on a task that keeps killing its worker
+            place = (task.kind, task.shard.id, written)
             self.crashes[place] = self.crashes.get(place, 0) + 1
             if self.crashes[place] >= _MAX_CRASHES:
-                raise GristError(f"{task.shard.id}: the worker died {_MAX_CRASHES} times after "
-                                 f"page {written} while reading the input")
+                raise GristError(f"{task.shard.id}: the worker died {_MAX_CRASHES} times during "
+                                 f"its {task.kind} task (after page {written})")
         worker.conn.close()
         return task
 
