@@ -16,6 +16,7 @@ import contextlib
 import ctypes
 import multiprocessing
 import os
+import resource
 import signal
 import sys
 import time
@@ -33,7 +34,6 @@ from grist.batch.worker import (
     run_shard,
 )
 from grist.errors import GristError
-from grist.evaluate.worker import peak_rss_mib
 from grist.limits import Limits
 from grist.render.json_output import dumps
 
@@ -94,6 +94,11 @@ def run_task(task: Task, config: JobConfig, out: Path, state: dict[str, Any],
     else:
         fit_group(config, out, *task.payload, limits)
     return ShardCounts()
+
+
+def peak_rss_mib() -> float:
+    """This worker's peak resident memory in MiB (a forked worker's own high-water mark)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _tie_to_parent() -> None:
