@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from grist.dedup.documents import MinHashConfig
 from grist.errors import GristError
 from grist.io.sources import Source, expand
 from grist.io.warc import is_warc
@@ -37,7 +38,7 @@ class JobConfig:
     text_format: str = "text"
     output_format: str = "jsonl"
     dedup: str | None = None  # None, "mark" or "drop"
-    dedup_threshold: float = 0.7
+    dedup_threshold: float = MinHashConfig.threshold
     site_aware: bool = False
     site_min_pages: int = 5
     site_model: str | None = None  # module:Class of the site model (default grist's SiteModel)

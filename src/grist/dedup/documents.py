@@ -29,7 +29,7 @@ class MinHashConfig:
     """Word ``shingle``-grams, ``num_perm`` MinHash values, near-duplicates at Jaccard >=
     ``threshold``; texts under ``min_words`` words get no signature (they match nothing)."""
 
-    shingle: int = 3
+    shingle: int = 2
     num_perm: int = 128
     threshold: float = 0.5
     min_words: int = 10
