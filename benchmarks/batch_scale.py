@@ -38,7 +38,7 @@ def record(kind: str, ident: str, url: str, block: bytes, content_type: str) -> 
             f"WARC-Date: 2026-11-{1 + int(ident[-2:], 16) % 28:02d}T00:00:00Z\r\n"
             f"WARC-Target-URI: {url}\r\nContent-Type: {content_type}\r\n"
             f"Content-Length: {len(block)}\r\n\r\n").encode()
-    return gzip.compress(head + block + b"\r\n\r\n", compresslevel=6, mtime=0)
+    return gzip.compress(head + block + b"\r\n\r\n", compresslevel=1, mtime=0)
 
 
 def generate(folder: Path, datasets: Path, pages: int, files: int, seed: int) -> Counter:

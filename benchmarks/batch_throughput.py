@@ -84,13 +84,13 @@ def cpu_rate(function, items) -> float:
     return len(items) / spent
 
 
-def batch_run(paths: list[str], out: Path, jobs: int) -> tuple[float, float, Summary]:
-    """(wall seconds, worker task CPU seconds, summary) of one ``grist batch`` job."""
+def batch_run(paths: list[str], out: Path, jobs: int) -> tuple[float, float, int, str]:
+    """(wall seconds, worker task CPU seconds, pages, summary line) of one ``grist batch``."""
     shutil.rmtree(out, ignore_errors=True)
     summary = Summary("batch")
     started = time.perf_counter()
     report = run_job(paths, JobConfig(method="auto"), out, BatchOptions(jobs=jobs), summary)
-    return time.perf_counter() - started, report.task_cpu_seconds, summary
+    return time.perf_counter() - started, report.task_cpu_seconds, summary.pages, summary.line()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,13 +117,13 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("trafilatura", "resiliparse"):
         peer = make_peer(name)
         peers[name] = cpu_rate(lambda p, f=peer: f(p.content.decode("utf-8"), p.url), raw)
-    one_wall, one_cpu, one = batch_run(paths, args.work / "out-1", 1)
-    two_wall, two_cpu, two = batch_run(paths, args.work / "out-2", 2)
+    one_wall, one_cpu, one_pages, one_line = batch_run(paths, args.work / "out-1", 1)
+    two_wall, two_cpu, two_pages, two_line = batch_run(paths, args.work / "out-2", 2)
     load_after = os.getloadavg()
     extraction_cpu = len(raw) / in_process
     rows = [("grist auto, in-process", in_process),
-            ("grist auto, grist batch -j 1", one.pages / one_cpu),
-            ("grist auto, grist batch -j 2", two.pages / two_cpu),
+            ("grist auto, grist batch -j 1", one_pages / one_cpu),
+            ("grist auto, grist batch -j 2", two_pages / two_cpu),
             *((f"{name} (in-process)", rate) for name, rate in peers.items())]
     versions = ", ".join(f"{n} {importlib.metadata.version(n)}" for n in
                          ("fastwarc", "trafilatura", "resiliparse", "numpy", "selectolax"))
@@ -135,12 +135,11 @@ def main(argv: list[str] | None = None) -> int:
         f"({sum(os.path.getsize(p) for p in paths) / 1048576:.1f} MiB).", "",
         "| system | pages per CPU-second | core-hours for 10^9 pages |", "|---|---:|---:|",
         *(f"| {name} | {rate:.1f} | {1e9 / rate / 3600:,.0f} |" for name, rate in rows), "",
-        f"- batch -j 1: {one.line()} (wall {one_wall:.1f} s); -j 2: {two.line()} "
-        f"(wall {two_wall:.1f} s)",
+        f"- batch -j 1: {one_line}; -j 2: {two_line}",
         f"- speed-up of 2 workers over 1 (wall clock, same pages, same run): "
         f"{one_wall / two_wall:.2f}x",
-        f"- batch per-core speed / in-process speed: -j 1 {one.pages / one_cpu / in_process:.3f}, "
-        f"-j 2 {two.pages / two_cpu / in_process:.3f}",
+        f"- batch per-core speed / in-process speed: -j 1 {one_pages / one_cpu / in_process:.3f}, "
+        f"-j 2 {two_pages / two_cpu / in_process:.3f}",
         f"- WARC reading (FastWARC, gzip members, payloads read): {read_cpu:.3f} CPU-s for "
         f"{len(raw)} pages = {read_cpu / extraction_cpu:.1%} of the extraction time "
         f"({extraction_cpu:.1f} CPU-s)", ""]
