@@ -184,10 +184,11 @@ def result_record(item: Item, extractor: Extractor, config: JobConfig,
         assert item.page is not None
         site = sites.for_page(item.page) if sites is not None else None
         result = extractor(item.page, site=site)
+        text = result.render(config.text_format)
     except Exception as exc:  # noqa: BLE001 - one bad page never stops a shard
         return error_record(record, exc)
     record["title"] = result.title
-    record["text"] = result.render(config.text_format)
+    record["text"] = text
     if result.empty_reason:
         record["empty_reason"] = result.empty_reason
     if result.warnings:
