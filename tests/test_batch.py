@@ -78,7 +78,7 @@ def test_every_record_once_and_the_summary_adds_up(tmp_path):
     line = run.stderr.strip().splitlines()[-1]
     assert line.startswith(f"grist batch: {pages} pages, {pages - 5} results, 5 errors "
                            "(1 dataset-error, 1 empty-input, 1 not-html, 2 warc-error) in ")
-    assert line.endswith("; 2 other WARC records (1 request, 1 warcinfo)")
+    assert line.endswith("; 2 records that are not a page (1 request, 1 warcinfo)")
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["pages"] == pages and len(summary["worker_peak_rss_mib"]) == 2
     again = grist("batch", *inputs, "--out", str(tmp_path / "out"), "-j", "2",
@@ -201,4 +201,4 @@ def test_extract_reads_a_warc_file(tmp_path):
     assert "Article number 0" in run.stdout
     assert "the record is image/png, not an HTML page" in run.stderr
     assert run.stderr.splitlines()[-1].startswith("grist extract: 2 pages, 1 result, 1 error")
-    assert run.stderr.splitlines()[-1].endswith("; 1 other WARC record (1 request)")
+    assert run.stderr.splitlines()[-1].endswith("; 1 record that is not a page (1 request)")

@@ -116,7 +116,7 @@ def _sources(item: str) -> list[Source]:
     warcs = sorted(p for p in Path(item).rglob("*") if p.is_file() and is_warc(p))
     found = [Source("file", str(p), p.name, str(p)) for p in warcs]
     try:
-        found += expand([item])[0]
+        found += [s for s in expand([item])[0] if not is_warc(s.location)]
     except GristError:
         if not found:
             raise

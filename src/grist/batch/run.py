@@ -97,7 +97,9 @@ def add_up(job: Plan, out: Path, summary: Summary) -> None:
         duplicates += counts.duplicates
     if skipped:
         kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(skipped.items()))
-        summary.notes.append(f"{_plural(sum(skipped.values()), 'other WARC record')} ({kinds})")
+        count = sum(skipped.values())
+        summary.notes.append(f"{_plural(count, 'record')} that {'is' if count == 1 else 'are'} "
+                             f"not a page ({kinds})")
     if duplicates:
         verb = "dropped" if job.config.dedup == "drop" else "marked"
         summary.notes.append(f"{_plural(duplicates, 'near-duplicate')} {verb}")

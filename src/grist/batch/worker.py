@@ -119,10 +119,12 @@ def shard_items(shard: Shard, limits: Limits) -> Iterator[Item]:
         kind = shard.kind if shard.kind == "jsonl" else ("url" if "://" in name else "file")
         source = Source(kind, name, url_name(name), name)
         for page in source.pages(limits):
-            if isinstance(page, Unreadable):
-                yield Item(page.input, name, error=page.error)
-            else:
+            if isinstance(page, RawPage):
                 yield Item(page.input, name, page=page)
+            elif isinstance(page, Unreadable):
+                yield Item(page.input, name, error=page.error)
+            else:  # a file a source passes over as no page at all: counted, not written
+                yield Item(page.input, name, skipped="file that is not a page")
 
 
 class ShardFiles:
