@@ -47,6 +47,7 @@ def generate(folder: Path, datasets: Path, pages: int, files: int, seed: int) ->
     sources = [(p.html.encode("utf-8", "surrogatepass"), p.site or p.dataset)
                for path in sorted(datasets.glob("*.jsonl.gz")) if "meta" not in path.name
                for p in read_dataset(path) if len(p.html) < 400_000]
+    rng.shuffle(sources)  # every part of the run sees the same mix of datasets and page sizes
     folder.mkdir(parents=True, exist_ok=True)
     held: Counter = Counter()
     per_file = -(-pages // files)
