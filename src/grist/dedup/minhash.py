@@ -25,7 +25,7 @@ from grist.features.tokens import terms
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)  # every position of the signature of the empty set
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
-_CHUNK = 1 << 16  # element hashes per vectorised step: num_perm x _CHUNK values in memory
+_CHUNK = 1 << 14  # element hashes per vectorised step: num_perm x _CHUNK values in memory
 
 
 def element_hashes(items: Iterable[str]) -> np.ndarray:
