@@ -64,3 +64,15 @@ class DatasetError(GristError):
     """A dataset file or folder is missing or malformed."""
 
     reason = "dataset-error"
+
+
+class WarcError(GristError):
+    """A WARC record or byte range could not be read (corrupt gzip member, wrong length, cut off)."""
+
+    reason = "warc-error"
+
+
+class NotWarcError(WarcError):
+    """A file given as a WARC file is not one."""
+
+    reason = "not-warc"

@@ -19,6 +19,7 @@ _SUBCOMMANDS = (
     "grist.cli.dedup",
     "grist.cli.serve",
     "grist.cli.inspect",
+    "grist.cli.batch",
 )
 
 

@@ -8,17 +8,25 @@ page while the batch goes on, a one-line summary at the end, and exit status 1 i
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+import tempfile
 from pathlib import Path
 
 from grist.api import Extractor
+from grist.batch.job import JobConfig
+from grist.batch.run import BatchOptions, default_jobs, run_job
+from grist.cli.batch import add_executor_options
 from grist.errors import GristError
-from grist.io.sources import Source, Unreadable, expand, url_name
+from grist.io.records import read_final
 from grist.io.sinks import ResultSink, Summary, message_of
+from grist.io.sources import Source, Unreadable, expand, url_name
+from grist.io.warc import is_warc
 from grist.limits import Limits
 from grist.methods import DEFAULT_METHOD, available_methods, method_config
 from grist.progress import progress
 from grist.render import FORMATS
+from grist.render.json_output import dumps
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -55,6 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--quiet", action="store_true", help="no progress bar and no notes (errors are shown)"
     )
+    add_executor_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -64,8 +73,51 @@ def _name(source: Source, label: str) -> str:
         else source.name
 
 
+def _run_parallel(args: argparse.Namespace, sources: list[Source]) -> int:
+    """A batch on ``-j`` worker processes (grist batch's executor, into a temporary folder),
+    written in input order as the one-process path writes it."""
+    config = JobConfig(method=args.method, model=args.model, time_budget=args.time_budget,
+                       page_timeout=3 * args.time_budget, text_format=args.format)
+    by_path = {str(Path(s.location).resolve()): s for s in sources if s.kind != "url"}
+    summary, counted = Summary("extract"), Summary("extract")
+    with tempfile.TemporaryDirectory(prefix="grist-extract-") as folder, \
+            progress(unit="page", quiet=args.quiet) as bar:
+        run_job(args.inputs, config, Path(folder), BatchOptions(jobs=args.jobs or default_jobs()),
+                counted, lambda reason: bar.update())
+        summary.notes = counted.notes  # WARC records that are not pages
+        sink = ResultSink(args.format, args.out, True, bar, args.quiet, summary)
+        for path in sorted(Path(folder).glob("shard-*.jsonl")):
+            for record in read_final(path):
+                _write_record(sink, record, by_path.get(record["source"]), args.format)
+    print(summary.line(), file=sys.stderr)
+    return 1 if summary.errors else 0
+
+
+def _write_record(sink: ResultSink, record: dict, source: Source | None, fmt: str) -> None:
+    """One batch record through the sink, as the one-process path would have written it."""
+    label = record["input"]
+    if "error" in record:
+        error = GristError(record["error"])
+        error.reason = record["reason"]
+        sink.error(label, error)
+        return
+    text = record["text"]
+    if fmt == "json" and sink.out is None:
+        text = dumps({"input": label, **json.loads(text)})
+    name = _name(source, label) if source else url_name(label)
+    notes = [f"nothing extracted: {record['empty_reason']}"] if "empty_reason" in record else []
+    sink.rendered(label, name, text, notes + record.get("warnings", []))
+
+
 def run(args: argparse.Namespace) -> int:
     """Extract every input; returns 1 if a page failed, else 0."""
+    if any(is_warc(item) for item in args.inputs):  # a crawl: the batch executor reads WARC
+        return _run_parallel(args, expand([i for i in args.inputs if not is_warc(i)])[0]
+                             if not all(is_warc(i) for i in args.inputs) else [])
+    if args.jobs and args.jobs > 1:
+        sources, batch = expand(args.inputs)
+        if batch and all(s.kind != "stdin" for s in sources):
+            return _run_parallel(args, sources)
     extractor = Extractor(
         method=args.method,
         config=method_config(args.method, args.model),

@@ -41,6 +41,8 @@ class Summary:
     results: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     started: float = field(default_factory=time.perf_counter)
+    skipped: Counter[str] = field(default_factory=Counter)  # input records that are not pages
+    notes: list[str] = field(default_factory=list)  # more clauses for the line
 
     @property
     def pages(self) -> int:
@@ -51,7 +53,8 @@ class Summary:
         errors = sum(self.errors.values())
         return (f"grist {self.command}: {_count(self.pages, 'page')}, "
                 f"{_count(self.results, 'result')}, {_count(errors, 'error')}"
-                f"{f' ({kinds})' if kinds else ''} in {time.perf_counter() - self.started:.1f} s")
+                f"{f' ({kinds})' if kinds else ''} in {time.perf_counter() - self.started:.1f} s"
+                + "".join(f"; {note}" for note in self.notes))
 
 
 def _count(n: int, noun: str) -> str:
@@ -78,11 +81,16 @@ class ResultSink:
 
     def result(self, label: str, name: str, result: Result) -> None:
         """Write one page's result (and its notes on stderr unless quiet)."""
-        self.summary.results += 1
         if self.fmt == "json" and self.batch and self.out is None:
             text = dumps({"input": label, **result_dict(result)})
         else:
             text = result.render(self.fmt)
+        notes = [f"nothing extracted: {result.empty_reason}"] if result.empty_reason else []
+        self.rendered(label, name, text, notes + list(result.warnings))
+
+    def rendered(self, label: str, name: str, text: str, notes: list[str]) -> None:
+        """Write one page's already rendered result and its notes (the batch executor's path)."""
+        self.summary.results += 1
         if self.out is not None:
             self._file(name).write_text(text + "\n", encoding="utf-8")
         elif self.batch and self.fmt != "json":
@@ -93,11 +101,8 @@ class ResultSink:
         self.printed += 1
         if self.quiet:
             return
-        if result.empty_reason:
-            self._write(f"grist: note: {label}: nothing extracted: {result.empty_reason}",
-                        sys.stderr)
-        for warning in result.warnings:
-            self._write(f"grist: note: {label}: {warning}", sys.stderr)
+        for note in notes:
+            self._write(f"grist: note: {label}: {note}", sys.stderr)
 
     def error(self, label: str, exc: BaseException) -> None:
         """Write one page's error record (JSON lines on stdout) and its line on stderr."""
