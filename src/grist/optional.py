@@ -1,5 +1,6 @@
-"""Optional dependencies (WARC, Parquet, Ray, datatrove) imported through one helper that names
-the extra to install, so a missing package gives one clear line instead of a traceback."""
+"""Optional dependencies (WARC, Parquet, Ray, datatrove, the service) imported through one helper
+that names the extra to install, so a missing package gives one clear line instead of a
+traceback."""
 
 from __future__ import annotations
 

@@ -60,10 +60,9 @@ def _free_port() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from grist.extras import require
+    from grist.optional import require
 
-    require("uvicorn", extra="service")
-    import uvicorn
+    uvicorn = require("uvicorn", "service", "grist inspect")
 
     from grist.cli.serve import settings_from
     from grist.service import create_app

@@ -77,10 +77,9 @@ def settings_from(args: argparse.Namespace, **overrides: object):
 
 
 def run(args: argparse.Namespace) -> int:
-    from grist.extras import require
+    from grist.optional import require
 
-    require("uvicorn", extra="service")
-    import uvicorn
+    uvicorn = require("uvicorn", "service", "grist serve")
 
     from grist.service import create_app
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from grist.extras import require
+from grist.optional import require
 from grist.service.settings import ServiceSettings
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -18,7 +18,8 @@ if TYPE_CHECKING:  # pragma: no cover
 def create_app(settings: ServiceSettings | None = None, **options: Any) -> FastAPI:
     """The service as an ASGI app (see ``grist.service.app.create_app``); GristError naming the
     extra to install when the service's dependencies are missing."""
-    require("fastapi", "uvicorn", "prometheus_client", "nh3", extra="service")
+    for module in ("fastapi", "uvicorn", "prometheus_client", "nh3"):
+        require(module, "service", "the service")
     from grist.service.app import create_app as build
 
     return build(settings, **options)
