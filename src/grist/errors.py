@@ -76,3 +76,15 @@ class NotWarcError(WarcError):
     """A file given as a WARC file is not one."""
 
     reason = "not-warc"
+
+
+class ConfigError(GristError, ValueError):
+    """A user's configuration file (a feed list, URL rules) is missing or malformed."""
+
+    reason = "config-error"
+
+
+class StateError(GristError):
+    """A stream state file is corrupt, of another version, or not a grist state file."""
+
+    reason = "state-error"
