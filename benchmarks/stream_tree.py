@@ -105,14 +105,15 @@ def make_trees(heuristics: tuple[str, ...], sweep: list[tuple[float, float]]) ->
     for name in heuristics:
         trees[f"auto+tree {name}"] = UrlTree(name)
         trees[f"tree {name}"] = UrlTree(name, combine=False)
-    for protect, rescue in sweep:
-        trees[f"auto+tree strict p{protect} r{rescue}"] = UrlTree(
-            "strict", protect_above=protect, rescue_above=rescue)
+    for protect, share in sweep:
+        trees[f"auto+tree strict p{protect} s{share}"] = UrlTree(
+            "strict", protect_above=protect, share_min=share)
     return trees
 
 
 def run_site(pages: list[StreamPage], extractor: Extractor, trees: dict[str, UrlTree],
-             scores: Scores, site: str, timing: dict[str, float]) -> None:
+             scores: Scores, site: str, timing: dict[str, float],
+             dump: list | None = None) -> None:
     first = next(iter(trees.values()))
     first.fit([])
     for tree in trees.values():
@@ -130,11 +131,16 @@ def run_site(pages: list[StreamPage], extractor: Extractor, trees: dict[str, Url
         hashes = first.hashes(result.blocks)
         timing["hash"] += time.process_time() - started
         started = time.process_time()
-        first.add(url_key(page.url, result.title or None, first.rules), page.url, hashes,
-                  parse_date(page.date))
+        first.insert(first.record(url_key(page.url, result.title or None, first.rules),
+                                  page.url, hashes, parse_date(page.date)))
         timing["insert"] += time.process_time() - started
         timing["docs"] += 1
         gold = gold_line(page.gold)
+        if dump is not None:
+            columns = first.annotate(result.document, result.blocks)
+            for block, row in zip(result.blocks, columns.values.tolist(), strict=True):
+                dump.append([site, position, block.score, block.label, *row,
+                             len(block.text.split()), gold_line(block.text) in gold])
         for system, tree in trees.items():
             blocks = [copy.copy(b) for b in result.blocks]
             started = time.process_time()
@@ -190,7 +196,7 @@ def scale_run(docs: int, domains: int, blocks: int, template: int) -> dict[str, 
     before = tracemalloc.get_traced_memory()[0]
     started = time.process_time()
     for key, hashes, date in batches:
-        tree.add(key, key, hashes, date)
+        tree.insert(tree.record(key, key, hashes, date))
         tree.forest_.select(key, hashes, tree.rule, virtual=False)
     cpu = time.process_time() - started
     after = tracemalloc.get_traced_memory()[0]
@@ -350,14 +356,14 @@ def sweep_table(scores: Scores, sweep: list[tuple[float, float]]) -> list[str]:
     if not sweep:
         return []
     a, b = site_halves(list(scores.f1["auto"]))
-    lines = ["## Choosing protect_above / rescue_above on half the sites", "",
+    lines = ["## Choosing protect_above / share_min on half the sites", "",
              "Mean page F1 minus auto's on each half of the sites (alternating by name); the "
              "defaults were chosen on half A and are checked on half B.", "",
-             "| protect_above | rescue_above | half A | half B |", "|---:|---:|---:|---:|"]
+             "| protect_above | share_min | half A | half B |", "|---:|---:|---:|---:|"]
     base_a, base_b = mean_f1(scores.f1["auto"], a), mean_f1(scores.f1["auto"], b)
-    for protect, rescue in sweep:
-        per = scores.f1[f"auto+tree strict p{protect} r{rescue}"]
-        lines.append(f"| {protect} | {rescue} | {mean_f1(per, a) - base_a:+.4f} | "
+    for protect, share in sweep:
+        per = scores.f1[f"auto+tree strict p{protect} s{share}"]
+        lines.append(f"| {protect} | {share} | {mean_f1(per, a) - base_a:+.4f} | "
                      f"{mean_f1(per, b) - base_b:+.4f} |")
     return lines + [""]
 
@@ -372,18 +378,21 @@ def main() -> int:
     parser.add_argument("--lodo", type=Path, default=None,
                         help="folder of leave-one-dataset-out auto models (<dataset>.json.gz)")
     parser.add_argument("--heuristics", nargs="*", default=list(HEURISTICS))
-    parser.add_argument("--sweep", nargs="*", default=[], metavar="PROTECT:RESCUE")
+    parser.add_argument("--sweep", nargs="*", default=[], metavar="PROTECT:SHARE")
     parser.add_argument("--scale-docs", type=int, default=40_000)
+    parser.add_argument("--dump-blocks", type=Path, default=None,
+                        help="write every block's auto score, tree evidence and gold membership")
     parser.add_argument("--out", type=Path, default=Path("docs/benchmarks/stream"))
     args = parser.parse_args()
     paths = [Path(args.datasets_dir) / f"{d}.jsonl.gz" for d in args.datasets.split(",") if d]
     streams = site_streams(paths + args.pages, args.min_pages)
     sweep = [tuple(float(v) for v in s.split(":")) for s in args.sweep]
     scores, timing, extractors = Scores(), defaultdict(float), {}
+    dump: list | None = [] if args.dump_blocks else None
     for number, (site, pages) in enumerate(streams.items(), start=1):
         trees = make_trees(tuple(args.heuristics), sweep)
         run_site(pages, extractor_for(pages[0].dataset, args.lodo, extractors), trees, scores,
-                 site, timing)
+                 site, timing, dump)
         print(f"\r{number}/{len(streams)} sites", end="", file=sys.stderr)
     print(file=sys.stderr)
     systems = ["auto"] + [f"{kind} {h}" for kind in ("auto+tree", "tree") for h in args.heuristics]
@@ -397,6 +406,8 @@ def main() -> int:
     args.out.with_suffix(".json").write_text(json.dumps(
         {"f1": {k: dict(v) for k, v in scores.f1.items()}, "scale": scale,
          "changes": scores.changes}, indent=0))
+    if dump is not None:
+        args.dump_blocks.write_text(json.dumps(dump))
     print(text)
     return 0
 

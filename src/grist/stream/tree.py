@@ -97,6 +97,10 @@ class Forest:
         domain = self.domains.get(branch(key)[0])
         return domain is not None and key in domain.docs
 
+    def get(self, key: str) -> DocRecord | None:
+        domain = self.domains.get(branch(key)[0])
+        return domain.docs.get(key) if domain else None
+
     def records(self) -> Iterator[DocRecord]:
         """Every document held, domain by domain, in arrival order."""
         for domain in self.domains.values():

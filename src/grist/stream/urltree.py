@@ -5,9 +5,11 @@ a page's blocks from there. Two ways to use its judgement:
 
 - ``combine=True`` (the default): the page model (``auto``) decides every block until the node
   the heuristic selects has seen ``n_min`` documents; from then on a block the tree finds
-  repeated is boilerplate unless the page model is nearly certain it is content
-  (``block.score >= protect_above``), and a block the page model dropped but the tree finds on
-  this page only is rescued when the page model was unsure (``score >= rescue_above``);
+  repeated (``c(b) > c_max``) on at least ``share_min`` of the node's documents is boilerplate,
+  unless the page model is confident it is content (``block.score >= protect_above``). Blocks
+  repeated on fewer pages (a teaser, the same author's bio) and blocks found on this page only
+  stay with the page model: on the benchmark, letting the tree turn them into content lost
+  more than it won (docs/stream.md);
 - ``combine=False``: the paper's algorithm alone, every block judged by the tree from the first
   document on (``grist stream --tree-alone``, the benchmark's "tree" lines).
 
@@ -73,14 +75,14 @@ class UrlTree:
     source = "tree"
 
     def __init__(self, heuristic: str = "strict", *, combine: bool = True,
-                 protect_above: float = 0.98, rescue_above: float = 0.3,
+                 protect_above: float = 0.9, share_min: float = 0.8,
                  hash: str = DEFAULT_HASH, rules: str | Path | UrlRules | None = None,
                  retention: Retention | None = None) -> None:
         self.heuristic = heuristic
         self.rule = named_heuristic(heuristic)
         self.combine = combine
         self.protect_above = protect_above
-        self.rescue_above = rescue_above
+        self.share_min = share_min
         self.hash = check_hash(hash)
         self.rules = rules if isinstance(rules, UrlRules) else UrlRules.load(rules)
         self.retention = retention or Retention()
@@ -103,19 +105,28 @@ class UrlTree:
             key = url_key(page.url, doc.title or None, self.rules, self.hash)
         except (GristError, ValueError):
             return self
-        self.add(key, page.url, block_hashes([b.text for b in blocks], self.hash),
-                 parse_date(page.date))
+        hashes = block_hashes([b.text for b in blocks], self.hash)
+        self.insert(self.record(key, page.url, hashes, parse_date(page.date)))
         return self
 
-    def add(self, key: str, url: str, hashes: np.ndarray, date: float | None) -> list[str]:
-        """Insert a document by URL key (the runner's way); returns the keys retention removed.
+    @staticmethod
+    def record(key: str, url: str, hashes: np.ndarray, date: float | None) -> DocRecord:
+        """What the tree keeps of a document: its distinct block hashes, key, URL and date."""
+        return DocRecord(key, url, np.unique(hashes), date)
 
-        A key already held is ignored: one URL key is one document.
-        """
+    def insert(self, record: DocRecord) -> list[str]:
+        """Insert a document (the runner's way, key already computed); returns the keys
+        retention removed. A key already held is ignored: one URL key is one document."""
         if not hasattr(self, "forest_"):
             self.forest_ = Forest(self.retention)
-        record = DocRecord(key, url, np.unique(hashes), date)
         return self.forest_.insert(record)
+
+    def restore(self, records: Iterable[DocRecord]) -> UrlTree:
+        """Rebuild from the documents a store kept (in arrival order), without retention."""
+        self.forest_ = Forest(self.retention)
+        for record in records:
+            self.forest_.insert(record, retain=False)
+        return self
 
     def hashes(self, blocks: Sequence[Block]) -> np.ndarray:
         """The block hashes this tree uses, one per block."""
@@ -127,14 +138,16 @@ class UrlTree:
         forest = getattr(self, "forest_", None)
         if forest is None or not doc.url or not blocks:
             return None
+        hashes = self.hashes(blocks)
         key = forest.by_url.get(doc.url)
-        virtual = key is None
-        if virtual:
+        held = forest.get(key) if key else None
+        virtual = held is None or not np.isin(hashes, held.hashes).all()
+        if key is None:
             try:
                 key = url_key(doc.url, doc.title or None, self.rules, self.hash)
             except ValueError:
                 return None
-        selection = forest.select(key, self.hashes(blocks), self.rule, virtual)
+        selection = forest.select(key, hashes, self.rule, virtual)
         return selection if selection.path else None
 
     def annotate(self, doc: Document, blocks: Sequence[Block]) -> FeatureMatrix:
@@ -158,17 +171,10 @@ class UrlTree:
             return [self._verdict(selection, i, where) for i in range(len(blocks))]
         if selection.support < self.rule.n_min:
             return [None] * len(blocks)
-        verdicts: list[Verdict | None] = []
-        for i, block in enumerate(blocks):
-            score = block.score
-            if selection.boilerplate[i]:
-                keep = score is not None and score >= self.protect_above
-                verdicts.append(None if keep else self._verdict(selection, i, where))
-            elif block.label == BOILERPLATE and score is not None and score >= self.rescue_above:
-                verdicts.append(self._verdict(selection, i, where))
-            else:
-                verdicts.append(None)
-        return verdicts
+        template = selection.boilerplate & (selection.counts >= self.share_min * selection.support)
+        return [self._verdict(selection, i, where)
+                if template[i] and (b.score is None or b.score < self.protect_above) else None
+                for i, b in enumerate(blocks)]
 
     def _verdict(self, selection: Selection, i: int, where: str) -> Verdict:
         count, support = int(selection.counts[i]), selection.support
@@ -182,7 +188,7 @@ class UrlTree:
 
     def _config(self) -> dict:
         return {"heuristic": self.heuristic, "combine": self.combine,
-                "protect_above": self.protect_above, "rescue_above": self.rescue_above,
+                "protect_above": self.protect_above, "share_min": self.share_min,
                 "hash": self.hash, "rules": self.rules.text(), "rules_origin": self.rules.origin,
                 "retention": [self.retention.max_docs, self.retention.max_age_days,
                               self.retention.keep_recent]}
@@ -207,15 +213,14 @@ class UrlTree:
         try:
             config = payload["config"]
             tree = cls(config["heuristic"], combine=config["combine"],
-                       protect_above=config["protect_above"], rescue_above=config["rescue_above"],
+                       protect_above=config["protect_above"], share_min=config["share_min"],
                        hash=config["hash"],
                        rules=UrlRules.parse(config["rules"], config["rules_origin"]),
                        retention=Retention(*config["retention"]))
             if payload["fitted"]:
-                tree.forest_ = Forest(tree.retention)
-                for key, url, date, packed in payload["docs"]:
-                    hashes = np.frombuffer(base64.b64decode(packed), dtype="<u8").astype(np.uint64)
-                    tree.forest_.insert(DocRecord(key, url, hashes, date), retain=False)
+                tree.restore(DocRecord(key, url, np.frombuffer(base64.b64decode(packed),
+                                                               dtype="<u8").astype(np.uint64), date)
+                             for key, url, date, packed in payload["docs"])
         except (KeyError, TypeError, ValueError, GristError) as exc:
             raise ModelError(f"{path}: broken {KIND} model: {exc!r}") from None
         return tree
