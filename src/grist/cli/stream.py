@@ -75,7 +75,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--host-delay", type=float, default=FetchConfig.host_delay,
                         help="seconds between two requests to one host")
     parser.add_argument("--host-concurrency", type=int, default=FetchConfig.host_concurrency)
-    parser.add_argument("--retries", type=int, default=FetchConfig.retries)
+    parser.add_argument("--retries", type=int, default=FetchConfig.retries,
+                        help="immediate retries of a request that failed in a way that may pass")
+    parser.add_argument("--attempts", type=int, default=StreamConfig.max_attempts,
+                        help="tries of a page (spread over --retry-delay, doubling) before its "
+                        "error record")
+    parser.add_argument("--retry-delay", default="5m",
+                        help="wait before trying a failed page again (default 5m)")
+    parser.add_argument("--max-bytes", type=int, default=FetchConfig.max_bytes,
+                        help="largest page downloaded")
     parser.add_argument("--ignore-robots", action="store_true",
                         help="do not read robots.txt (only for sites you run)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no status line")
@@ -85,15 +93,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _config(args: argparse.Namespace) -> StreamConfig:
     try:
         interval, max_age = parse_duration(args.interval), parse_duration(args.max_age)
+        retry_delay = parse_duration(args.retry_delay)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
-    fetch = FetchConfig(timeout=args.timeout, host_delay=args.host_delay,
-                        host_concurrency=args.host_concurrency, retries=args.retries,
+    fetch = FetchConfig(timeout=args.timeout, max_bytes=args.max_bytes,
+                        host_delay=args.host_delay, host_concurrency=args.host_concurrency,
+                        retries=args.retries,
                         robots=not args.ignore_robots)
     return StreamConfig(method=args.method, heuristic=args.heuristic,
                         combine=not args.tree_alone, hash=args.hash, rules=args.url_rules,
                         retention=Retention(args.max_docs, max_age / 86_400, args.keep_recent),
-                        fetch=fetch, limits=Limits(), interval=interval)
+                        fetch=fetch, limits=Limits(), interval=interval,
+                        max_attempts=args.attempts, retry_delay=retry_delay)
 
 
 class StatusLine:

@@ -214,12 +214,13 @@ class AsyncFetcher:
         origin = self.robots.origin(url)
         if origin is None:
             raise FetchError(f"not a valid http(s) URL ({url})")
-        if not self.robots.known(origin):
-            try:
-                page = await self._once(origin + "/robots.txt", None, {})
-                self.robots.learn(origin, page.content)
-            except FetchError as exc:
-                self.robots.failed(origin, str(exc), exc.retryable)
+        async with self.robots.lock(origin):  # one robots.txt request per origin at a time
+            if not self.robots.known(origin):
+                try:
+                    page = await self._once(origin + "/robots.txt", None, {})
+                    self.robots.learn(origin, page.content)
+                except FetchError as exc:
+                    self.robots.failed(origin, str(exc), exc.retryable)
         verdict = self.robots.verdict(origin, url)
         if verdict is not None:
             raise FetchError(verdict, retryable=self.robots.retry_later(origin))

@@ -80,6 +80,10 @@ class RobotsCache:
     def __init__(self, user_agent: str) -> None:
         self.user_agent = user_agent
         self.origins: dict[str, _Robots] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+
+    def lock(self, origin: str) -> asyncio.Lock:
+        return self.locks.setdefault(origin, asyncio.Lock())
 
     @staticmethod
     def origin(url: str) -> str | None:

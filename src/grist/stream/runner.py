@@ -2,10 +2,11 @@
 
 Each feed is polled when it is due (its own interval, a conditional request); new items join
 the queue in the state; queued items are fetched concurrently (the fetcher keeps each host
-polite) and processed one at a time by the ``Processor``. A listed page that is not a feed is
+polite) and processed one at a time, in queue order (the tree learns in the same order on every
+run), by the ``Processor``. A listed page that is not a feed is
 searched for ``<link rel=alternate>`` feeds, which are then polled in its place (the page is
-looked at again daily). ``once`` polls every feed once, processes everything due and returns:
-run it from cron, and each run resumes where the last one stopped.
+looked at again daily). ``once`` polls every feed once (cron's schedule is then the polling
+interval), processes everything due and returns; each run resumes where the last one stopped.
 """
 
 from __future__ import annotations
@@ -57,20 +58,18 @@ class Runner:
 
     # -- feeds ---------------------------------------------------------------------------
 
-    def _due_feeds(self, now: float, polled: set[str]) -> list[tuple[str, FeedSpec]]:
-        """(feed URL, the listed spec it comes from) of every feed due and not yet polled."""
+    def _due_feeds(self, now: float, polled: set[str] | None) -> list[tuple[str, FeedSpec]]:
+        """(feed URL, the listed spec it comes from) of every feed to poll now: those due, or
+        with ``polled`` (a run with ``once``) every feed not polled yet in this run."""
         specs = {spec.url: spec for spec in self.feeds.current()}
         rows = {row["url"]: row for row in self.store.feeds()}
-        due = []
-        for spec in specs.values():
-            row = rows.get(spec.url)
-            if spec.url not in polled and (row is None or row["next_poll"] <= now):
-                due.append((spec.url, spec))
-        for url, row in rows.items():
-            origin = row["origin"]
-            if url not in specs and origin in specs and url not in polled and row["next_poll"] <= now:
-                due.append((url, specs[origin]))
-        return due
+        candidates = [(url, specs[url]) for url in specs]
+        candidates += [(url, specs[row["origin"]]) for url, row in rows.items()
+                       if url not in specs and row["origin"] in specs]
+        if polled is not None:
+            return [(url, spec) for url, spec in candidates if url not in polled]
+        return [(url, spec) for url, spec in candidates
+                if url not in rows or rows[url]["next_poll"] <= now]
 
     async def poll(self, url: str, spec: FeedSpec) -> None:
         """Poll one feed and record the outcome (new items, validators, next poll) atomically."""
@@ -141,9 +140,10 @@ class Runner:
             if not items:
                 return done
             self.in_flight.update(i.id for i in items)
+            tasks = [asyncio.ensure_future(self._fetch(i)) for i in items]
             try:
-                for next_done in asyncio.as_completed([self._fetch(i) for i in items]):
-                    item, outcome = await next_done
+                for task in tasks:  # fetched concurrently, processed in queue order
+                    item, outcome = await task
                     if isinstance(outcome, FetchError):
                         self.processor.failure(item, outcome, "fetch")
                     else:
@@ -154,6 +154,8 @@ class Runner:
                     if stop.is_set():
                         break
             finally:
+                for task in tasks:
+                    task.cancel()
                 self.in_flight.difference_update(i.id for i in items)
 
     # -- the loop ------------------------------------------------------------------------
@@ -161,7 +163,7 @@ class Runner:
     async def run(self, once: bool, stop: asyncio.Event) -> None:
         polled: set[str] = set()
         while not stop.is_set():
-            due = self._due_feeds(time.time(), polled if once else set())
+            due = self._due_feeds(time.time(), polled if once else None)
             await asyncio.gather(*(self.poll(url, spec) for url, spec in due))
             polled.update(url for url, _ in due)
             self.status()

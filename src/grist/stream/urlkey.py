@@ -206,6 +206,6 @@ def node_label(path: Sequence[str]) -> str:
     if len(path) == 1:
         return path[0]
     rest = list(path[1:])
-    if not ("." in rest[0] and rest[0].endswith(path[0])):  # no host part: the host is the domain
+    if not ("." in rest[0] and rest[0].split(":")[0].endswith(path[0])):  # no host part: the host is the domain
         rest.insert(0, path[0])
     return unquote("/".join(rest)) + "/"
