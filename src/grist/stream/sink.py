@@ -77,7 +77,7 @@ class FolderSink:
         if "error" in record or not record.get("url_key"):
             return self.errors.write(record)
         domain = record.get("domain") or "pages"
-        target = self.folder / domain / f"{xxhash.xxh3_64_hexdigest(record['url_key'])}.json"
+        target = self.folder / domain / f"{xxhash.xxh3_64_hexdigest(record['url_key'].encode())}.json"
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
         with os.fdopen(handle, "wb") as out:

@@ -116,10 +116,9 @@ class SqliteStore:
         existed = self.path != ":memory:" and Path(self.path).exists()
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+            self._check(existed, hash_name)  # before anything writes to a file not ours
             self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL" if self.path == ":memory:"
-                            else "PRAGMA synchronous=FULL")
-            self._check(existed, hash_name)
+            self.db.execute("PRAGMA synchronous=FULL")
         except sqlite3.DatabaseError as exc:
             raise StateError(f"{self.path} is not a usable grist stream state file ({exc}); "
                              "move it away to start a new state") from None
