@@ -74,7 +74,7 @@ def test_bad_input_gets_error_records_and_the_stream_goes_on(site: Site, tmp_pat
     pages, errors = run_once(tmp_path, [f"{b}/home.html", f"{b}/feeds/notxml.xml"],
                              "--max-bytes", "100000", "--attempts", "1")
     assert [p["url"] for p in pages] == [f"{b}/articles/7.html"]
-    by_source = {e["source"]: e for e in errors}
+    by_source = {e["input"]: e for e in errors}
     assert by_source[f"{b}/feeds/notxml.xml"]["reason"] == "feed-error"
     assert "not an RSS or Atom feed" in by_source[f"{b}/feeds/notxml.xml"]["error"]
     expected = {"/hang.html": "timed out", "/garbage.html": "looks like gzip-compressed data",

@@ -9,7 +9,8 @@ from pathlib import Path
 from stream_server import article
 
 from grist.cli import main
-from grist.stream.replay import Unusable, replay_pages
+from grist.io.sources import Unreadable
+from grist.stream.replay import replay_pages
 
 
 def record(n: int, date: str | None, url: str | None = None) -> str:
@@ -38,9 +39,9 @@ def test_a_folder_of_pages_and_json_lines(tmp_path: Path) -> None:
     (tmp_path / "pages" / "more.jsonl").write_text(record(5, None) + "\n{broken\n")
     found = list(replay_pages([tmp_path / "pages"], "file"))
     assert [getattr(p, "url", None) for p in found[:1]] == ["https://news.example/a/9.html"]
-    assert isinstance(found[1], Unusable) and "names no URL" in found[1].reason
+    assert isinstance(found[1], Unreadable) and "names no URL" in str(found[1].error)
     assert found[2].url == "https://news.example/a/5.html"
-    assert isinstance(found[3], Unusable) and found[3].input.endswith("more.jsonl:2")
+    assert isinstance(found[3], Unreadable) and found[3].input.endswith("more.jsonl:2")
 
 
 def test_replay_writes_pages_and_errors_and_a_rerun_resumes(tmp_path: Path) -> None:
@@ -55,7 +56,7 @@ def test_replay_writes_pages_and_errors_and_a_rerun_resumes(tmp_path: Path) -> N
     done = [r for r in out if "error" not in r]
     assert [r["url"].rsplit("/", 1)[1] for r in done] == [f"{n}.html" for n in range(1, 9)]
     [error] = [r for r in out if "error" in r]
-    assert error["source"].endswith("pages.jsonl:10") and "no 'url'" in error["error"]
+    assert error["input"].endswith("pages.jsonl:10") and "no 'url'" in error["error"]
     assert all(set(b) >= {"text", "label", "decided_by", "reason"} for b in done[-1]["blocks"])
     assert any(b["decided_by"] == "tree" for b in done[-1]["blocks"])
     before = (tmp_path / "out.jsonl").read_bytes()

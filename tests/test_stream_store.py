@@ -100,7 +100,7 @@ def test_a_folder_gets_one_file_per_page_and_errors_beside(tmp_path) -> None:
     assert isinstance(sink, FolderSink)
     assert sink.write({"url_key": "http://a.example/1", "domain": "a.example", "text": "x"}) is None
     sink.write({"url_key": "http://a.example/1", "domain": "a.example", "text": "y"})  # a rerun
-    position = sink.write({"source": "http://a.example/2", "error": "timed out"})
+    position = sink.write({"input": "http://a.example/2", "error": "timed out"})
     sink.close()
     files = list((tmp_path / "pages" / "a.example").glob("*.json"))
     assert len(files) == 1 and '"y"' in files[0].read_text()

@@ -15,13 +15,14 @@ import sys
 import time
 from pathlib import Path
 
-from grist.errors import ConfigError, DatasetError
+from grist.errors import ConfigError
 from grist.io.fetch import AsyncFetcher, FetchConfig
 from grist.limits import Limits
 from grist.stream.feeds import parse_duration
 from grist.stream.hashing import DEFAULT_HASH, HASHES
 from grist.stream.pipeline import Processor, StreamConfig
-from grist.stream.replay import ORDERS, Unusable, replay_pages
+from grist.io.sources import Unreadable
+from grist.stream.replay import ORDERS, replay_pages
 from grist.stream.runner import Runner
 from grist.stream.sink import open_sink
 from grist.stream.store import COUNTERS, NewItem, SqliteStore
@@ -166,8 +167,8 @@ def replay(paths: list[Path], order: str, store: SqliteStore, processor: Process
         item = store.claim(NewItem("replay", page.input, url, None, getattr(page, "date", None)))
         if item is None:
             continue
-        if isinstance(page, Unusable):
-            processor.failure(item, DatasetError(page.reason), "input", source=page.input)
+        if isinstance(page, Unreadable):
+            processor.failure(item, page.error, "input", source=page.input)
         else:
             processor.page(item, page, fetched=False)
         status()

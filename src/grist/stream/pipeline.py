@@ -60,8 +60,9 @@ def now_iso() -> str:
 
 def error_record(source: str, stage: str, exc: GristError, message: str | None = None,
                  **extra: Any) -> dict[str, Any]:
-    """An error record: what failed (``source``), where (``stage``), why (message and code)."""
-    return {"source": source, "stage": stage, "error": message or str(exc), "reason": exc.reason,
+    """An error record as every grist command writes them (``input``, ``error``, ``reason``),
+    with the stage that failed (feed, feed-fetch, fetch, extract, url-key, input) and when."""
+    return {"input": source, "error": message or str(exc), "reason": exc.reason, "stage": stage,
             "at": now_iso(), **extra}
 
 

@@ -1,14 +1,15 @@
 """Stored pages for ``grist stream --replay``: JSON-lines files and folders, in time or file order.
 
-A JSON-lines record holds ``html`` and ``url`` and optionally ``date`` (ISO 8601) and ``title``;
-a folder is read recursively: its ``*.jsonl``/``*.jsonl.gz`` files as above and its ``*.html``
-pages (their URL from ``<link rel=canonical>`` or ``og:url``). Pages come out as
-``grist.document.RawPage`` (``input`` names each one: ``file:line`` or the path), so any other
-source of RawPages (WARC, once ``grist.io`` has it) plugs into the same pipeline. A record that
-cannot be used comes out as ``Unusable`` with the reason, so it gets an error record.
+Records are read through ``grist.io.sources`` (``html``, ``url``, optional ``date``; an ``id`` is
+kept in the page's name); a folder is read recursively: its JSON-lines files, and its pages
+(``*.htm*``), whose URL comes from ``<link rel=canonical>`` or ``og:url``. Pages come out as
+``grist.document.RawPage`` (``input`` names each one: ``file:line`` or the path) and inputs that
+give no page as ``grist.io.sources.Unreadable``, so any other source of RawPages (WARC, once
+``grist.io`` has it) plugs into the same pipeline.
 
-Time order sorts by date (pages without one keep their file order, after the dated ones);
-it reads the pages twice (dates first), decompressing a ``.gz`` file to a temporary file.
+Time order sorts by date (pages without one keep their file order, after the dated ones); it
+indexes the files first (dates and byte offsets), decompressing a ``.gz`` file to a temporary
+file, then reads the records in order.
 """
 
 from __future__ import annotations
@@ -18,25 +19,16 @@ import json
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from grist.document import RawPage
-from grist.errors import ConfigError
+from grist.errors import ConfigError, DatasetError, GristError
+from grist.io.sources import PageOrError, Unreadable, is_json_lines, json_records, read_capped, \
+    record_page
+from grist.limits import Limits
 from grist.stream.urltree import parse_date
 
 ORDERS = ("time", "file")
-
-
-@dataclass(frozen=True)
-class Unusable:
-    """A stored record that is not a page (bad JSON, no html or url)."""
-
-    input: str
-    reason: str
-
-
-Replayed = RawPage | Unusable
 
 
 def _files(paths: Sequence[Path]) -> list[Path]:
@@ -44,7 +36,7 @@ def _files(paths: Sequence[Path]) -> list[Path]:
     for path in paths:
         if path.is_dir():
             found += sorted(p for p in path.rglob("*") if p.is_file() and (
-                p.name.endswith((".jsonl", ".jsonl.gz")) or p.suffix in (".html", ".htm")))
+                is_json_lines(p) or p.suffix.lower() in (".html", ".htm")))
         elif path.is_file():
             found.append(path)
         else:
@@ -52,78 +44,52 @@ def _files(paths: Sequence[Path]) -> list[Path]:
     return found
 
 
-def _record(line: bytes, name: str) -> Replayed:
-    try:
-        record = json.loads(line)
-    except ValueError as exc:
-        return Unusable(name, f"not a JSON object: {exc}")
-    if not isinstance(record, dict) or not isinstance(record.get("html"), str):
-        return Unusable(name, "the record has no 'html' text")
-    if not isinstance(record.get("url"), str) or not record["url"]:
-        return Unusable(name, "the record has no 'url' (the URL Tree places pages by URL)")
-    date = record.get("date")
-    return RawPage(record["html"], url=record["url"], input=name,
-                   date=date if isinstance(date, str) else None)
-
-
-def _html_page(path: Path) -> Replayed:
+def _html_page(path: Path) -> PageOrError:
+    """A stored page file, its URL read from the page itself."""
     from selectolax.lexbor import LexborHTMLParser
 
-    content = path.read_bytes()
+    try:
+        content = read_capped(path, Limits())
+    except GristError as exc:
+        return Unreadable(str(path), exc)
     head = LexborHTMLParser(content[:200_000].decode("utf-8", "replace"))
     for selector, attribute in (("link[rel=canonical]", "href"),
                                 ("meta[property='og:url']", "content")):
         node = head.css_first(selector)
         if node is not None and (node.attributes.get(attribute) or "").startswith("http"):
             return RawPage(content, url=node.attributes[attribute], input=str(path))
-    return Unusable(str(path), "the page names no URL (<link rel=canonical> or og:url); "
-                    "replay it from JSON lines with a 'url' field")
+    return Unreadable(str(path), DatasetError(
+        "the page names no URL (<link rel=canonical> or og:url); replay it from JSON lines "
+        "with a 'url' field"))
+
+
+def _with_url(page: PageOrError) -> PageOrError:
+    if isinstance(page, RawPage) and not page.url:
+        return Unreadable(page.input, DatasetError(
+            "the record has no 'url' (the URL Tree places pages by their URL)"))
+    return page
+
+
+def file_order(paths: Sequence[Path]) -> Iterator[PageOrError]:
+    for path in _files(paths):
+        if not is_json_lines(path):
+            yield _html_page(path)
+            continue
+        for label, record in json_records(str(path)):
+            if isinstance(record, GristError):
+                yield Unreadable(label, record)
+            else:
+                yield _with_url(record_page(label, record))
 
 
 def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
-    """(line number, byte offset, line) of a JSON-lines file."""
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rb") as handle:
+    """(line number, byte offset, line) of an uncompressed JSON-lines file."""
+    with open(path, "rb") as handle:
         offset = 0
         for number, line in enumerate(handle, start=1):
             if line.strip():
                 yield number, offset, line
             offset += len(line)
-
-
-def file_order(paths: Sequence[Path]) -> Iterator[Replayed]:
-    for path in _files(paths):
-        if path.suffix in (".html", ".htm"):
-            yield _html_page(path)
-            continue
-        for number, _, line in _lines(path):
-            yield _record(line, f"{path}:{number}")
-
-
-def time_order(paths: Sequence[Path]) -> Iterator[Replayed]:
-    with tempfile.TemporaryDirectory(prefix="grist-replay-") as scratch:
-        index: list[tuple[float, int, Path, int | None, str]] = []
-        readable: dict[Path, Path] = {}
-        for path in _files(paths):
-            if path.suffix in (".html", ".htm"):
-                index.append((float("inf"), len(index), path, None, str(path)))
-                continue
-            if path.suffix == ".gz":
-                readable[path] = Path(scratch) / f"{len(readable)}.jsonl"
-                with gzip.open(path, "rb") as src, open(readable[path], "wb") as dst:
-                    shutil.copyfileobj(src, dst)
-            for number, offset, line in _lines(readable.get(path, path)):
-                date = _date_of(line)
-                index.append((date, len(index), readable.get(path, path), offset,
-                              f"{path}:{number}"))
-        index.sort()
-        for _, _, path, offset, name in index:
-            if offset is None:
-                yield _html_page(path)
-                continue
-            with open(path, "rb") as handle:
-                handle.seek(offset)
-                yield _record(handle.readline(), name)
 
 
 def _date_of(line: bytes) -> float:
@@ -135,7 +101,46 @@ def _date_of(line: bytes) -> float:
     return float("inf") if moment is None else moment
 
 
-def replay_pages(paths: Sequence[str | Path], order: str = "time") -> Iterator[Replayed]:
+def _parse(line: bytes, label: str) -> PageOrError:
+    try:
+        record = json.loads(line)
+    except ValueError as exc:
+        return Unreadable(label, DatasetError(f"the line is not JSON ({exc})"))
+    if not isinstance(record, dict):
+        return Unreadable(label, DatasetError("the line is not a JSON object"))
+    return _with_url(record_page(label, record))
+
+
+def time_order(paths: Sequence[Path]) -> Iterator[PageOrError]:
+    with tempfile.TemporaryDirectory(prefix="grist-replay-") as scratch:
+        index: list[tuple[float, int, Path, int | None, str]] = []
+        for path in _files(paths):
+            if not is_json_lines(path):
+                index.append((float("inf"), len(index), path, None, str(path)))
+                continue
+            readable = path
+            if path.suffix == ".gz":
+                readable = Path(scratch) / f"{len(index)}.jsonl"
+                with gzip.open(path, "rb") as src, open(readable, "wb") as dst:
+                    shutil.copyfileobj(src, dst)
+            for number, offset, line in _lines(readable):
+                index.append((_date_of(line), len(index), readable, offset, f"{path}:{number}"))
+        index.sort()
+        handles: dict[Path, object] = {}
+        try:
+            for _, _, path, offset, label in index:
+                if offset is None:
+                    yield _html_page(path)
+                    continue
+                handle = handles.get(path) or handles.setdefault(path, open(path, "rb"))  # noqa: SIM115
+                handle.seek(offset)  # type: ignore[attr-defined]
+                yield _parse(handle.readline(), label)  # type: ignore[attr-defined]
+        finally:
+            for handle in handles.values():
+                handle.close()  # type: ignore[attr-defined]
+
+
+def replay_pages(paths: Sequence[str | Path], order: str = "time") -> Iterator[PageOrError]:
     """The stored pages of ``paths`` in ``order`` (``time`` or ``file``)."""
     if order not in ORDERS:
         raise ConfigError(f"unknown replay order {order!r}; choose time or file")
