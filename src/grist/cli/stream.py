@@ -56,6 +56,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="replay order: by date (pages without one last) or as stored")
     parser.add_argument("--interval", default="15m",
                         help="default time between two polls of a feed (default 15m)")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no status line")
+    _tree_options(parser.add_argument_group("extraction and URL Tree"))
+    _fetch_options(parser.add_argument_group("fetching"))
+    parser.set_defaults(func=run)
+
+
+def _tree_options(parser: argparse._ArgumentGroup) -> None:
     parser.add_argument("--method", default="auto", help="page-level method (default auto)")
     parser.add_argument("--heuristic", default="strict",
                         help="URL Tree heuristic: strict, strict-support-N, strict-at-domain, "
@@ -72,7 +79,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="documents older than this leave the tree (default 14d)")
     parser.add_argument("--keep-recent", type=int, default=Retention.keep_recent,
                         help="the most recent documents a domain always keeps")
-    parser.add_argument("--timeout", type=float, default=FetchConfig.timeout)
+
+
+def _fetch_options(parser: argparse._ArgumentGroup) -> None:
+    parser.add_argument("--timeout", type=float, default=FetchConfig.timeout,
+                        help="seconds a download may take")
     parser.add_argument("--host-delay", type=float, default=FetchConfig.host_delay,
                         help="seconds between two requests to one host")
     parser.add_argument("--host-concurrency", type=int, default=FetchConfig.host_concurrency)
@@ -87,8 +98,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="largest page downloaded")
     parser.add_argument("--ignore-robots", action="store_true",
                         help="do not read robots.txt (only for sites you run)")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no status line")
-    parser.set_defaults(func=run)
 
 
 def _config(args: argparse.Namespace) -> StreamConfig:

@@ -20,7 +20,7 @@ ROBOTS_RETRY = 600.0  # after a server error, robots.txt is asked for again afte
 MAX_CRAWL_DELAY = 60.0  # a larger Crawl-delay is capped (a page a minute is still polite)
 
 
-def host_of(url: str) -> str:
+def _netloc(url: str) -> str:
     try:
         return (urlsplit(url).netloc or "").lower()
     except ValueError:
@@ -43,7 +43,7 @@ class HostGate:
         self.hosts: dict[str, _Host] = {}
 
     def _host(self, url: str) -> _Host:
-        key = host_of(url)
+        key = _netloc(url)
         if key not in self.hosts:
             self.hosts[key] = _Host(asyncio.Semaphore(self.concurrency), self.delay)
         return self.hosts[key]
