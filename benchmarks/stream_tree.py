@@ -201,7 +201,7 @@ def scale_run(docs: int, domains: int, blocks: int, template: int) -> dict[str, 
     started = time.process_time()
     for key, hashes, date in batches:
         tree.insert(tree.record(key, key, hashes, date))
-        tree.forest_.select(key, hashes, tree.rule, virtual=False)
+        tree.forest_.select(key, hashes, tree.heuristic_rule, virtual=False)
     cpu = time.process_time() - started
     after = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()

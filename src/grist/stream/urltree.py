@@ -79,7 +79,7 @@ class UrlTree:
                  hash: str = DEFAULT_HASH, rules: str | Path | UrlRules | None = None,
                  retention: Retention | None = None) -> None:
         self.heuristic = heuristic
-        self.rule = named_heuristic(heuristic)
+        self.heuristic_rule = named_heuristic(heuristic)
         self.combine = combine
         self.protect_above = protect_above
         self.share_min = share_min
@@ -147,7 +147,7 @@ class UrlTree:
                 key = url_key(doc.url, doc.title or None, self.rules, self.hash)
             except ValueError:
                 return None
-        selection = forest.select(key, hashes, self.rule, virtual)
+        selection = forest.select(key, hashes, self.heuristic_rule, virtual)
         return selection if selection.path else None
 
     def annotate(self, doc: Document, blocks: Sequence[Block]) -> FeatureMatrix:
@@ -169,7 +169,7 @@ class UrlTree:
         where = node_label(selection.path)
         if not self.combine:
             return [self._verdict(selection, i, where) for i in range(len(blocks))]
-        if selection.support < self.rule.n_min:
+        if selection.support < self.heuristic_rule.n_min:
             return [None] * len(blocks)
         template = selection.boilerplate & (selection.counts >= self.share_min * selection.support)
         return [self._verdict(selection, i, where)
