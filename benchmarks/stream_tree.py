@@ -430,8 +430,7 @@ def main() -> int:
                   sweep_table(scores, sweep), hash_speed(SAMPLE_TEXTS))
     args.out.with_suffix(".md").write_text(text)
     args.out.with_suffix(".json").write_text(json.dumps(
-        {"f1": {k: dict(v) for k, v in scores.f1.items()}, "scale": scale,
-         "changes": scores.changes}, indent=0))
+        {"f1": {k: dict(scores.f1[k]) for k in systems}, "scale": scale}))
     if dump is not None:
         args.dump_blocks.write_text(json.dumps(dump))
     print(text)
