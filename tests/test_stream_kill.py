@@ -91,3 +91,29 @@ def test_kill_9_at_any_moment_loses_nothing_and_duplicates_nothing(
         assert mine.root.docs == theirs.root.docs == ARTICLES
         probe = np.concatenate([r.hashes for r in theirs.docs.values()])
         assert (mine.root.counts.get(probe) == theirs.root.counts.get(probe)).all()
+
+
+def test_the_continuous_stream_polls_again_and_stops_cleanly_on_sigterm(
+        site: Site, tmp_path: Path) -> None:
+    b = site.base
+    site.items["a.xml"] = [(f"Story {n}", f"{b}/articles/{n}.html", "x") for n in (1, 2)]
+    (tmp_path / "feeds.txt").write_text(f"{b}/feeds/a.xml every=1s\n")
+    cmd = [c for c in command(site, tmp_path) if c not in ("--once", "--quiet")]
+    out = tmp_path / "out.jsonl"
+    process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while lines(out) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        site.items["a.xml"].append(("Story 3", f"{b}/articles/3.html", "x"))  # a new item
+        while lines(out) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert lines(out) == 3
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert "this run: feeds polled" in process.stderr.read().decode()
+    polls = [path for _, path, _ in site.requests if path == "/feeds/a.xml"]
+    assert len(polls) >= 2
