@@ -52,9 +52,12 @@ class JsonLinesSink:
         self.key = str(self.path.resolve())
 
     def write(self, record: dict[str, Any]) -> Position:
-        self.handle.write(_line(record))
-        self.handle.flush()
-        os.fsync(self.handle.fileno())
+        try:
+            self.handle.write(_line(record))
+            self.handle.flush()
+            os.fsync(self.handle.fileno())
+        except OSError as exc:  # a full disk: stop; the rerun cuts the partial line
+            raise StateError(f"cannot write {self.path}: {exc.strerror or exc}") from None
         return self.key, self.handle.tell()
 
     def close(self) -> None:
@@ -79,12 +82,15 @@ class FolderSink:
         domain = record.get("domain") or "pages"
         target = self.folder / domain / f"{xxhash.xxh3_64_hexdigest(record['url_key'].encode())}.json"
         target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-        with os.fdopen(handle, "wb") as out:
-            out.write(_line(record))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
+        try:
+            handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+            with os.fdopen(handle, "wb") as out:
+                out.write(_line(record))
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, target)
+        except OSError as exc:
+            raise StateError(f"cannot write {target}: {exc.strerror or exc}") from None
         return None
 
     def close(self) -> None:
