@@ -188,3 +188,22 @@ def test_url_tree_keeps_the_cross_page_contract() -> None:
     check_model(UrlTree, pages, role="stream")
     check_model(lambda: UrlTree("strict-at-domain", combine=False), pages, role="stream",
                 method="justext")
+
+
+def test_a_story_headline_listed_on_every_other_page_stays_with_the_page_model() -> None:
+    heads = [f"The {w} bridge reopens after the long winter repairs" for w in
+             ("old", "new", "red", "stone", "iron", "west", "east")]
+
+    def story(i: int) -> RawPage:
+        recent = "".join(f"<li><a href=/s{j}>{h}</a></li>" for j, h in enumerate(heads) if j != i)
+        return RawPage(f"<html><head><title>{heads[i]} - Daily</title></head><body><h1>{heads[i]}"
+                       f"</h1><p>Story {chr(65 + i)}: the town council met on the {i}th and the "
+                       "crowd outside the hall waited for the vote until late.</p><ul>"
+                       f"{recent}</ul></body></html>", url=f"https://d.example/s{i}")
+
+    tree = UrlTree().fit([story(i) for i in range(6)])
+    blocks = grist.extract(story(6), stream=tree).blocks
+    own = next(b for b in blocks if b.tag == "h1")
+    assert own.text == heads[6] and own.decided_by == "page"
+    listed = next(b for b in blocks if b.text == heads[0])
+    assert listed.decided_by == "tree" and not listed.is_content

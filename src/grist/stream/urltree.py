@@ -6,7 +6,8 @@ a page's blocks from there. Two ways to use its judgement:
 - ``combine=True`` (the default): the page model (``auto``) decides every block until the node
   the heuristic selects has seen ``n_min`` documents; from then on a block the tree finds
   repeated (``c(b) > c_max``) on at least ``share_min`` of the node's documents is boilerplate,
-  unless the page model is confident it is content (``block.score >= protect_above``). Blocks
+  unless the page model is confident it is content (``block.score >= protect_above``) or it is
+  the page's own headline (it repeats in other pages' lists of recent stories). Blocks
   repeated on fewer pages (a teaser, the same author's bio) and blocks found on this page only
   stay with the page model: on the benchmark, letting the tree turn them into content lost
   more than it won (docs/stream.md);
@@ -32,7 +33,7 @@ from grist.document import BOILERPLATE, CONTENT, Block, Document, RawPage
 from grist.errors import GristError, ModelError
 from grist.features.matrix import FeatureMatrix
 from grist.modelfile import decode, write_model
-from grist.stream.hashing import DEFAULT_HASH, block_hashes, check_hash
+from grist.stream.hashing import DEFAULT_HASH, block_hashes, check_hash, normalise_block
 from grist.stream.heuristics import heuristic as named_heuristic
 from grist.stream.tree import DocRecord, Forest, Retention, Selection
 from grist.stream.urlkey import UrlRules, node_label, url_key
@@ -52,6 +53,14 @@ def parse_date(value: str | None) -> float | None:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=datetime.UTC)
     return moment.timestamp()
+
+
+def _headline(text: str, title: str) -> bool:
+    """Whether a block is the page's own headline: its letters are at least half of the
+    ``<title>``'s (normalised) and found in it. A story's headline repeats in other pages'
+    lists of recent posts, so the tree would count it as template."""
+    letters = normalise_block(text)
+    return bool(letters) and 2 * len(letters) >= len(title) and letters in title
 
 
 def page_blocks(page: RawPage) -> tuple[Document, list[Block]]:
@@ -75,7 +84,7 @@ class UrlTree:
     source = "tree"
 
     def __init__(self, heuristic: str = "strict", *, combine: bool = True,
-                 protect_above: float = 0.9, share_min: float = 0.8,
+                 protect_above: float = 0.9, share_min: float = 0.9,
                  hash: str = DEFAULT_HASH, rules: str | Path | UrlRules | None = None,
                  retention: Retention | None = None) -> None:
         self.heuristic = heuristic
@@ -172,8 +181,10 @@ class UrlTree:
         if selection.support < self.heuristic_rule.n_min:
             return [None] * len(blocks)
         template = selection.boilerplate & (selection.counts >= self.share_min * selection.support)
+        title = normalise_block(doc.title or "")
         return [self._verdict(selection, i, where)
-                if template[i] and (b.score is None or b.score < self.protect_above) else None
+                if template[i] and (b.score is None or b.score < self.protect_above)
+                and not _headline(b.text, title) else None
                 for i, b in enumerate(blocks)]
 
     def _verdict(self, selection: Selection, i: int, where: str) -> Verdict:
