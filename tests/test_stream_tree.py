@@ -207,3 +207,12 @@ def test_a_story_headline_listed_on_every_other_page_stays_with_the_page_model()
     assert own.text == heads[6] and own.decided_by == "page"
     listed = next(b for b in blocks if b.text == heads[0])
     assert listed.decided_by == "tree" and not listed.is_content
+
+
+def test_the_first_page_of_a_domain_is_left_to_the_page_model_before_and_after_insertion() -> None:
+    tree = UrlTree(combine=False).fit([])
+    before = grist.extract(page(0), stream=tree)
+    tree.update(page(0))
+    after = grist.extract(page(0), stream=tree)
+    assert all(b.decided_by == "page" for b in before.blocks + after.blocks)
+    assert before.to_json() == after.to_json()

@@ -67,7 +67,8 @@ class Domain:
 class Selection:
     """The node a heuristic chose for a document and what it says about each block.
 
-    path: the selected node's branch prefix (``()`` when the domain is unknown); support: its
+    path: the selected node's branch prefix (``()`` when the tree holds no other page of the
+    domain: it has nothing to say); support: its
     n_s; c_max: the threshold in force; counts: c(b) there for each block (the document's own
     occurrence included).
     """
@@ -174,7 +175,7 @@ class Forest:
         path = branch(key)
         domain = self.domains.get(path[0])
         extra = 1 if virtual else 0
-        if domain is None:
+        if domain is None or domain.root.docs + extra <= 1:  # no other page of the domain
             return Selection((), extra, rule.c_max, np.full(len(hashes), extra, dtype=np.int64))
         nodes = [domain.root]
         for part in path[1:-1]:
