@@ -72,3 +72,26 @@ def test_replay_without_state_and_into_a_folder(tmp_path: Path) -> None:
     assert len(files) == 3
     texts = {json.loads(f.read_text())["url"]: json.loads(f.read_text())["text"] for f in files}
     assert "number 2" in texts["https://news.example/a/2.html"]
+
+
+def test_a_warc_file_replays_its_pages_in_time_or_file_order(tmp_path: Path) -> None:
+    from warc_files import http_response, warc_record, write_warc
+
+    def record(number: int, date: str, url: str) -> bytes:
+        raw = warc_record("response", number, http_response(article(number)), url=url)
+        return raw.replace(b"WARC-Date: 2024-05-06T07:08:09Z", f"WARC-Date: {date}".encode())
+
+    write_warc(tmp_path / "crawl.warc.gz", [
+        record(1, "2024-05-03T00:00:00Z", "https://news.example/a/1.html"),
+        warc_record("request", 2, b"GET / HTTP/1.1\r\n\r\n", url="https://news.example/"),
+        record(3, "2024-05-01T00:00:00Z", "https://news.example/a/3.html"),
+        record(4, "2024-05-02T00:00:00Z", "https://news.example/a/4.html")])
+    timed = [p.url.rsplit("/", 1)[1] for p in replay_pages([tmp_path], "time")]
+    assert timed == ["3.html", "4.html", "1.html"]  # the request record is not a page
+    stored = list(replay_pages([tmp_path / "crawl.warc.gz"], "file"))
+    assert [p.url.rsplit("/", 1)[1] for p in stored] == ["1.html", "3.html", "4.html"]
+    assert stored[0].date.startswith("2024-05-03") and "urn:uuid:" in stored[0].input
+    assert main(["stream", "--replay", str(tmp_path / "crawl.warc.gz"), "--out",
+                 str(tmp_path / "out.jsonl"), "--quiet"]) == 0
+    out = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [r["url"].rsplit("/", 1)[1] for r in out] == ["3.html", "4.html", "1.html"]

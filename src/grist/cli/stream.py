@@ -44,7 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="feed list: one feed (or home page) URL a line, optional every=15m "
                         "and reader=NAME")
     source.add_argument("--replay", type=Path, nargs="+", metavar="PAGES",
-                        help="stored pages: JSON lines (html, url, optional date) or folders")
+                        help="stored pages: JSON lines (html, url, optional date), WARC files "
+                        "(the warc extra) or folders of them")
     parser.add_argument("--out", required=True, metavar="DIR|FILE.jsonl",
                         help="a .jsonl file (one object per page) or a folder (a file per page)")
     parser.add_argument("--state", metavar="DB",

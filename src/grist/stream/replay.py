@@ -1,15 +1,17 @@
-"""Stored pages for ``grist stream --replay``: JSON-lines files and folders, in time or file order.
+"""Stored pages for ``grist stream --replay``: JSON lines, WARC files and folders, in time or
+file order.
 
-Records are read through ``grist.io.sources`` (``html``, ``url``, optional ``date``; an ``id`` is
-kept in the page's name); a folder is read recursively: its JSON-lines files, and its pages
-(``*.htm*``), whose URL comes from ``<link rel=canonical>`` or ``og:url``. Pages come out as
-``grist.document.RawPage`` (``input`` names each one: ``file:line`` or the path) and inputs that
-give no page as ``grist.io.sources.Unreadable``, so any other source of RawPages (WARC, once
-``grist.io`` has it) plugs into the same pipeline.
+JSON-lines records are read through ``grist.io.sources`` (``html``, ``url``, optional ``date``;
+an ``id`` is kept in the page's name), WARC files through ``grist.io.warc`` (response records:
+URL, WARC-Date and HTTP charset; the ``warc`` extra); a folder is read recursively: its
+JSON-lines and WARC files, and its pages (``*.htm*``), whose URL comes from
+``<link rel=canonical>`` or ``og:url``. Pages come out as ``grist.document.RawPage`` (``input``
+names each one: ``file:line``, the WARC record id, or the path) and inputs that give no page as
+``grist.io.sources.Unreadable``.
 
 Time order sorts by date (pages without one keep their file order, after the dated ones); it
-indexes the files first (dates and byte offsets), decompressing a ``.gz`` file to a temporary
-file, then reads the records in order.
+indexes the files first (dates and byte offsets), decompressing a ``.jsonl.gz`` file to a
+temporary file, then reads the records in order.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from grist.document import RawPage
 from grist.errors import ConfigError, DatasetError, GristError
 from grist.io.sources import PageOrError, Unreadable, is_json_lines, json_records, read_capped, \
     record_page
+from grist.io.warc import WarcItem, is_warc, read_record, read_warc
 from grist.limits import Limits
 from grist.stream.urltree import parse_date
 
@@ -36,7 +39,7 @@ def _files(paths: Sequence[Path]) -> list[Path]:
     for path in paths:
         if path.is_dir():
             found += sorted(p for p in path.rglob("*") if p.is_file() and (
-                is_json_lines(p) or p.suffix.lower() in (".html", ".htm")))
+                is_json_lines(p) or is_warc(p) or p.suffix.lower() in (".html", ".htm")))
         elif path.is_file():
             found.append(path)
         else:
@@ -70,8 +73,28 @@ def _with_url(page: PageOrError) -> PageOrError:
     return page
 
 
+def _warc_item(item: WarcItem) -> PageOrError | None:
+    """A WARC record's page or error (None for records that are not pages)."""
+    if item.error is not None:
+        return Unreadable(item.input, item.error)
+    return _with_url(item.page) if item.page is not None else None
+
+
+def _warc(path: Path) -> Iterator[tuple[WarcItem, PageOrError]]:
+    try:
+        for item in read_warc(path):
+            page = _warc_item(item)
+            if page is not None:
+                yield item, page
+    except GristError as exc:  # not a WARC file, or the warc extra is missing
+        yield WarcItem(0, "", str(path)), Unreadable(str(path), exc)
+
+
 def file_order(paths: Sequence[Path]) -> Iterator[PageOrError]:
     for path in _files(paths):
+        if is_warc(path):
+            yield from (page for _, page in _warc(path))
+            continue
         if not is_json_lines(path):
             yield _html_page(path)
             continue
@@ -90,6 +113,16 @@ def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
             if line.strip():
                 yield number, offset, line
             offset += len(line)
+
+
+def _again(path: Path, offset: int) -> PageOrError:
+    item = read_record(path, offset)
+    return _warc_item(item) or Unreadable(item.input, GristError("the record is not a page"))
+
+
+def _moment(page: PageOrError) -> float:
+    moment = parse_date(page.date) if isinstance(page, RawPage) else None
+    return float("inf") if moment is None else moment
 
 
 def _date_of(line: bytes) -> float:
@@ -113,8 +146,13 @@ def _parse(line: bytes, label: str) -> PageOrError:
 
 def time_order(paths: Sequence[Path]) -> Iterator[PageOrError]:
     with tempfile.TemporaryDirectory(prefix="grist-replay-") as scratch:
-        index: list[tuple[float, int, Path, int | None, str]] = []
+        index: list[tuple[float, int, Path, int | None, str | Unreadable]] = []
         for path in _files(paths):
+            if is_warc(path):
+                for item, page in _warc(path):  # an error is kept; a page is read again later
+                    keep = page if isinstance(page, Unreadable) else item.input
+                    index.append((_moment(page), len(index), path, -1 - item.offset, keep))
+                continue
             if not is_json_lines(path):
                 index.append((float("inf"), len(index), path, None, str(path)))
                 continue
@@ -131,6 +169,9 @@ def time_order(paths: Sequence[Path]) -> Iterator[PageOrError]:
             for _, _, path, offset, label in index:
                 if offset is None:
                     yield _html_page(path)
+                    continue
+                if offset < 0:  # a WARC record, at offset -1 - offset
+                    yield label if isinstance(label, Unreadable) else _again(path, -1 - offset)
                     continue
                 handle = handles.get(path) or handles.setdefault(path, open(path, "rb"))  # noqa: SIM115
                 handle.seek(offset)  # type: ignore[attr-defined]
