@@ -20,6 +20,7 @@ _SUBCOMMANDS = (
     "grist.cli.serve",
     "grist.cli.inspect",
     "grist.cli.batch",
+    "grist.cli.stream",
 )
 
 
