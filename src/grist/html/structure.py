@@ -1,0 +1,106 @@
+"""Bound what the HTML tree builder will build, before it is asked to: nesting depth and elements.
+
+Two shapes of markup cost the parser far more than their size. Depth: lexbor's tree
+construction takes time quadratic in the nesting depth, and counting tags cannot see depth when
+end tags close nothing (``<div></span>`` repeated nests 100,000 deep). Elements: the WHATWG rules
+re-open every unclosed formatting element in each new paragraph (``<b>`` x k then ``<p>x`` x m
+builds k x m elements; 81 KB became 4.3 GiB). ``measure`` runs the tree-construction rules that
+move the stack of open elements and the list of active formatting elements (never the tree
+itself, ``grist.html.treerules``) over the page's tokens and stops as soon as a cap is passed.
+
+Its figures are upper bounds of what lexbor builds (the rules err towards more open elements;
+tests and the fuzz suite compare them with lexbor's trees). The common tokens (text, an ordinary
+start tag, the end tag of the current element) take a short path here; the rest go to the rules.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from grist.html.doctype import quirks_mode
+from grist.html.openstack import BODY, BUTTON_SCOPE, CELL, HTML, SCOPE, StructureLimit
+from grist.html.tokens import TAG_BODY, raw_text_end, skip_declaration
+from grist.html.treerules import BLOCKS, OWN_END_RULES, OWN_START_RULES, VOID, TreeRules
+
+__all__ = ["Structure", "StructureLimit", "measure"]
+
+# The next markup at a "<": a whole tag (1 "/", 2 name, 3 attributes, 4 separators before ">"),
+# or 5: "!" (comment, doctype), "?" (bogus comment), "/" without a name, or a tag cut by the end
+# of the input (a name that never reaches ">").
+_MARKUP = re.compile(rf"<(?:(/?){TAG_BODY}|(!|\?|/(?![a-zA-Z])|/?[a-zA-Z]))")
+_VISIBLE = re.compile(r"[^\t\n\f\r \x00]")
+_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# The start tags measure() handles itself: 0 ordinary (pushed), 1 a block (closes an open <p>
+# first), 2 void (re-opens formatting, made and popped at once).
+_QUICK = {**{name: 1 for name in BLOCKS}, **{name: 2 for name in VOID if name not in ("input", "keygen")}}
+
+
+@dataclass(frozen=True)
+class Structure:
+    """Upper bounds for a page: the deepest nesting (html and body not counted) and the number
+    of elements the tree builder creates (implied and re-opened ones included)."""
+
+    depth: int
+    elements: int
+
+
+def measure(source: str, max_depth: int, max_elements: int) -> Structure:
+    """Run the tree-construction rules over ``source``; raise StructureLimit as soon as the
+    nesting passes ``max_depth`` or the elements pass ``max_elements``."""
+    rules = TreeRules(max_depth, max_elements, len(source), quirks_mode(source))
+    stack, afe, named = rules.stack, rules.afe, rules.by_name
+    search, size, pos = _MARKUP.search, len(source), 0
+    while pos < size:
+        found = search(source, pos)
+        at = found.start() if found is not None else size
+        if at > pos:  # text: it re-opens the formatting elements that were closed around it
+            if rules.frameset_ok and _VISIBLE.search(source, pos, at):  # (NUL is dropped)
+                rules.frameset_ok = False
+            if afe and (last := afe[next(reversed(afe))]) is not None and last.at < 0:
+                rules.text(source, pos, at)
+            if found is None:
+                break
+        closing, name, attrs, separators, special = found.groups()
+        if special is not None:
+            if special == "/" and at + 2 == size:  # "</" at the very end is text
+                rules.text(source, at, size)
+                break
+            if special == "!" or special == "?" or special == "/":
+                pos = skip_declaration(source, at, stack[-1].ns != HTML)
+                continue
+            break  # a tag cut by the end of the input is dropped, and the input ends
+        name = name.lower() if name.isascii() else name.translate(_UPPER)
+        pos = found.end()
+        current = stack[-1]
+        if closing:
+            if current.name == name and name not in OWN_END_RULES and (
+                    current.seq < 0 or rules.afe_by_name[name][-1] is current):
+                rules.pop()  # closes the current element, whatever the mode
+                if current.seq >= 0:
+                    rules.drop_formatting(current)
+            else:
+                rules.end_tag(name)
+            continue
+        if current.ns == HTML and (current.mode == BODY or current.mode == CELL):
+            quick = _QUICK.get(name, 0 if name not in OWN_START_RULES else -1)
+            if quick >= 0:
+                if quick == 1:
+                    p = named.get((HTML, "p"))
+                    if p and p[-1].at >= max(rules.top(SCOPE), rules.top(BUTTON_SCOPE)):
+                        rules.close_p()
+                elif afe and (last := afe[next(reversed(afe))]) is not None and last.at < 0:
+                    rules.reconstruct()
+                if quick == 2:
+                    rules.frameset_ok = False
+                    rules.count()
+                else:
+                    rules.push(name)
+                continue
+        raw = rules.start(name, attrs, separators.endswith("/"))
+        if raw:  # its content is text up to its end tag (all the rest, for plaintext)
+            end = size if raw == "plaintext" else raw_text_end(source, pos, raw)
+            if end > pos:
+                rules.raw_content(raw)
+            pos = end
+    return Structure(max(rules.depth - 2, 0), rules.elements)
