@@ -10,6 +10,11 @@ cannot change a simhash fingerprint, so Eq. 3 is followed as written.
 Walking all pairs costs O(unique^2); the same sum is gathered in one pass per occurrence: for the
 occurrence at p, every position r before the next occurrence of the same term whose term did not
 occur in (p, r) is the nearest occurrence of a distinct t_j, and contributes 1 / (r - p).
+
+That pass is still quadratic in the length of a block whose terms rarely repeat. Blocks of up to
+``EXACT_TERMS`` terms (real ones have at most a few thousand) get the exact sums; longer ones
+(a 4 MB text node) sum each occurrence's nearest ``max(256, 5e7 / n)`` positions only, the far
+terms' 1 / (r - p) being the smallest parts of the sum.
 """
 
 from __future__ import annotations
@@ -17,6 +22,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+
+EXACT_TERMS = 20_000
+_WINDOW_WORK = 50_000_000
 
 
 def twc_pfm_weights(seq: Sequence[str]) -> dict[str, float]:
@@ -35,8 +43,9 @@ def twc_pfm_weights(seq: Sequence[str]) -> dict[str, float]:
         last[term] = pos
     inverse = 1.0 / np.arange(1, n + 1, dtype=np.float64)
     proximity = np.zeros(n)
+    span = n if n <= EXACT_TERMS else max(256, _WINDOW_WORK // n)
     for p in range(n - 1):
-        end = int(nxt[p])
+        end = min(int(nxt[p]), p + 1 + span)
         window = prev[p + 1 : end] <= p  # first occurrences (after p) of other terms
         proximity[p] = inverse[: end - p - 1][window].sum()
     weights: dict[str, float] = {}

@@ -16,7 +16,7 @@ from selectolax.lexbor import LexborHTMLParser, SelectolaxError
 
 from grist.document import Document
 from grist.errors import LimitExceededError, ParseError
-from grist.html.structure import StructureLimit, measure
+from grist.html.structure import StructureLimit, measure, quick_bound
 from grist.limits import Limits
 
 _NOT_TAG_START = re.compile(r"<(?![a-zA-Z/!])")
@@ -43,6 +43,9 @@ def check_structure(source: str, limits: Limits) -> int:
     """Raise LimitExceededError if the page has too many tags, nests too deep, or would make the
     parser build too many elements; return the tag count."""
     tags = check_tags(source, limits)
+    bound = quick_bound(source)  # settles most real pages at once
+    if bound.depth <= limits.max_depth and bound.elements <= limits.max_tags:
+        return tags
     try:
         measure(source, limits.max_depth, limits.max_tags)
     except StructureLimit as hit:

@@ -45,6 +45,42 @@ class Structure:
     elements: int
 
 
+_NAME = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)")
+_FORMATTING = ("a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike",
+               "strong", "tt", "u")
+
+
+def quick_bound(source: str) -> Structure:
+    """Looser upper bounds from tag counts alone (no rules run), enough for most real pages.
+
+    With S start tags (every ``<`` + letter counts, real or not), F formatting ones of which A
+    are ``<a>``, C table-cell, row and column tags and T places that may re-open formatting
+    elements (text runs, start tags, ``</br>``): an open element comes from a start tag, an
+    implied tbody/tr/colgroup (two per cell tag at most), a re-opened formatting element (at
+    most F at once) or html/body; an element taken off the stack stays above its children only
+    for ``</form>`` and a repeated ``<a>`` (the adoption agency moves children up, not down).
+    Elements: each trigger re-opens at most the entries after the last marker (one ``<a>`` and
+    the other F - A), each adoption agency run (a formatting end tag, ``<a>``, ``<nobr>``) makes
+    at most 8 x 4 copies, and ``</p>``/``</br>`` make one element each.
+    """
+    starts: dict[str, int] = {}
+    ends: dict[str, int] = {}
+    for slash, name in _NAME.findall(source):
+        counts = ends if slash else starts
+        name = name.lower()
+        counts[name] = counts.get(name, 0) + 1
+    total = sum(starts.values())
+    formatting = sum(starts.get(n, 0) for n in _FORMATTING)
+    links = starts.get("a", 0)
+    cells = sum(starts.get(n, 0) for n in ("td", "th", "tr", "col"))
+    triggers = source.count("<") + 1 + total + ends.get("br", 0)
+    depth = total + 2 * cells + formatting + starts.get("form", 0) + links + 3
+    runs = sum(ends.get(n, 0) for n in _FORMATTING) + links + starts.get("nobr", 0)
+    elements = (total + 2 * cells + ends.get("p", 0) + ends.get("br", 0) + 3
+                + triggers * (1 + formatting - links) + 32 * runs)
+    return Structure(depth, elements)
+
+
 def measure(source: str, max_depth: int, max_elements: int) -> Structure:
     """Run the tree-construction rules over ``source``; raise StructureLimit as soon as the
     nesting passes ``max_depth`` or the elements pass ``max_elements``."""

@@ -459,7 +459,8 @@ class TreeRules(OpenElements):
             if heading is not None and heading.at >= self.top(SCOPE):
                 self.implied_end_tags()
                 self.pop_until(heading)
-        elif name == "br":
+        elif name == "br":  # read as <br>
+            self.frameset_ok = False
             self.reconstruct()
             self.count()
         elif name == "form":
