@@ -8,7 +8,7 @@ from grist.errors import (
     LimitExceededError,
     NotHTMLError,
 )
-from grist.html.load import load_document, title_from_source
+from grist.html.load import load_document, title_from_source, utf8_size
 from grist.html.parse import check_structure, parse_document
 from grist.limits import Budget, Limits
 
@@ -75,3 +75,23 @@ def test_budget_raises_after_deadline():
 
 def test_tag_count_is_the_number_of_tag_starts():
     assert check_structure("a < b, <<div>x</div><!-- c --><?pi?> <", Limits()) == 3
+
+
+def test_a_str_is_capped_by_its_utf8_size():
+    limits = Limits(max_bytes=3000)
+    assert load_document("<p>" + "x" * 2990, limits=limits).html.startswith("<p>x")
+    with pytest.raises(LimitExceededError, match="max_bytes"):
+        load_document("<p>" + "\u20ac" * 1000, limits=limits)  # 1003 characters, 3003 bytes
+    assert utf8_size("\u20ac" * 1000, 3000) == 3000 and utf8_size("x" * 10, 100) == 10
+    assert utf8_size("\ud800" * 2, 7) == 6  # a lone surrogate counts as U+FFFD would
+
+
+def test_lone_surrogates_in_a_str_become_replacement_characters():
+    doc = load_document("<p>broken \ud800 surrogate \udfff here</p>")
+    assert doc.html == "<p>broken \ufffd surrogate \ufffd here</p>"
+    doc.html.encode("utf-8")
+
+
+def test_a_str_of_control_characters_is_not_html():
+    with pytest.raises(NotHTMLError):
+        load_document("".join(chr(1 + i % 30) for i in range(2000)))

@@ -25,6 +25,9 @@ from grist.fuzz.worker import read_frame, write_frame
 from grist.limits import Limits
 
 OUTCOMES = ("ok", "error", "crash", "hang", "died")
+# A worker left this large by a page (Python keeps freed memory) is replaced, so that the next
+# pages' peak memory is their own.
+RECYCLE_KIB = 384 * 1024
 _FRAME = re.compile(r'File "([^"]+)", line (\d+) in (\S+)')
 
 
@@ -121,6 +124,8 @@ class Worker:
         except (EOFError, BrokenPipeError, OSError):
             answer = EOFError
         if isinstance(answer, dict):
+            if answer.get("rss_kib", 0) > RECYCLE_KIB:
+                self._kill()
             return answer
         base = {"id": job["id"], "wall_s": self.config.hang_seconds, "cpu_s": float("nan"),
                 "extract_s": self.config.hang_seconds, "peak_kib": 0}

@@ -24,6 +24,9 @@ from typing import Any, BinaryIO
 
 _HEADER = struct.Struct("<Q")
 _HWM = re.compile(rb"VmHWM:\s+(\d+)")
+_RSS = re.compile(rb"VmRSS:\s+(\d+)")
+# JSON holds every block's features: past this many blocks its size (not the extraction) rules.
+JSON_MAX_BLOCKS = 20_000
 
 
 def write_frame(stream: BinaryIO, message: Any) -> None:
@@ -54,16 +57,18 @@ def _reset_peak() -> bool:
     return True
 
 
-def _peak_kib(resettable: bool) -> int:
-    if resettable:
-        try:
-            with open("/proc/self/status", "rb") as handle:
-                found = _HWM.search(handle.read())
-            if found:
-                return int(found.group(1))
-        except OSError:
-            pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def _memory_kib(resettable: bool) -> tuple[int, int]:
+    """The resident high-water mark since the last reset, and the resident size now."""
+    try:
+        with open("/proc/self/status", "rb") as handle:
+            status = handle.read()
+        peak, now = _HWM.search(status), _RSS.search(status)
+        if resettable and peak and now:
+            return int(peak.group(1)), int(now.group(1))
+    except OSError:
+        pass
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak, peak
 
 
 def crash_site(exc: BaseException) -> str:
@@ -113,7 +118,8 @@ class Runner:
             record["extract_s"] = time.perf_counter() - wall
             # What a user does next: read the text, write JSON; both must work on any result.
             result.text.encode("utf-8")
-            result.to_json().encode("utf-8")
+            if len(result.blocks) <= JSON_MAX_BLOCKS:
+                result.to_json().encode("utf-8")
             record["blocks"] = len(result.blocks)
         except GristError as exc:
             record.update(outcome="error", kind=type(exc).__name__, message=str(exc)[:300])
@@ -125,7 +131,7 @@ class Runner:
         record["wall_s"] = time.perf_counter() - wall
         record["cpu_s"] = time.process_time() - cpu
         record.setdefault("extract_s", record["wall_s"])
-        record["peak_kib"] = _peak_kib(self.resettable)
+        record["peak_kib"], record["rss_kib"] = _memory_kib(self.resettable)
         return record
 
 

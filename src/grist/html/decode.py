@@ -101,8 +101,8 @@ def decode(data: bytes, http_charset: str | None = None) -> tuple[str, str]:
     Order: byte-order mark, the HTTP ``charset`` if given, the page's own declaration, then
     detection (UTF-16 without a byte-order mark is recognised by its NUL bytes). A page declaring
     a legacy charset whose bytes are valid non-ASCII UTF-8 is read as UTF-8 (common after
-    transcoding by a crawler). Undecodable bytes become U+FFFD; text that is mostly control and
-    undecodable characters (random or compressed bytes) is refused with NotHTMLError.
+    transcoding by a crawler). Undecodable bytes become U+FFFD; text with too many control
+    characters (random or compressed bytes; see grist.html.sniff) is refused with NotHTMLError.
     """
     if not data.strip():
         raise EmptyInputError("the page is empty")
@@ -111,8 +111,8 @@ def decode(data: bytes, http_charset: str | None = None) -> tuple[str, str]:
         raise NotHTMLError(f"the input is not an HTML page: it looks like {binary}")
     text, encoding = _decode(data, http_charset)
     if looks_binary(text):
-        raise NotHTMLError("the input is not an HTML page: it decodes to control and "
-                           f"undecodable characters ({encoding}), as binary data does")
+        raise NotHTMLError("the input is not an HTML page: it decodes to control characters "
+                           f"({encoding}), as random or compressed bytes do")
     return text, encoding
 
 

@@ -16,7 +16,7 @@ from selectolax.lexbor import LexborHTMLParser, SelectolaxError
 
 from grist.document import Document
 from grist.errors import LimitExceededError, ParseError
-from grist.html.structure import StructureLimit, measure, quick_bound
+from grist.html.structure import ATTRIBUTE_WORK, StructureLimit, measure, quick_bound
 from grist.limits import Limits
 
 _NOT_TAG_START = re.compile(r"<(?![a-zA-Z/!])")
@@ -44,7 +44,8 @@ def check_structure(source: str, limits: Limits) -> int:
     parser build too many elements; return the tag count."""
     tags = check_tags(source, limits)
     bound = quick_bound(source)  # settles most real pages at once
-    if bound.depth <= limits.max_depth and bound.elements <= limits.max_tags:
+    if (bound.depth <= limits.max_depth and bound.elements <= limits.max_tags
+            and bound.attribute_work <= ATTRIBUTE_WORK):
         return tags
     try:
         measure(source, limits.max_depth, limits.max_tags)
@@ -62,6 +63,10 @@ def _structure_error(hit: StructureLimit, limits: Limits) -> LimitExceededError:
             f"the page would make the HTML parser build more than {limits.max_tags} elements "
             "(unclosed formatting tags are re-opened in every block); the limit is "
             f"{limits.max_tags} (Limits.max_tags)")
+    if hit.what == "attributes":
+        return LimitExceededError(
+            "the page's tags hold too many attributes for the HTML parser (it compares each "
+            "attribute of a tag with the others: tens of thousands on one tag take seconds)")
     return LimitExceededError(
         "the page's misnested formatting tags are too tangled for the HTML parser (untangling "
         "them would move elements more than 16 times per character of the page)")

@@ -38,14 +38,28 @@ _QUICK = {**{name: 1 for name in BLOCKS}, **{name: 2 for name in VOID if name no
 
 @dataclass(frozen=True)
 class Structure:
-    """Upper bounds for a page: the deepest nesting (html and body not counted) and the number
-    of elements the tree builder creates (implied and re-opened ones included)."""
+    """Upper bounds for a page: the deepest nesting (html and body not counted), the number of
+    elements the tree builder creates (implied and re-opened ones included) and the attribute
+    comparisons its tokenizer makes."""
 
     depth: int
     elements: int
+    attribute_work: int = 0
 
 
 _NAME = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)")
+# lexbor compares each attribute of a tag with the ones before it: k attributes cost k^2 steps
+# (62,000 attributes on one tag took it 6 s). Every attribute starts with a character after a
+# separator or a quote, so these counts bound the attributes of a tag and of a page.
+_ATTRIBUTE_START = re.compile(r"(?<=[\t\n\f\r /\"'])[^\t\n\f\r />]")
+ATTRIBUTE_WORK = 1_000_000_000  # about 1.7 s of lexbor's comparisons
+
+
+def attribute_work(attrs: str) -> int:
+    """An upper bound of lexbor's attribute comparisons for a tag's attribute text."""
+    if len(attrs) <= 512:
+        return (len(attrs) // 2 + 1) ** 2
+    return (len(_ATTRIBUTE_START.findall(" " + attrs)) + 1) ** 2
 _FORMATTING = ("a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike",
                "strong", "tt", "u")
 
@@ -74,19 +88,21 @@ def quick_bound(source: str) -> Structure:
     links = starts.get("a", 0)
     cells = sum(starts.get(n, 0) for n in ("td", "th", "tr", "col"))
     triggers = source.count("<") + 1 + total + ends.get("br", 0)
+    attributes = len(_ATTRIBUTE_START.findall(source))
     depth = total + 2 * cells + formatting + starts.get("form", 0) + links + 3
     runs = sum(ends.get(n, 0) for n in _FORMATTING) + links + starts.get("nobr", 0)
     elements = (total + 2 * cells + ends.get("p", 0) + ends.get("br", 0) + 3
                 + triggers * (1 + formatting - links) + 32 * runs)
-    return Structure(depth, elements)
+    return Structure(depth, elements, (attributes + 1) ** 2)
 
 
 def measure(source: str, max_depth: int, max_elements: int) -> Structure:
     """Run the tree-construction rules over ``source``; raise StructureLimit as soon as the
-    nesting passes ``max_depth`` or the elements pass ``max_elements``."""
+    nesting passes ``max_depth``, the elements pass ``max_elements`` or the attribute
+    comparisons pass ``ATTRIBUTE_WORK``."""
     rules = TreeRules(max_depth, max_elements, len(source), quirks_mode(source))
     stack, afe, named = rules.stack, rules.afe, rules.by_name
-    search, size, pos = _MARKUP.search, len(source), 0
+    search, size, pos, work = _MARKUP.search, len(source), 0, 0
     while pos < size:
         found = search(source, pos)
         at = found.start() if found is not None else size
@@ -118,6 +134,10 @@ def measure(source: str, max_depth: int, max_elements: int) -> Structure:
             else:
                 rules.end_tag(name)
             continue
+        if attrs:
+            work += attribute_work(attrs)
+            if work > ATTRIBUTE_WORK:
+                raise StructureLimit("attributes", work)
         if current.ns == HTML and (current.mode == BODY or current.mode == CELL):
             quick = _QUICK.get(name, 0 if name not in OWN_START_RULES else -1)
             if quick >= 0:
@@ -139,4 +159,4 @@ def measure(source: str, max_depth: int, max_elements: int) -> Structure:
             if end > pos:
                 rules.raw_content(raw)
             pos = end
-    return Structure(max(rules.depth - 2, 0), rules.elements)
+    return Structure(max(rules.depth - 2, 0), rules.elements, work)
