@@ -7,7 +7,7 @@ from grist.errors import LimitExceededError
 from grist.fuzz import make_case
 from grist.html.doctype import quirks_mode
 from grist.html.parse import check_structure
-from grist.html.structure import Structure, StructureLimit, measure
+from grist.html.structure import Structure, StructureLimit, measure, quick_bound
 from grist.limits import Limits
 
 
@@ -48,7 +48,8 @@ EXACT = [
 
 @pytest.mark.parametrize("source", EXACT)
 def test_follows_the_tree_rules(source):
-    assert measure(source, 4000, 400_000) == built(source)
+    bound, real = measure(source, 4000, 400_000), built(source)
+    assert (bound.depth, bound.elements) == (real.depth, real.elements)
 
 
 @pytest.mark.parametrize("source", [
@@ -93,7 +94,16 @@ def test_reopened_formatting_elements_are_counted_before_parsing():
 
 def test_identical_formatting_tags_are_reopened_at_most_three_at_a_time():
     page = "<p>" + "<b>" * 50 + "<p>x" * 100  # Noah's Ark keeps three identical entries
-    assert measure(page, 4000, 400_000) == built(page)
+    bound, real = measure(page, 4000, 400_000), built(page)
+    assert (bound.depth, bound.elements) == (real.depth, real.elements) == (51, 451)
+
+
+def test_attributes_are_bounded_before_parsing():
+    # 62,000 distinct attributes on one tag cost lexbor seconds (fuzz family "attrs").
+    page = "<p " + " ".join(f"a{i}=x" for i in range(40_000)) + ">text</p>"
+    with pytest.raises(LimitExceededError, match="attributes"):
+        check_structure(page, Limits())
+    assert quick_bound('<a href="x" class="y z">t</a>').attribute_work >= 3 ** 2
 
 
 @pytest.mark.parametrize("family", ["soup", "stray", "adoption", "tables", "foreign", "rawtext",
