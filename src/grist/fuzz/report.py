@@ -35,6 +35,7 @@ class Summary:
     families: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
     errors: Counter = field(default_factory=Counter)
     times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    cpu: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     peaks: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     failures: list[dict] = field(default_factory=list)
     pages: set = field(default_factory=set)
@@ -57,6 +58,7 @@ class Summary:
         if record["outcome"] == "error":
             self.errors[record["kind"]] += 1
         self.times[method].append(record["extract_s"])
+        self.cpu[method].append(record["cpu_s"])
         self.peaks[method].append(record["peak_kib"] / 1024)
         kind = self.failure_kind(record)
         self.families[record.get("family", "?")][kind or record["outcome"]] += 1
@@ -81,15 +83,14 @@ class Summary:
         for kind in kinds:
             row = [self.outcomes[m][kind] for m in methods]
             lines.append(f"| {kind} | " + " | ".join(map(str, row)) + f" | {sum(row)} |")
-        every = [t for m in methods for t in self.times[m]]
-        for label, pick in (("time", self.times), ("peak MiB", self.peaks)):
+        for label, pick, fmt in (("time", self.times, "{:.3f}"), ("CPU", self.cpu, "{:.3f}"),
+                                 ("peak MiB", self.peaks, "{:.0f}")):
+            every = [v for m in methods for v in pick[m]]
+            unit = "" if pick is self.peaks else " (s)"
             for i, q in enumerate([*(f"p{q:g}" for q in QUANTILES), "max"]):
                 row = [_quantiles(pick[m])[i] for m in methods]
-                total = _quantiles(every if pick is self.times else
-                                   [p for m in methods for p in self.peaks[m]])[i]
-                fmt = "{:.3f}" if pick is self.times else "{:.0f}"
-                lines.append(f"| {label} {q}{' (s)' if pick is self.times else ''} | "
-                             + " | ".join(fmt.format(v) for v in row) + f" | {fmt.format(total)} |")
+                lines.append(f"| {label} {q}{unit} | " + " | ".join(fmt.format(v) for v in row)
+                             + f" | {fmt.format(_quantiles(every)[i])} |")
         lines += ["", "| family | " + " | ".join(kinds) + " |", "|---|" + "---:|" * len(kinds)]
         for name in sorted(self.families):
             lines.append(f"| {name} | " + " | ".join(str(self.families[name][k]) for k in kinds)
