@@ -23,7 +23,7 @@ from grist.html.openstack import BODY, BUTTON_SCOPE, CELL, HTML, SCOPE, Structur
 from grist.html.tokens import TAG_BODY, raw_text_end, skip_declaration
 from grist.html.treerules import BLOCKS, OWN_END_RULES, OWN_START_RULES, VOID, TreeRules
 
-__all__ = ["Structure", "StructureLimit", "measure"]
+__all__ = ["ATTRIBUTE_WORK", "Structure", "StructureLimit", "measure", "quick_bound"]
 
 # The next markup at a "<": a whole tag (1 "/", 2 name, 3 attributes, 4 separators before ">"),
 # or 5: "!" (comment, doctype), "?" (bogus comment), "/" without a name, or a tag cut by the end

@@ -1,11 +1,11 @@
 """The WHATWG tree-construction rules, reduced to their moves on the stack of open elements and
-the list of active formatting elements (``grist.html.openstack``): in body, the table modes,
-foreign content (SVG, MathML) and the adoption agency algorithm. Used by
-``grist.html.structure.measure``; the tree itself is never built.
+the list of active formatting elements (``grist.html.openstack``): in body, framesets, foreign
+content (SVG, MathML) and the adoption agency algorithm; the table modes are in
+``grist.html.tablerules``. Used by ``grist.html.structure.measure``; no tree is built.
 
-Simplifications always keep more elements open or create more of them than lexbor does: a
-``<table>`` never closes an open ``<p>`` (quirks mode), ``<select>`` bounds scopes (lexbor's
-customizable select), a ``<form>`` start tag is never ignored in body.
+Where it simplifies, it keeps more elements open or makes more of them than lexbor does:
+``<select>`` bounds scopes (lexbor parses it as the customizable select), a ``<form>`` start tag
+in body is never ignored, the adoption agency's moves are taken to deepen what they move.
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ from bisect import bisect_right
 from grist.html.openstack import (
     BODY,
     BUTTON_SCOPE,
-    CAPTION,
-    CELL,
     COLGROUP,
     FRAMESET,
     HTML,
@@ -33,8 +31,8 @@ from grist.html.openstack import (
     TBODY,
     TEMPLATE,
     Element,
-    OpenElements,
 )
+from grist.html.tablerules import TABLE_MODES, TABLE_PARTS, TableRules
 from grist.html.tokens import RAWTEXT, RCDATA
 
 FORMATTING = frozenset("a b big code em font i nobr s small strike strong tt u".split())
@@ -45,8 +43,6 @@ _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _BLOCK_END = BLOCKS - {"p"} | {"button", "listing", "pre"}
 VOID = frozenset("area br embed img image keygen wbr input".split())
 _QUIETVOID = frozenset("base basefont bgsound link meta param source track frame".split())
-_TABLE_PARTS = frozenset("caption col colgroup tbody td tfoot th thead tr".split())
-_TABLE_MODES = frozenset((TABLE, TBODY, ROW, CELL, CAPTION, COLGROUP))
 _TEMPLATE_MODE = {"caption": TABLE, "colgroup": TABLE, "tbody": TABLE, "tfoot": TABLE,
                   "thead": TABLE, "col": COLGROUP, "tr": TBODY, "td": ROW, "th": ROW}
 _BREAKOUT = frozenset("b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 "
@@ -66,16 +62,12 @@ FRAMESET_OFF = frozenset("pre listing li dd dt button applet marquee object tabl
                          "xmp iframe select input keygen area br embed img image wbr".split())
 # Start tags with rules of their own (any other start tag re-opens formatting and is pushed), and
 # end tags whose element, when it is the current node, is not simply popped.
-OWN_START_RULES = (FORMATTING | BLOCKS | VOID | _QUIETVOID | RCDATA | RAWTEXT | _TABLE_PARTS
+OWN_START_RULES = (FORMATTING | BLOCKS | VOID | _QUIETVOID | RCDATA | RAWTEXT | TABLE_PARTS
                    | frozenset(_HEADINGS) | frozenset(
                        "pre listing li dd dt hr plaintext form html body head applet marquee "
                        "object template table svg math select button option optgroup rb rtc rp rt frameset "
                        "script".split()))
 OWN_END_RULES = frozenset("form template applet marquee object td th caption body html br".split())
-_TABLE_CONTEXT, _TBODY_CONTEXT, _ROW_CONTEXT = (
-    ("table", "template", "html"), ("tbody", "tfoot", "thead", "template", "html"),
-    ("tr", "template", "html"))
-
 
 def _integration_point(el: Element) -> bool:
     """Whether start tags under ``el`` follow the HTML rules (an HTML or MathML text one)."""
@@ -86,7 +78,7 @@ def _integration_point(el: Element) -> bool:
     return el.name == "annotation-xml" and _HTML_ENCODING.search(el.attrs) is not None
 
 
-class TreeRules(OpenElements):
+class TreeRules(TableRules):
     """The tree-construction rules that move the stack and the active formatting elements."""
 
     def __init__(self, max_depth: int, max_elements: int, size: int, quirks: bool) -> None:
@@ -134,83 +126,13 @@ class TreeRules(OpenElements):
                 return self._frameset_start(name)
             if mode == TEMPLATE:
                 self.current.mode = mode = _TEMPLATE_MODE.get(name, BODY)
-            if mode not in _TABLE_MODES:
+            if mode not in TABLE_MODES:
                 return self._body_start(name, attrs, self_closing)
             outcome = self._table_start(mode, name)
             if outcome == "done":
                 return None
             if outcome == "body":
                 return self._body_start(name, attrs, self_closing)
-
-    def _table_start(self, mode: int, name: str) -> str:
-        """``done``, ``again`` (the stack changed: process the tag anew) or ``body``."""
-        if mode == CELL or mode == CAPTION:
-            if name not in _TABLE_PARTS:
-                return "body"
-            closing = self._open_cell() if mode == CELL else self.in_table_scope("caption")
-            if closing is None:
-                return "done"
-            self.implied_end_tags()
-            self.pop_until(closing)
-            self.clear_to_marker()
-            return "again"
-        if mode == COLGROUP:
-            if name == "col":
-                self.count()
-                return "done"
-            if name == "template":
-                return "body"
-            if self.current.name != "colgroup":
-                return "done"
-            self.pop()
-            return "again"
-        if mode == ROW:
-            if name in ("td", "th"):
-                self.clear_to(_ROW_CONTEXT)
-                self.push(name)
-                self.marker()
-                return "done"
-            if name in _TABLE_PARTS:
-                if self.in_table_scope("tr") is None:
-                    return "done"
-                self.clear_to(_ROW_CONTEXT)
-                self.pop()
-                return "again"
-        elif mode == TBODY:
-            if name in ("tr", "td", "th"):
-                self.clear_to(_TBODY_CONTEXT)
-                self.push("tr")
-                return "done" if name == "tr" else "again"
-            if name in ("caption", "col", "colgroup", "tbody", "tfoot", "thead"):
-                if not any(self.in_table_scope(n) for n in ("tbody", "thead", "tfoot")):
-                    return "done"
-                self.clear_to(_TBODY_CONTEXT)
-                self.pop()
-                return "again"
-        return self._in_table(name)
-
-    def _in_table(self, name: str) -> str:
-        if name in ("caption", "colgroup", "tbody", "tfoot", "thead"):
-            self.clear_to(_TABLE_CONTEXT)
-            if name == "caption":
-                self.marker()
-            self.push(name)
-            return "done"
-        if name in ("col", "td", "th", "tr"):
-            self.clear_to(_TABLE_CONTEXT)
-            self.push("colgroup" if name == "col" else "tbody")
-            return "again"
-        if name == "table":
-            table = self.in_table_scope("table")
-            if table is None:
-                return "done"
-            self.pop_until(table)
-            return "again"
-        if name == "form" and self.open("template") is None:
-            if self.form is None:
-                self.count()
-            return "done"
-        return "body"  # foster-parented: in-body rules, the stack moves the same way
 
     def _body_start(self, name: str, attrs: str, self_closing: bool) -> str | None:
         if name in FRAMESET_OFF:
@@ -258,7 +180,7 @@ class TreeRules(OpenElements):
                     self.pop()
                 self.stack[1].mode = FRAMESET
                 self.push(name)
-        elif name in ("html", "body", "head") or name in _TABLE_PARTS:
+        elif name in ("html", "body", "head") or name in TABLE_PARTS:
             pass  # ignored in body
         elif name in ("applet", "marquee", "object", "template"):
             if name != "template":
@@ -349,10 +271,6 @@ class TreeRules(OpenElements):
         self.close_p()
         self.push(name)
 
-    def _open_cell(self) -> Element | None:
-        cells = [el for el in map(self.in_table_scope, ("td", "th")) if el is not None]
-        return max(cells, key=lambda el: el.at) if cells else None
-
     # -- end tags -----------------------------------------------------------------------
     def end_tag(self, name: str) -> None:
         current = self.current
@@ -370,71 +288,9 @@ class TreeRules(OpenElements):
                 if found:
                     self.pop_until(max(found, key=lambda el: el.at))
                     return
-        if self.current.mode in _TABLE_MODES and self._table_end(self.current.mode, name):
+        if self.current.mode in TABLE_MODES and self._table_end(self.current.mode, name):
             return
         self._body_end(name)
-
-    def _table_end(self, mode: int, name: str) -> bool:
-        """Whether the table rules dealt with the end tag (else the in-body rules do)."""
-        if mode == CELL:
-            if name in ("td", "th"):
-                cell = self.in_table_scope(name)
-                if cell is not None:
-                    self.implied_end_tags()
-                    self.pop_until(cell)
-                    self.clear_to_marker()
-                return True
-            if name in ("table", "tbody", "tfoot", "thead", "tr"):
-                cell = self._open_cell() if self.in_table_scope(name) is not None else None
-                if cell is not None:
-                    self.implied_end_tags()
-                    self.pop_until(cell)
-                    self.clear_to_marker()
-                    self.end_tag(name)
-                return True
-            return name in ("body", "caption", "col", "colgroup", "html")
-        if mode == CAPTION:
-            if name in ("caption", "table"):
-                caption = self.in_table_scope("caption")
-                if caption is not None:
-                    self.implied_end_tags()
-                    self.pop_until(caption)
-                    self.clear_to_marker()
-                    if name == "table":
-                        self.end_tag(name)
-                return True
-            return name in _TABLE_PARTS or name in ("body", "html")
-        if mode == COLGROUP:
-            if name == "template":
-                return False
-            if self.current.name == "colgroup" and name != "col":
-                self.pop()
-                if name != "colgroup":
-                    self.end_tag(name)
-            return True
-        if mode == ROW and name in ("tr", "table", "tbody", "tfoot", "thead"):
-            if self.in_table_scope("tr") is not None and (
-                    name in ("tr", "table") or self.in_table_scope(name) is not None):
-                self.clear_to(_ROW_CONTEXT)
-                self.pop()
-                if name != "tr":
-                    self.end_tag(name)
-            return True
-        if mode == TBODY and name in ("tbody", "tfoot", "thead", "table"):
-            scoped = [self.in_table_scope(name)] if name != "table" else [
-                self.in_table_scope(n) for n in ("tbody", "thead", "tfoot")]
-            if any(el is not None for el in scoped):
-                self.clear_to(_TBODY_CONTEXT)
-                self.pop()
-                if name == "table":
-                    self.end_tag(name)
-            return True
-        if name == "table":
-            table = self.in_table_scope("table")
-            if table is not None:
-                self.pop_until(table)
-            return True
-        return name in _TABLE_PARTS or name in ("body", "html")
 
     def _body_end(self, name: str) -> None:
         if name in FORMATTING:
