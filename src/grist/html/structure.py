@@ -88,7 +88,10 @@ def quick_bound(source: str) -> Structure:
     links = starts.get("a", 0)
     cells = sum(starts.get(n, 0) for n in ("td", "th", "tr", "col"))
     triggers = source.count("<") + 1 + total + ends.get("br", 0)
-    attributes = len(_ATTRIBUTE_START.findall(source))
+    attributes = 0  # counted up to the square root of ATTRIBUTE_WORK only: past it, measure()
+    for attributes, _ in enumerate(_ATTRIBUTE_START.finditer(source), 1):  # counts exactly
+        if attributes * attributes > ATTRIBUTE_WORK:
+            break
     depth = total + 2 * cells + formatting + starts.get("form", 0) + links + 3
     runs = sum(ends.get(n, 0) for n in _FORMATTING) + links + starts.get("nobr", 0)
     elements = (total + 2 * cells + ends.get("p", 0) + ends.get("br", 0) + 3
