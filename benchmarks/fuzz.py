@@ -59,9 +59,10 @@ def _report(summary: Summary, args: argparse.Namespace, seconds: float, cpu: flo
         "Command: `" + " ".join(shlex.quote(a) for a in ["python", *sys.argv]) + "`",
         "",
         f"{len(summary.pages)} pages, {summary.runs} (page, method) runs in {seconds / 3600:.2f} h "
-        f"wall ({cpu / 3600:.2f} h CPU in the parent's children is not counted; the machine was "
-        "shared). Times are the extraction's wall-clock time in the worker; peak memory is the "
-        "worker's resident high-water mark during the run (its ~100 MiB baseline included).",
+        "of wall-clock time on a machine shared with other jobs. Times are per (page, method) "
+        "run, measured in the worker: wall-clock time of the extraction and CPU time of the run "
+        "(extraction and rendering); peak memory is the worker's resident high-water mark during "
+        "the run (its baseline of 40-250 MiB included).",
         "",
         summary.markdown(),
         "",
@@ -90,6 +91,8 @@ def main() -> int:
     parser.add_argument("--shrink-into", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=None, help="Markdown report")
     parser.add_argument("--log", type=Path, default=None, help="every run as JSON lines")
+    parser.add_argument("--report-from", type=Path, default=None,
+                        help="write the report of an earlier run from its --log file")
     parser.add_argument("--replay", default=None, help="SEED:INDEX: describe (and --write) a case")
     parser.add_argument("--write", type=Path, default=None)
     args = parser.parse_args()
@@ -104,6 +107,17 @@ def main() -> int:
                 case.content.encode("utf-8", "surrogatepass")
             args.write.write_bytes(data)
         return 0
+
+    if args.report_from:
+        summary = Summary(budget=Limits().time_budget)
+        with args.report_from.open(encoding="utf-8") as handle:
+            for line in handle:
+                summary.add(json.loads(line))
+        report = _report(summary, args, float("nan"), float("nan"))
+        if args.out:
+            args.out.write_text(report, encoding="utf-8")
+        print(report)
+        return 1 if summary.failures else 0
 
     config = PoolConfig(jobs=args.jobs, hang_seconds=args.hang,
                         memory_bytes=int(args.memory_gib * (1 << 30)))
