@@ -10,7 +10,7 @@ from grist.crosspage import CrossPageModel, apply_verdicts
 from grist.document import Block, RawPage
 from grist.errors import NoTextError
 from grist.html.load import load_document
-from grist.html.parse import check_tags, parse_document
+from grist.html.parse import check_structure, parse_document
 from grist.limits import Budget, Limits
 from grist.methods import DEFAULT_METHOD, PageContext, get_method, method_config
 from grist.render import check_format
@@ -63,8 +63,8 @@ class Extractor:
         if self._method.needs_dom:
             parse_document(doc, self.limits)
             budget.check("parsing")
-        else:  # no tree is built: depth and elements are the tree builder's caps
-            check_tags(doc.html, self.limits)
+        else:  # the same documented caps for every method, DOM or not
+            check_structure(doc.html, self.limits)
         models = tuple(m for m in (site, stream) if m is not None)
         labelled = self._method.run(doc, self.config, PageContext(budget, self._resources, models))
         budget.check("classification")

@@ -49,14 +49,22 @@ class PoolConfig:
 
 
 def _hang_site(dump: str) -> str:
-    """The innermost grist frames of the traceback faulthandler dumped for a stuck run."""
+    """Where a stuck run was, from the traceback faulthandler dumped: the innermost frame, then
+    the innermost frames of grist itself (the fuzz worker's own frames left out)."""
     frames = [(path.replace(os.sep, "/"), line, name) for path, line, name in _FRAME.findall(dump)]
-    ours = [f"grist/{p.rsplit('/grist/', 1)[1]}:{line} {name}" for p, line, name in frames
-            if "/grist/" in p and "/fuzz/" not in p]
-    if not ours and frames:
-        path, line, name = frames[0]
-        ours = [f"{path.split('/site-packages/', 1)[-1]}:{line} {name}"]
-    return " <- ".join(ours[:3])
+    frames = [f for f in frames if "/grist/fuzz/" not in f[0]]
+    if not frames:
+        return ""
+    ours = [f for f in frames[1:] if "/grist/" in f[0]][:2]
+    return " <- ".join(f"{_short(path)}:{line} {name}" for path, line, name in [frames[0], *ours])
+
+
+def _short(path: str) -> str:
+    if "/grist/" in path:
+        return "grist/" + path.rsplit("/grist/", 1)[1]
+    if "/site-packages/" in path:
+        return path.split("/site-packages/", 1)[1]
+    return path.rsplit("/", 1)[-1]
 
 
 class Worker:
