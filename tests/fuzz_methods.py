@@ -42,8 +42,7 @@ def _hang(doc: Document, config: Config, ctx: PageContext) -> Labelled:
 
 def _hog(doc: Document, config: Config, ctx: PageContext) -> Labelled:
     if "boom" in doc.html:
-        hoard = [bytearray(64 << 20) for _ in range(64)]  # 4 GiB, past the worker's cap
-        del hoard
+        bytearray(4 << 30)  # 4 GiB, past the worker's memory cap: refused at once
     return Labelled(_blocks(doc))
 
 

@@ -34,7 +34,7 @@ def test_outcomes_are_classified_and_dead_workers_replaced(tmp_path):
     plain = Case("test", b"<p>an ordinary paragraph with some words in it</p>")
     records = []
     summary = run_cases([page, plain], ["crash", "hang", "hog", "die", "auto"],
-                        _config(hang_seconds=4, memory_bytes=1536 << 20),
+                        _config(hang_seconds=8, memory_bytes=1536 << 20),
                         on_record=records.append)
     seen = {(r["method"], r["outcome"]) for r in records if r["size"] == len(page.content)}
     assert seen == {("crash", "crash"), ("hang", "hang"), ("hog", "crash"), ("die", "died"),
