@@ -41,13 +41,19 @@ def twc_pfm_weights(seq: Sequence[str]) -> dict[str, float]:
             prev[pos] = before
             nxt[before] = pos
         last[term] = pos
-    inverse = 1.0 / np.arange(1, n + 1, dtype=np.float64)
     proximity = np.zeros(n)
-    span = n if n <= EXACT_TERMS else max(256, _WINDOW_WORK // n)
-    for p in range(n - 1):
-        end = min(int(nxt[p]), p + 1 + span)
-        window = prev[p + 1 : end] <= p  # first occurrences (after p) of other terms
-        proximity[p] = inverse[: end - p - 1][window].sum()
+    if n <= EXACT_TERMS:
+        inverse = 1.0 / np.arange(1, n + 1, dtype=np.float64)
+        for p in range(n - 1):
+            end = int(nxt[p])
+            window = prev[p + 1 : end] <= p  # first occurrences (after p) of other terms
+            proximity[p] = inverse[: end - p - 1][window].sum()
+    else:  # the nearest positions only, one array pass per distance
+        positions = np.arange(n)
+        for d in range(1, max(256, _WINDOW_WORK // n) + 1):
+            p = positions[: n - d]
+            near = (p + d < nxt[: n - d]) & (prev[d:] <= p)
+            proximity[: n - d] += near / d
     weights: dict[str, float] = {}
     for term, tp in zip(seq, proximity, strict=True):
         weights[term] = weights.get(term, 0.0) + 1.0 + float(tp)
