@@ -168,3 +168,15 @@ def test_blocks_are_capped_and_budget_checked_in_segmentation():
         segment(doc, budget=Budget(0.0))
     with pytest.raises(LimitExceededError, match="max_blocks"):
         grist.extract("<p>x" * 5000, method="justext", limits=Limits(max_blocks=1000))
+
+
+def test_patterns_on_attribute_and_title_text_do_not_backtrack():
+    from grist.clean.rules import _size
+    from grist.html.load import title_from_source
+
+    # "1", 100,000 spaces and a letter made the width pattern try every split of the spaces;
+    # 40,000 "<title" without ">" made the title pattern rescan to the end from each.
+    assert _size({"width": "1" + " " * 100_000 + "x"}, "width") is None
+    assert _size({"width": " 728 px "}, "width") == 728
+    assert title_from_source("<title " * 40_000) == ""
+    assert title_from_source("<TITLE lang=en>A &amp;  B</TITLE>") == "A & B"

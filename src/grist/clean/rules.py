@@ -24,7 +24,7 @@ _TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _BACKGROUND_PROPERTY = re.compile(r"background(?:-image)?\s*:", re.IGNORECASE)
 _URL = re.compile(r"url\(", re.IGNORECASE)
-_PIXELS = re.compile(r"^\s*(\d+)\s*(?:px)?\s*$")
+_PIXELS = re.compile(r"(\d+)\s*(?:px)?")  # fullmatch on the stripped value: one \s* run, linear
 _COPYRIGHT = re.compile(r"©|&copy;|\bcopyright\b|\ball rights reserved\b", re.IGNORECASE)
 _LINK_CONTAINERS = frozenset(
     "li ul ol p div nav footer header aside section td tr table dd dt dl span small center".split()
@@ -143,7 +143,7 @@ def ad_keywords(dom: Node, ctx: RuleContext) -> list[Hit]:
 
 
 def _size(attrs: dict, name: str) -> int | None:
-    match = _PIXELS.match(attrs.get(name) or "")
+    match = _PIXELS.fullmatch((attrs.get(name) or "").strip())
     return int(match.group(1)) if match else None
 
 
