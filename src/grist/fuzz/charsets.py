@@ -124,9 +124,8 @@ def caps(ctx: Context) -> Made:
     over = ctx.rng.randint(-1, 1)  # just under, at, just over
     which = ctx.rng.randrange(5)
     if which == 0:
-        filler = limits.max_bytes + over - len(_page(ctx))
-        return Made(("<p>" + "x " * max(filler // 2, 1))[: limits.max_bytes + over].encode(),
-                    f"bytes at max_bytes{over:+d}", exact=True)
+        text = ("<p>" + "x " * (limits.max_bytes // 2 + 1))[: limits.max_bytes + over]
+        return Made(text.encode(), f"bytes at max_bytes{over:+d}", exact=True)
     if which == 1:  # a str whose characters fit the cap but whose UTF-8 size does not
         chars = limits.max_bytes // 3 + over
         return Made("<p>" + "\u20ac" * chars, f"str of {chars} three-byte characters", exact=True)
