@@ -58,7 +58,7 @@ class Extractor:
             http_charset = http_charset or source.http_charset
             source = source.content
         started = time.perf_counter()
-        budget = Budget(self.limits.time_budget)
+        budget = Budget(self.limits.time_budget, self.limits.max_blocks)
         doc = load_document(source, url, http_charset=http_charset, limits=self.limits)
         if self._method.needs_dom:
             parse_document(doc, self.limits)

@@ -36,6 +36,12 @@ class LimitExceededError(GristError):
     reason = "limit-exceeded"
 
 
+class ParseError(GristError):
+    """The HTML parser failed on the page (it ran out of memory or gave up)."""
+
+    reason = "parse-failed"
+
+
 class ExtractionTimeout(GristError):
     """The page took longer than the per-page time budget (``Limits.time_budget``)."""
 

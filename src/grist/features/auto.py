@@ -18,6 +18,7 @@ from grist.features.candidates import candidate_features
 from grist.features.context import context_features, with_neighbours
 from grist.features.matrix import FeatureMatrix
 from grist.features.text import block_features
+from grist.limits import Budget
 
 FAR_COLUMNS = ("num_words", "link_density", "text_density", "ctx_up1_share")
 STAGE2_OFFSETS = (-3, -2, -1, 1, 2, 3)
@@ -25,14 +26,21 @@ STAGE2_KEEP = ("num_words", "link_density", "text_density", "ctx_heading", "ctx_
                "ctx_up3_share", "relative_position")
 
 
-def stage1_features(blocks: Sequence[Block], doc: Document | None) -> FeatureMatrix:
+def stage1_features(blocks: Sequence[Block], doc: Document | None,
+                    budget: Budget | None = None) -> FeatureMatrix:
     """Shallow, context and container features of every block, with the blocks two steps away.
 
     The blocks' ``str.split()`` word counts are computed once here and handed to the context and
-    container features, which both need them.
+    container features, which both need them. With a ``budget``, its deadline is checked between
+    the three feature families (each is one pass of array work over the page's text).
     """
     counts = np.array([len(b.text.split()) for b in blocks], dtype=float)
-    matrix = block_features(blocks).hstack(context_features(blocks, doc, counts))
+    shallow = block_features(blocks)
+    if budget is not None:
+        budget.check("shallow features")
+    matrix = shallow.hstack(context_features(blocks, doc, counts))
+    if budget is not None:
+        budget.check("context features")
     matrix = matrix.hstack(candidate_features(blocks, counts))
     return with_neighbours(matrix, FAR_COLUMNS, (-2, 2))
 

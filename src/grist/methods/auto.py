@@ -67,7 +67,8 @@ def load(config: AutoConfig) -> AutoModel:
 
 def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
     """Label every block of the page with the learned model."""
-    blocks, matrix = describe_blocks(doc, ctx.budget, stage1_features)
+    blocks, matrix = describe_blocks(doc, ctx.budget,
+                                     lambda found, page: stage1_features(found, page, ctx.budget))
     if matrix is None:
         return Labelled(blocks)
     model: AutoModel = ctx.resources

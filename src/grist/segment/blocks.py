@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from grist.document import Block, Document
-from grist.errors import GristError
+from grist.errors import GristError, LimitExceededError
+from grist.limits import Budget
 
 # Seed 000 §4.1.1, verbatim.
 PAPER_BLOCK_TAGS = frozenset((
@@ -41,6 +42,10 @@ REGION_TAGS = frozenset((
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _TEXT = "-text"
+# A block's path names its innermost PATH_DEPTH elements; deeper ancestors become one "…", so
+# each block costs every later stage O(1), not O(depth), on pages nested thousands deep.
+PATH_DEPTH = 128
+_CHECK_EVERY = 4096  # nodes walked between two looks at the time budget
 
 
 @dataclass(frozen=True)
@@ -71,8 +76,9 @@ class _Open:
 class _BlockBuilder:
     """Accumulates the text of the current block and emits Blocks."""
 
-    def __init__(self, config: SegmentConfig) -> None:
+    def __init__(self, config: SegmentConfig, max_blocks: int | None = None) -> None:
         self.config = config
+        self.max_blocks = max_blocks
         self.blocks: list[Block] = []
         self.open = _Open()
         self.region_count = 0
@@ -92,10 +98,11 @@ class _BlockBuilder:
         """Record where the block starts: the context of its first visible text."""
         o = self.open
         table = o.tables[-1] if o.tables else None
+        path = o.path if len(o.path) <= PATH_DEPTH else ["\u2026", *o.path[-PATH_DEPTH:]]
         return Block(
             text="",
             tag=o.block_tags[-1] if o.block_tags else "body",
-            path=">".join(o.path),
+            path=">".join(path),
             depth=len(o.path),
             index=len(self.blocks),
             region=o.regions[-1],
@@ -152,6 +159,9 @@ class _BlockBuilder:
             block.tag_counts = self.tag_counts
             block.info["text_nodes"] = (self.first_node, self.last_node)
             self.blocks.append(block)
+            if self.max_blocks is not None and len(self.blocks) > self.max_blocks:
+                raise LimitExceededError(
+                    f"the page has more than {self.max_blocks} text blocks (Limits.max_blocks)")
         brs = self.brs
         self._reset()
         self.brs = brs
@@ -213,12 +223,16 @@ def is_skipped(tag: str | None, skip_tags: frozenset[str]) -> bool:
     return tag is None or tag[0] in "-_!" or tag in skip_tags
 
 
-def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
-    """Return the page's atomic text blocks in document order (requires ``doc.dom``)."""
+def segment(doc: Document, config: SegmentConfig | None = None,
+            budget: Budget | None = None) -> list[Block]:
+    """Return the page's atomic text blocks in document order (requires ``doc.dom``).
+
+    With a ``budget``, its deadline is checked during the walk and its block cap enforced.
+    """
     if doc.dom is None:
         raise GristError("segment() needs a parsed document; call grist.html.parse first")
     config = config or SegmentConfig()
-    builder = _BlockBuilder(config)
+    builder = _BlockBuilder(config, budget.max_blocks if budget is not None else None)
     o = builder.open
     block_tags, skip_tags = config.block_tags, config.skip_tags
     keep_classes = config.keep_classes
@@ -230,8 +244,12 @@ def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
     text_node = -1  # ordinal of the last text node visited
     pop, push = stack.pop, stack.append
     path, classes, open_blocks = o.path, o.classes, o.block_tags
+    steps = 0
     while stack:
         node = pop()
+        steps += 1
+        if budget is not None and steps % _CHECK_EVERY == 0:
+            budget.check("segmentation")
         if node.__class__ is str:  # leaving an element
             if node in block_tags:
                 if builder.start is not None:  # (flush() would do nothing)
