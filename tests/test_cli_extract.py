@@ -72,7 +72,7 @@ def test_markdown_and_json_content(
         "## Harbour reopens\n\nThe old harbour"
     )
     data = json.loads(run(capsys, "--method", standin, "--format", "json", str(page))[1])
-    assert data["title"] == "Harbour" and data["text"] == TEXT
+    assert data["metadata"]["title"] == "Harbour" and data["text"] == TEXT
     assert [b["label"] for b in data["blocks"]] == ["boilerplate", "content", "content"]
 
 
@@ -313,7 +313,7 @@ def test_python_m_grist_subprocess(tmp_path: Path, page: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["title"] == "Harbour"
+    assert json.loads(done.stdout)["metadata"]["title"] == "Harbour"
     done = subprocess.run(
         [sys.executable, "-m", "grist", "extract", "--method", methods[0], str(bad)],
         capture_output=True,

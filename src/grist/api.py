@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from grist.classify.table_units import tables_as_units
 from grist.crosspage import CrossPageModel, apply_verdicts
 from grist.document import Block, RawPage
 from grist.errors import NoTextError
@@ -24,12 +25,14 @@ class Extractor:
     ``method`` is a method name or ``name/variant``; ``config`` defaults to that method's (variant's).
     The method's resources (a model file) are loaded once, when the Extractor is built, and held
     by it. It keeps no state between pages: calling it twice on the same page gives the same result.
+    ``table_units``: every data table is kept or dropped whole (``grist.classify.table_units``).
     """
 
     method: str = DEFAULT_METHOD
     config: Any = None
     limits: Limits = field(default_factory=Limits)
     output: str = "text"
+    table_units: bool = True
 
     def __post_init__(self) -> None:
         self._method = get_method(self.method)
@@ -72,6 +75,8 @@ class Extractor:
         if not any(b.text.strip() for b in blocks):
             raise NoTextError("the page has no visible text")
         notes = list(labelled.notes)
+        if self.table_units:
+            tables_as_units(blocks)
         apply_verdicts(models, doc, blocks, notes)
         result = Result(
             document=doc,

@@ -22,6 +22,11 @@ from grist.limits import Limits
 _NOT_TAG_START = re.compile(r"<(?![a-zA-Z/!])")
 _TITLE = re.compile("<[tT][iI][tT][lL][eE]")
 _TITLE_END = re.compile("</[tT][iI][tT][lL][eE]")
+_NOSCRIPT = re.compile(r"<noscript\b[^>]*+>(.*?)</noscript\s*>", re.IGNORECASE | re.DOTALL)
+# Elements whose content the tokenizer reads as raw text up to their own end tag.
+_RAW_TEXT = re.compile(
+    r"<(iframe|noembed|noframes|xmp|style|script|textarea|title)\b[^>]*+>", re.IGNORECASE
+)
 
 
 def count_tags(source: str) -> int:
@@ -93,12 +98,42 @@ def close_unterminated_title(source: str) -> str:
     return f"{source[:cut]}</title>{source[cut:]}"
 
 
+def close_noscript_raw_text(source: str) -> str:
+    """Close, at the end of their ``<noscript>``, raw-text elements left open inside it.
+
+    grist parses ``noscript`` content as markup (as a browser with scripting off does; some
+    forums serve their posts only there). A ``<noscript><iframe/></noscript>``, common in tracking
+    snippets, then opens an iframe whose raw text runs to the end of the page, since ``/>`` does
+    not close an iframe. A browser with scripting on, what page authors test with, reads
+    ``noscript`` as raw text ending at ``</noscript>``: the iframe cannot outlive it. So an
+    ``iframe``, ``style``, ``textarea``, ... opened and not closed inside a ``noscript`` is closed
+    just after its start tag.
+    """
+    if "<noscript" not in source and _NOSCRIPT.search(source) is None:
+        return source
+    pieces: list[str] = []
+    last = 0
+    for region in _NOSCRIPT.finditer(source):
+        inner = region.group(1)
+        lowered = inner.lower()
+        for opened in _RAW_TEXT.finditer(inner):
+            name = opened.group(1).lower()
+            if f"</{name}" not in lowered[opened.end():]:
+                cut = region.start(1) + opened.end()
+                pieces += [source[last:cut], f"</{name}>"]
+                last = cut
+    if not pieces:
+        return source
+    pieces.append(source[last:])
+    return "".join(pieces)
+
+
 def parse_document(doc: Document, limits: Limits | None = None) -> Document:
     """Fill ``doc.dom`` (and ``doc.title`` when the source had none); returns ``doc``."""
     limits = limits or Limits()
     check_structure(doc.html, limits)
     try:
-        doc.dom = LexborHTMLParser(close_unterminated_title(doc.html))
+        doc.dom = LexborHTMLParser(close_noscript_raw_text(close_unterminated_title(doc.html)))
     except (SelectolaxError, MemoryError) as exc:  # within the caps this should not happen
         raise ParseError(f"the HTML parser could not build this page ({exc})") from None
     if not doc.title:

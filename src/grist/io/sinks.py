@@ -82,7 +82,7 @@ class ResultSink:
     def result(self, label: str, name: str, result: Result) -> None:
         """Write one page's result (and its notes on stderr unless quiet)."""
         if self.fmt == "json" and self.batch and self.out is None:
-            text = dumps({"input": label, **result_dict(result)})
+            text = dumps({"input": label, **result_dict(result, result.options)})
         else:
             text = result.render(self.fmt)
         notes = [f"nothing extracted: {result.empty_reason}"] if result.empty_reason else []

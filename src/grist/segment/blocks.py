@@ -13,10 +13,12 @@ walking the same parse (the service's inspector) can find the block on the page.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from grist.document import Block, Document
+from grist.document import Block, Document, TableInfo
 from grist.errors import GristError, LimitExceededError
 from grist.limits import Budget
+from grist.segment.inline import CLOSE, INLINE_KINDS, OPEN, POINT, Mark, code_language
 
 # Seed 000 §4.1.1, verbatim.
 PAPER_BLOCK_TAGS = frozenset((
@@ -67,9 +69,11 @@ class _Open:
     block_tags: list[str] = field(default_factory=list)
     regions: list[int] = field(default_factory=lambda: [0])
     lists: list[str] = field(default_factory=list)
-    tables: list[list[int]] = field(default_factory=list)  # [table id, row, column]
+    tables: list[list] = field(default_factory=list)  # [table id, row, column, TableInfo]
     anchors: int = 0
     pre: int = 0
+    quotes: int = 0
+    code_languages: list[str] = field(default_factory=list)
     headings: list[int] = field(default_factory=list)
 
 
@@ -83,10 +87,16 @@ class _BlockBuilder:
         self.open = _Open()
         self.region_count = 0
         self.table_count = 0
+        self.open_marks: list[tuple[str, Any]] = []  # inline elements open now: (kind, node)
+        self.link: Any = None  # the link open now
         self._reset()
 
     def _reset(self) -> None:
         self.pieces: list[str] = []
+        # inline elements still open continue into the next block
+        self.marks: list[Mark] = []
+        if self.open_marks or self.link is not None:
+            self._carry_marks()
         self.anchor_chars = 0
         self.anchor_words = 0
         self.tag_counts: dict[str, int] = {}
@@ -110,7 +120,10 @@ class _BlockBuilder:
             list_kind=o.lists[-1] if o.lists else "",
             list_depth=len(o.lists),
             cell=(table[0], table[1], table[2]) if table and table[2] >= 0 else None,
+            table=table[3] if table and table[2] >= 0 else None,
             preformatted=o.pre > 0,
+            code_language=o.code_languages[-1] if o.pre and o.code_languages else "",
+            quote_depth=o.quotes,
             info={"classes": " ".join(filter(None, reversed(o.classes[-4:])))}
             if self.config.keep_classes
             else {},
@@ -134,6 +147,21 @@ class _BlockBuilder:
             self.anchor_chars += len(raw.strip())
             self.anchor_words += len(raw.split())
 
+    def _carry_marks(self) -> None:
+        """Inline elements open across a block boundary continue in the next block."""
+        self.marks = [(0, kind, node, OPEN) for kind, node in self.open_marks]
+        if self.link is not None:
+            self.marks.append((0, "link", self.link, OPEN))
+
+    def close_mark(self, kind: str) -> None:
+        """An inline element ends (the innermost open one of its kind: elements nest)."""
+        open_marks = self.open_marks
+        for j in range(len(open_marks) - 1, -1, -1):
+            if open_marks[j][0] == kind:
+                del open_marks[j]
+                break
+        self.marks.append((len(self.pieces), kind, None, CLOSE))
+
     def line_break(self) -> None:
         self.brs += 1
         if self.brs >= self.config.min_br_run:
@@ -147,11 +175,12 @@ class _BlockBuilder:
         block = self.start
         if block is None:
             return
-        raw = "".join(self.pieces)
         if block.preformatted:
-            text = raw.strip("\n").rstrip()
-        else:
-            text = " ".join(raw.split())  # collapse whitespace runs (faster than a regex)
+            text = "".join(self.pieces).strip("\n").rstrip()
+        else:  # collapse whitespace runs (faster than a regex)
+            text = " ".join("".join(self.pieces).split())
+            if self.marks:  # spans are computed when asked (Block.inline)
+                block.marks = (self.pieces, self.marks)
         if text:
             block.text = text
             block.anchor_chars = min(self.anchor_chars, len(text))
@@ -172,49 +201,150 @@ _PLAIN_INLINE = frozenset((
     "a", "b", "i", "em", "strong", "u", "s", "small", "sup", "sub", "font", "abbr", "code", "img",
     "wbr", "time",
 ))
-# Tags whose entering or leaving changes the context recorded on blocks.
-_CONTEXT_TAGS = frozenset(
-    ["a", "pre", "ul", "ol", "table", "tr", "td", "th", *_HEADINGS, *REGION_TAGS]
-)
+# What entering and leaving an element changes in the context recorded on blocks, per tag
+# (a dispatch table: the walk does one lookup per element, and most elements need nothing).
 
 
-def _enter_context(builder: _BlockBuilder, o: _Open, tag: str) -> None:
-    """Update the open-element context on entering ``tag`` (one of _CONTEXT_TAGS)."""
-    if tag == "a":
-        o.anchors += 1
-    elif tag == "pre":
-        o.pre += 1
-    elif tag in _HEADINGS:
-        o.headings.append(_HEADINGS[tag])
-    elif tag == "ul" or tag == "ol":
-        o.lists.append(tag)
-    elif tag == "table":
-        builder.table_count += 1
-        o.tables.append([builder.table_count, -1, -1])
-    elif tag == "tr" and o.tables:
-        o.tables[-1][1] += 1
-        o.tables[-1][2] = -1
-    elif (tag == "td" or tag == "th") and o.tables:
-        o.tables[-1][2] += 1
-    if tag in REGION_TAGS:
-        builder.region_count += 1
-        o.regions.append(builder.region_count)
+def _enter_region(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    b.region_count += 1
+    o.regions.append(b.region_count)
 
 
-def _leave_context(o: _Open, tag: str) -> None:
-    """Undo ``_enter_context`` on leaving ``tag``."""
-    if tag == "a":
-        o.anchors -= 1
-    elif tag == "pre":
-        o.pre -= 1
-    elif tag in _HEADINGS:
-        o.headings.pop()
-    elif tag == "ul" or tag == "ol":
-        o.lists.pop()
-    elif tag == "table":
-        o.tables.pop()
-    if tag in REGION_TAGS:
-        o.regions.pop()
+def _leave_region(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    o.regions.pop()
+
+
+def _enter_link(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    o.anchors += 1
+    if not o.pre:  # links do not nest (the tree builder closes an open one): no stack needed
+        b.link = node
+        b.marks.append((len(b.pieces), "link", node, OPEN))
+
+
+def _leave_link(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    o.anchors -= 1
+    if not o.pre:
+        b.link = None
+        b.marks.append((len(b.pieces), "link", None, CLOSE))
+
+
+def _enter_inline(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    """Emphasis, code, deletion open a span; in ``pre`` only a ``code``'s language matters."""
+    if not o.pre:
+        kind = INLINE_KINDS[tag]
+        b.open_marks.append((kind, None))
+        b.marks.append((len(b.pieces), kind, None, OPEN))
+    elif tag == "code":
+        langs = o.code_languages
+        langs.append(code_language(node.attributes) or (langs[-1] if langs else ""))
+
+
+def _leave_inline(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    if not o.pre:
+        b.close_mark(INLINE_KINDS[tag])
+    elif tag == "code":
+        o.code_languages.pop()
+
+
+def _enter_image(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    """An image stands where it is in its block (before any text, it opens the next block)."""
+    b.marks.append((len(b.pieces), "image", node, POINT))
+
+
+def _enter_pre(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    o.pre += 1
+    o.code_languages.append(code_language(node.attributes))
+
+
+def _leave_pre(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    o.pre -= 1
+    o.code_languages.pop()
+
+
+def _enter_heading(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    o.headings.append(_HEADINGS[tag])
+
+
+def _leave_heading(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    o.headings.pop()
+
+
+def _enter_list(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    o.lists.append(tag)
+
+
+def _leave_list(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    o.lists.pop()
+
+
+def _enter_quote(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    o.quotes += 1
+
+
+def _leave_quote(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    o.quotes -= 1
+
+
+def _enter_table(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    b.table_count += 1
+    attrs = node.attributes
+    info = TableInfo(b.table_count, role=(attrs.get("role") or "").lower(),
+                     summary=bool(attrs.get("summary")))
+    if o.tables:
+        o.tables[-1][3].nested = True
+    o.tables.append([b.table_count, -1, -1, info])
+    _enter_region(b, o, tag, node)
+
+
+def _leave_table(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    o.tables.pop()
+    o.regions.pop()
+
+
+def _enter_row(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    if o.tables:
+        table = o.tables[-1]
+        table[1] += 1
+        table[2] = -1
+        table[3].rows += 1
+
+
+def _enter_cell(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    if o.tables:
+        table = o.tables[-1]
+        table[2] += 1
+        info = table[3]
+        info.cols = max(info.cols, table[2] + 1)
+        if tag == "th":
+            info.th += 1
+    _enter_region(b, o, tag, node)
+
+
+def _enter_table_part(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    """A caption, or header markup (thead, tfoot, colgroup, col): signs of a data table."""
+    if o.tables:
+        if tag == "caption":
+            o.tables[-1][3].caption = True
+        else:
+            o.tables[-1][3].head = True
+
+
+_ENTER = {
+    **{tag: _enter_region for tag in REGION_TAGS},
+    **{tag: _enter_inline for tag in INLINE_KINDS},
+    **{tag: _enter_heading for tag in _HEADINGS},
+    **{tag: _enter_table_part for tag in ("caption", "thead", "tfoot", "colgroup", "col")},
+    "a": _enter_link, "img": _enter_image, "pre": _enter_pre, "ul": _enter_list,
+    "ol": _enter_list, "blockquote": _enter_quote, "table": _enter_table, "tr": _enter_row,
+    "td": _enter_cell, "th": _enter_cell,
+}
+_LEAVE = {
+    **{tag: _leave_region for tag in REGION_TAGS},
+    **{tag: _leave_inline for tag in INLINE_KINDS},
+    **{tag: _leave_heading for tag in _HEADINGS},
+    "a": _leave_link, "pre": _leave_pre, "ul": _leave_list, "ol": _leave_list,
+    "blockquote": _leave_quote, "table": _leave_table,
+}
 
 
 def is_skipped(tag: str | None, skip_tags: frozenset[str]) -> bool:
@@ -255,8 +385,9 @@ def segment(doc: Document, config: SegmentConfig | None = None,
                 if builder.start is not None:  # (flush() would do nothing)
                     builder.flush()
                 open_blocks.pop()
-            if node in _CONTEXT_TAGS:
-                _leave_context(o, node)
+            leave = _LEAVE.get(node)
+            if leave is not None:
+                leave(builder, o, node)
             path.pop()
             if keep_classes:
                 classes.pop()
@@ -288,8 +419,9 @@ def segment(doc: Document, config: SegmentConfig | None = None,
                 attrs = node.attributes
                 name, cls = attrs.get("id"), attrs.get("class")
                 classes.append(f"{name} {cls}" if name and cls else name or cls or "")
-        if tag in _CONTEXT_TAGS:
-            _enter_context(builder, o, tag)
+        enter = _ENTER.get(tag)
+        if enter is not None:
+            enter(builder, o, tag, node)
         push(tag)
         child = node.last_child
         while child is not None:
