@@ -10,7 +10,9 @@ that never asks for it does not pay for it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
@@ -24,6 +26,8 @@ from grist.metadata.sources import Candidates, read_candidates
 from grist.render.inline import safe_url
 
 _TOP_BLOCKS = 60  # bylines and date lines are looked for among the first blocks
+_WINDOW = 15  # ... and this many blocks around the first block of main content
+_DATED_LINE = re.compile(r"publish|posted|updated|written|date", re.IGNORECASE)
 _MAX_DESCRIPTION = 1000
 
 
@@ -92,15 +96,20 @@ def _field(found: Candidates, name: str) -> list[str]:
 
 def _bylines(blocks: list[Block]) -> list[Block]:
     """Blocks that may name the author or the date: role ``byline`` when the method assigns
-    roles, else short lines near the top."""
+    roles, else short lines around the start of the main content (nearest first), then near
+    the top of the page."""
     if any(b.role is not None for b in blocks):
         return [b for b in blocks if b.role == "byline"]
-    return [b for b in blocks[:_TOP_BLOCKS] if len(b.text) <= 120]
+    start = next((i for i, b in enumerate(blocks) if b.is_content), 0)
+    window = sorted(range(max(0, start - _WINDOW), min(len(blocks), start + _WINDOW)),
+                    key=lambda i: abs(i - start))
+    order = window + [i for i in range(min(len(blocks), _TOP_BLOCKS)) if abs(i - start) >= _WINDOW]
+    return [blocks[i] for i in order if len(blocks[i].text) <= 120]
 
 
 def _authors(found: Candidates, blocks: list[Block]) -> tuple[str, ...]:
-    for value in _field(found, "author"):
-        names = clean_authors(value)
+    for value in _field(found, "author") + found.get("markup_author", []):
+        names = [n for n in clean_authors(value) if len(n.split()) <= 5]
         if names:
             return tuple(names)
     for block in _bylines(blocks):
@@ -113,17 +122,32 @@ def _authors(found: Candidates, blocks: list[Block]) -> tuple[str, ...]:
 
 
 def _date(found: Candidates, url: str | None, blocks: list[Block]) -> str | None:
-    for value in _field(found, "date"):
+    """The first declared date; a date in the URL a day away from it wins (the declared one is
+    often in UTC, the URL's and the page's in local time)."""
+    in_url = date_in_url(url)
+    for value in _field(found, "date") + found.get("time", []):
         parsed = parse_date(value)
         if parsed:
+            if in_url and abs((date.fromisoformat(parsed[:10]) - date.fromisoformat(in_url))
+                              .days) == 1:
+                return in_url
             return parsed
-    in_url = date_in_url(url)
     if in_url:
         return in_url
+    for text in found.get("markup_date", []):
+        found_date = date_in_text(text)
+        if found_date:
+            return found_date
     for block in _bylines(blocks):
         found_date = date_in_text(block.text)
         if found_date:
             return found_date
+    for block in blocks:  # a dated line anywhere: "Posted on April 13, 2023", "May 2, 2024"
+        text = block.text
+        if len(text) <= 60 and (_DATED_LINE.search(text) or len(text) <= 24):
+            found_date = date_in_text(text)
+            if found_date:
+                return found_date
     return None
 
 

@@ -21,7 +21,8 @@ _TEXT_DATE = re.compile(
     r"\b(?:(?:" + "|".join(_MONTHS) + r")[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d"
     r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:" + "|".join(_MONTHS) + r")[a-z]*\.?,?\s+(?:19|20)\d\d"
     r"|(?:19|20)\d\d-\d\d-\d\d"
-    r"|\d{1,2}/\d{1,2}/(?:19|20)\d\d)\b",
+    r"|\d{1,2}/\d{1,2}/(?:19|20)\d\d"
+    r"|\d{1,2}\.\d{1,2}\.(?:19|20)\d\d)\b",
     re.IGNORECASE,
 )
 
@@ -52,14 +53,15 @@ def parse_date(value: str) -> str | None:
                                              or parsed.tzinfo))
 
 
-def _lenient(value: str) -> tuple[datetime | None, bool]:
-    """dateutil's reading of a date that is not ISO 8601 (``Thu, 04 Sep 2025 12:00:00 GMT``)."""
+def _lenient(value: str, dayfirst: bool = False) -> tuple[datetime | None, bool]:
+    """dateutil's reading of a date that is not ISO 8601 (``Thu, 04 Sep 2025 12:00:00 GMT``);
+    ``dayfirst`` for the European ``17.05.2021``."""
     from dateutil import parser
 
     if not any(c.isdigit() for c in value):
         return None, False
     try:
-        parsed = parser.parse(value, default=datetime(1, 1, 1))
+        parsed = parser.parse(value, default=datetime(1, 1, 1), dayfirst=dayfirst)
     except (ValueError, OverflowError, TypeError):
         return None, False
     if parsed.year == 1:
@@ -86,7 +88,8 @@ def date_in_text(text: str) -> str | None:
     found = _TEXT_DATE.search(text)
     if found is None:
         return None
-    parsed, _ = _lenient(found.group(0))
+    written = found.group(0)
+    parsed, _ = _lenient(written, dayfirst="." in written)
     if parsed is None or not _plausible(parsed.date()):
         return None
     return parsed.date().isoformat()

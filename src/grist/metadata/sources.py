@@ -7,6 +7,7 @@ values in that order; ``grist.metadata`` keeps the first one its field's check a
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -20,7 +21,7 @@ ARTICLE_TYPES = frozenset((
     "Article", "NewsArticle", "BlogPosting", "Report", "TechArticle", "ScholarlyArticle",
     "AnalysisNewsArticle", "OpinionNewsArticle", "ReportageNewsArticle", "ReviewNewsArticle",
     "LiveBlogPosting", "SocialMediaPosting", "Review", "Recipe", "HowTo", "MedicalWebPage",
-    "APIReference", "Guide", "VideoObject", "Course", "Event", "JobPosting", "Book", "Movie",
+    "APIReference", "Guide", "Course", "Event", "JobPosting", "Book", "Movie",
 ))
 ENTITY_TYPES = ARTICLE_TYPES | frozenset((
     "Product", "DiscussionForumPosting", "QAPage", "Question", "SoftwareApplication", "Service",
@@ -37,8 +38,7 @@ META_NAMES = {
     "title": ("title", "dc.title", "dcterms.title", "citation_title", "parsely-title",
               "sailthru.title"),
     "author": ("author", "article:author", "dc.creator", "dcterms.creator", "citation_author",
-               "parsely-author", "sailthru.author", "byl", "cxenseparse:author", "creator",
-               "twitter:creator"),
+               "parsely-author", "sailthru.author", "byl", "cxenseparse:author", "creator"),
     "date": ("article:published_time", "datepublished", "date", "pubdate", "publishdate",
              "publish_date", "publish-date", "publication_date", "dc.date", "dc.date.issued",
              "dc.date.created", "dcterms.date", "dcterms.issued", "dcterms.created",
@@ -178,6 +178,47 @@ def _microdata(dom: LexborHTMLParser, found: Candidates) -> None:
                 found[f"micro_{field}"].append(value)
 
 
+_AUTHOR_CLASS = re.compile(r"(?:^|[\s_-])(?:author|byline|writer|posted-by|post-author)"
+                           r"(?:name|-name|_name|s)?(?:$|\s)", re.IGNORECASE)
+_PUBLISHED_CLASS = re.compile(r"publish|entry-date|post-date|posted|article-date|date-published",
+                              re.IGNORECASE)
+
+
+def _markup(dom: LexborHTMLParser, found: Candidates) -> None:
+    """What the markup says without a vocabulary: ``<time datetime>`` elements (those marked
+    as the publication date first) and elements classed or linked as the author."""
+    marked: list[str] = []
+    plain: list[str] = []
+    for node in dom.css("time[datetime]"):
+        attrs = node.attributes
+        value = (attrs.get("datetime") or "").strip()
+        if not value:
+            continue
+        if "pubdate" in attrs or _PUBLISHED_CLASS.search(attrs.get("class") or ""):
+            marked.append(value)
+        else:
+            plain.append(value)
+    found["time"] += marked + plain[:1]
+    for node in dom.css("time:not([datetime]), [class*=date], [class*=Date]"):
+        text = " ".join(node.text(deep=True, separator=" ").split())
+        if 6 <= len(text) <= 80:
+            found["markup_date"].append(text)
+        if len(found["markup_date"]) >= 10:
+            break
+    for node in dom.css("[rel~=author], a[href*='/author/'], [class*=uthor], [class*=yline]"):
+        attrs = node.attributes
+        if node.tag in ("meta", "link", "img", "script", "style"):
+            continue
+        if not (attrs.get("rel") or "/author/" in (attrs.get("href") or "")
+                or _AUTHOR_CLASS.search(attrs.get("class") or "")):
+            continue
+        text = " ".join(node.text(deep=True, separator=" ").split())
+        if 2 <= len(text) <= 80:
+            found["markup_author"].append(text)
+        if len(found["markup_author"]) >= 5:
+            break
+
+
 def read_candidates(dom: LexborHTMLParser) -> Candidates:
     """Every candidate value per field, most trusted first: ``title``, ``author``, ``date``, ...
     from JSON-LD and cards; ``micro_*`` from microdata; ``meta_*`` from ``<meta name>``; plus
@@ -186,4 +227,5 @@ def read_candidates(dom: LexborHTMLParser) -> Candidates:
     _jsonld(dom, found)
     _meta(dom, found)
     _microdata(dom, found)
+    _markup(dom, found)
     return found
