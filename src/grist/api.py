@@ -14,7 +14,7 @@ from grist.html.load import load_document
 from grist.html.parse import check_structure, parse_document
 from grist.limits import Budget, Limits
 from grist.methods import DEFAULT_METHOD, PageContext, get_method, method_config
-from grist.render import check_format
+from grist.render import RenderOptions, check_format
 from grist.result import Result
 
 
@@ -26,6 +26,8 @@ class Extractor:
     The method's resources (a model file) are loaded once, when the Extractor is built, and held
     by it. It keeps no state between pages: calling it twice on the same page gives the same result.
     ``table_units``: every data table is kept or dropped whole (``grist.classify.table_units``).
+    ``links``, ``images``, ``with_metadata`` and ``explain`` are the rendering options the
+    results carry (``grist.render.RenderOptions``); they never change what is extracted.
     """
 
     method: str = DEFAULT_METHOD
@@ -33,6 +35,10 @@ class Extractor:
     limits: Limits = field(default_factory=Limits)
     output: str = "text"
     table_units: bool = True
+    links: bool = False
+    images: bool = False
+    with_metadata: bool = False
+    explain: bool = False
 
     def __post_init__(self) -> None:
         self._method = get_method(self.method)
@@ -88,6 +94,8 @@ class Extractor:
             warnings=notes,
             meta=dict(labelled.meta),
             reasons=labelled.reasons,
+            options=RenderOptions(links=self.links, images=self.images,
+                                  with_metadata=self.with_metadata, explain=self.explain),
         )
         result.timings["total"] = time.perf_counter() - started
         return result
@@ -109,13 +117,21 @@ def extract(
     limits: Limits | None = None,
     site: CrossPageModel | None = None,
     stream: CrossPageModel | None = None,
+    links: bool = False,
+    images: bool = False,
+    with_metadata: bool = False,
+    explain: bool = False,
 ) -> Result:
     """Extract the main content of one page.
 
     ``html`` is raw bytes (decoded as a browser would), an already decoded str, or a RawPage.
-    Returns a Result (``.text``, ``.title``, ``.blocks``, renderers); ``str(result)`` renders
-    ``output``. ``site`` / ``stream`` are cross-page models read (never updated) by the
-    extraction. Raises a ``grist.errors.GristError`` subclass for input that cannot be extracted.
+    Returns a Result (``.text``, ``.metadata``, ``.blocks``, renderers); ``str(result)`` renders
+    ``output`` with links and images (absolute URLs) when ``links`` / ``images``, a metadata
+    header when ``with_metadata``, and in JSON every feature value when ``explain``. ``site`` /
+    ``stream`` are cross-page models read (never updated) by the extraction. Raises a
+    ``grist.errors.GristError`` subclass for input that cannot be extracted.
     """
-    extractor = Extractor(method=method, config=config, limits=limits or Limits(), output=output)
+    extractor = Extractor(method=method, config=config, limits=limits or Limits(), output=output,
+                          links=links, images=images, with_metadata=with_metadata,
+                          explain=explain)
     return extractor(html, url, site=site, stream=stream)

@@ -21,7 +21,7 @@ from grist.dedup.groups import DuplicateGroups
 from grist.dedup.index import FingerprintIndex
 from grist.dedup.stage import FINGERPRINTS
 from grist.errors import GristError
-from grist.io.sources import Unreadable, expand, is_json_lines, json_records
+from grist.io.sources import Skipped, Unreadable, expand, is_json_lines, json_records
 from grist.methods import DEFAULT_METHOD
 from grist.progress import progress
 from grist.render.json_output import dumps
@@ -85,6 +85,8 @@ def _items(source: str, level: str, extractor: Extractor, errors: list[str]) -> 
     sources, _ = expand([source])
     for page_source in sources:
         for page in page_source.pages(extractor.limits):
+            if isinstance(page, Skipped):
+                continue
             try:
                 if isinstance(page, Unreadable):
                     raise page.error

@@ -44,6 +44,14 @@ def row(result: Extraction, options: RenderOptions, input_name: str = "") -> str
     return _line(values)
 
 
+def with_input(rendered: str, input_name: str, *, header: bool) -> str:
+    """A page's rendered CSV (header and row) with its ``input`` set, the header kept only when
+    asked (a batch rendered elsewhere, e.g. by worker processes)."""
+    rows = list(csv.reader(io.StringIO(rendered)))
+    rows[-1][0] = input_name
+    return "\n".join(_line(r) for r in (rows if header else rows[-1:]))
+
+
 def render(result: Extraction, options: RenderOptions) -> str:
     """The header and the page's row."""
     return header() + "\n" + row(result, options)
