@@ -20,14 +20,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # Schemes a reader may follow; anything else (javascript:, vbscript:, data:, file:) is dropped.
 SAFE_SCHEMES = frozenset(("http", "https", "mailto", "ftp", "tel"))
-_URL_NOISE = re.compile(r"[\x00-\x20\x7f]")  # browsers drop tabs and newlines inside URLs
+_URL_NOISE = re.compile(r"[\x00-\x1f\x7f]")  # browsers drop tabs and newlines inside URLs
 _ALWAYS = frozenset(("em", "strong", "code", "del"))
 
 
 def safe_url(href: str, base: str | None) -> str | None:
     """``href`` made absolute against ``base``, or None when it is empty or has a scheme other
     than http(s), mailto, ftp or tel once control characters are removed."""
-    cleaned = _URL_NOISE.sub("", href)
+    cleaned = _URL_NOISE.sub("", href).strip(" ")
     if not cleaned:
         return None
     try:
