@@ -5,7 +5,9 @@ from grist.crosspage import CrossPageModel, Verdict
 from grist.document import BOILERPLATE, CONTENT, ROLES, Block, Document, RawPage
 from grist.errors import GristError
 from grist.limits import Limits
+from grist.metadata import Metadata
 from grist.methods import available_methods, register_method
+from grist.render import RenderOptions
 from grist.result import Result
 
 __version__ = "0.1.0"
@@ -20,7 +22,9 @@ __all__ = [
     "Extractor",
     "GristError",
     "Limits",
+    "Metadata",
     "RawPage",
+    "RenderOptions",
     "Result",
     "Verdict",
     "available_methods",

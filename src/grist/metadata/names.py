@@ -40,8 +40,9 @@ def site_names(sitename: str | None, url: str | None) -> set[str]:
 
 def _names_site(segment: str, names: set[str]) -> bool:
     squashed = _squash(segment)
-    return bool(squashed) and any(squashed == n or (len(n) > 3 and (n in squashed or squashed
-                                                                    in n)) for n in names)
+    return bool(squashed) and any(
+        squashed == n or (len(n) > 3 and len(squashed) > 3 and (n in squashed or squashed in n))
+        for n in names)
 
 
 def clean_title(title: str, sitename: str | None = None, url: str | None = None) -> str:
