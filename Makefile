@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 DATASETS ?= ../shared/datasets
 
-.PHONY: run test install dev peers bench bench-quick clean browser
+.PHONY: run test install dev peers bench bench-quick check-datasets clean browser
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,12 +44,17 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
+## The benchmarks read the shared datasets, which are not part of the repository.
+check-datasets:
+	@test -d "$(DATASETS)" || { echo "make: the benchmarks read the shared page/gold datasets \
+	from $(DATASETS), which does not exist; set DATASETS=/path/to/datasets" >&2; exit 2; }
+
 ## Full benchmark suite: grist and the peers on every dataset (results in docs/benchmarks/).
-bench: peers
+bench: check-datasets peers
 	$(VENV)/bin/grist bench --datasets-dir $(DATASETS)
 
 ## A small sample of the benchmark suite (under 3 minutes).
-bench-quick: peers
+bench-quick: check-datasets peers
 	$(VENV)/bin/grist bench --datasets-dir $(DATASETS) --quick
 
 clean:
