@@ -15,10 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from grist.document import Block, Document, TableInfo
+from grist.document import Block, Document
 from grist.errors import GristError, LimitExceededError
 from grist.limits import Budget
-from grist.segment.inline import CLOSE, INLINE_KINDS, OPEN, POINT, Mark, code_language
+from grist.segment.context import ENTER, LEAVE, REGION_TAGS
+from grist.segment.inline import CLOSE, OPEN, Mark
 
 # Seed 000 §4.1.1, verbatim.
 PAPER_BLOCK_TAGS = frozenset((
@@ -36,13 +37,6 @@ DEFAULT_SKIP_TAGS = frozenset((
     "head", "script", "style", "select", "template", "svg", "math", "canvas", "iframe", "object",
     "embed", "frameset", "frame", "audio", "video", "map", "datalist",
 ))
-# Containers that open a new region (seed 001's DIV/TD blocks, generalised to HTML5 sections).
-REGION_TAGS = frozenset((
-    "div", "td", "th", "table", "section", "article", "aside", "nav", "header", "footer", "main",
-    "form",
-))
-
-_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _TEXT = "-text"
 # A block's path names its innermost PATH_DEPTH elements; deeper ancestors become one "…", so
 # each block costs every later stage O(1), not O(depth), on pages nested thousands deep.
@@ -201,150 +195,6 @@ _PLAIN_INLINE = frozenset((
     "a", "b", "i", "em", "strong", "u", "s", "small", "sup", "sub", "font", "abbr", "code", "img",
     "wbr", "time",
 ))
-# What entering and leaving an element changes in the context recorded on blocks, per tag
-# (a dispatch table: the walk does one lookup per element, and most elements need nothing).
-
-
-def _enter_region(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
-    b.region_count += 1
-    o.regions.append(b.region_count)
-
-
-def _leave_region(b: _BlockBuilder, o: _Open, tag: str) -> None:
-    o.regions.pop()
-
-
-def _enter_link(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
-    o.anchors += 1
-    if not o.pre:  # links do not nest (the tree builder closes an open one): no stack needed
-        b.link = node
-        b.marks.append((len(b.pieces), "link", node, OPEN))
-
-
-def _leave_link(b: _BlockBuilder, o: _Open, tag: str) -> None:
-    o.anchors -= 1
-    if not o.pre:
-        b.link = None
-        b.marks.append((len(b.pieces), "link", None, CLOSE))
-
-
-def _enter_inline(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
-    """Emphasis, code, deletion open a span; in ``pre`` only a ``code``'s language matters."""
-    if not o.pre:
-        kind = INLINE_KINDS[tag]
-        b.open_marks.append((kind, None))
-        b.marks.append((len(b.pieces), kind, None, OPEN))
-    elif tag == "code":
-        langs = o.code_languages
-        langs.append(code_language(node.attributes) or (langs[-1] if langs else ""))
-
-
-def _leave_inline(b: _BlockBuilder, o: _Open, tag: str) -> None:
-    if not o.pre:
-        b.close_mark(INLINE_KINDS[tag])
-    elif tag == "code":
-        o.code_languages.pop()
-
-
-def _enter_image(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
-    """An image stands where it is in its block (before any text, it opens the next block)."""
-    b.marks.append((len(b.pieces), "image", node, POINT))
-
-
-def _enter_pre(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
-    o.pre += 1
-    o.code_languages.append(code_language(node.attributes))
-
-
-def _leave_pre(b: _BlockBuilder, o: _Open, tag: str) -> None:
-    o.pre -= 1
-    o.code_languages.pop()
-
-
-def _enter_heading(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
-    o.headings.append(_HEADINGS[tag])
-
-
-def _leave_heading(b: _BlockBuilder, o: _Open, tag: str) -> None:
-    o.headings.pop()
-
-
-def _enter_list(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
-    o.lists.append(tag)
-
-
-def _leave_list(b: _BlockBuilder, o: _Open, tag: str) -> None:
-    o.lists.pop()
-
-
-def _enter_quote(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
-    o.quotes += 1
-
-
-def _leave_quote(b: _BlockBuilder, o: _Open, tag: str) -> None:
-    o.quotes -= 1
-
-
-def _enter_table(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
-    b.table_count += 1
-    attrs = node.attributes
-    info = TableInfo(b.table_count, role=(attrs.get("role") or "").lower(),
-                     summary=bool(attrs.get("summary")))
-    if o.tables:
-        o.tables[-1][3].nested = True
-    o.tables.append([b.table_count, -1, -1, info])
-    _enter_region(b, o, tag, node)
-
-
-def _leave_table(b: _BlockBuilder, o: _Open, tag: str) -> None:
-    o.tables.pop()
-    o.regions.pop()
-
-
-def _enter_row(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
-    if o.tables:
-        table = o.tables[-1]
-        table[1] += 1
-        table[2] = -1
-        table[3].rows += 1
-
-
-def _enter_cell(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
-    if o.tables:
-        table = o.tables[-1]
-        table[2] += 1
-        info = table[3]
-        info.cols = max(info.cols, table[2] + 1)
-        if tag == "th":
-            info.th += 1
-    _enter_region(b, o, tag, node)
-
-
-def _enter_table_part(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
-    """A caption, or header markup (thead, tfoot, colgroup, col): signs of a data table."""
-    if o.tables:
-        if tag == "caption":
-            o.tables[-1][3].caption = True
-        else:
-            o.tables[-1][3].head = True
-
-
-_ENTER = {
-    **{tag: _enter_region for tag in REGION_TAGS},
-    **{tag: _enter_inline for tag in INLINE_KINDS},
-    **{tag: _enter_heading for tag in _HEADINGS},
-    **{tag: _enter_table_part for tag in ("caption", "thead", "tfoot", "colgroup", "col")},
-    "a": _enter_link, "img": _enter_image, "pre": _enter_pre, "ul": _enter_list,
-    "ol": _enter_list, "blockquote": _enter_quote, "table": _enter_table, "tr": _enter_row,
-    "td": _enter_cell, "th": _enter_cell,
-}
-_LEAVE = {
-    **{tag: _leave_region for tag in REGION_TAGS},
-    **{tag: _leave_inline for tag in INLINE_KINDS},
-    **{tag: _leave_heading for tag in _HEADINGS},
-    "a": _leave_link, "pre": _leave_pre, "ul": _leave_list, "ol": _leave_list,
-    "blockquote": _leave_quote, "table": _leave_table,
-}
 
 
 def is_skipped(tag: str | None, skip_tags: frozenset[str]) -> bool:
@@ -385,7 +235,7 @@ def segment(doc: Document, config: SegmentConfig | None = None,
                 if builder.start is not None:  # (flush() would do nothing)
                     builder.flush()
                 open_blocks.pop()
-            leave = _LEAVE.get(node)
+            leave = LEAVE.get(node)
             if leave is not None:
                 leave(builder, o, node)
             path.pop()
@@ -419,7 +269,7 @@ def segment(doc: Document, config: SegmentConfig | None = None,
                 attrs = node.attributes
                 name, cls = attrs.get("id"), attrs.get("class")
                 classes.append(f"{name} {cls}" if name and cls else name or cls or "")
-        enter = _ENTER.get(tag)
+        enter = ENTER.get(tag)
         if enter is not None:
             enter(builder, o, tag, node)
         push(tag)
