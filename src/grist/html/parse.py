@@ -22,7 +22,8 @@ from grist.limits import Limits
 _NOT_TAG_START = re.compile(r"<(?![a-zA-Z/!])")
 _TITLE = re.compile("<[tT][iI][tT][lL][eE]")
 _TITLE_END = re.compile("</[tT][iI][tT][lL][eE]")
-_NOSCRIPT = re.compile(r"<noscript\b[^>]*+>(.*?)</noscript\s*>", re.IGNORECASE | re.DOTALL)
+_NOSCRIPT_OPEN = re.compile("<[nN][oO][sS][cC][rR][iI][pP][tT]\\b[^>]*+>")
+_NOSCRIPT_CLOSE = re.compile("</[nN][oO][sS][cC][rR][iI][pP][tT]")
 # Elements whose content the tokenizer reads as raw text up to their own end tag.
 _RAW_TEXT = re.compile(
     r"<(iframe|noembed|noframes|xmp|style|script|textarea|title)\b[^>]*+>", re.IGNORECASE
@@ -109,19 +110,30 @@ def close_noscript_raw_text(source: str) -> str:
     ``iframe``, ``style``, ``textarea``, ... opened and not closed inside a ``noscript`` is closed
     just after its start tag.
     """
-    if "<noscript" not in source and _NOSCRIPT.search(source) is None:
-        return source
     pieces: list[str] = []
     last = 0
-    for region in _NOSCRIPT.finditer(source):
-        inner = region.group(1)
-        lowered = inner.lower()
+    position = 0
+    while True:
+        opened_noscript = _NOSCRIPT_OPEN.search(source, position)
+        if opened_noscript is None:
+            break
+        start = opened_noscript.end()
+        closed = _NOSCRIPT_CLOSE.search(source, start)
+        end = closed.start() if closed else len(source)
+        position = end
+        inner = source[start:end]
+        if "<" not in inner:
+            continue
+        lowered = None
         for opened in _RAW_TEXT.finditer(inner):
             name = opened.group(1).lower()
+            lowered = lowered if lowered is not None else inner.lower()
             if f"</{name}" not in lowered[opened.end():]:
-                cut = region.start(1) + opened.end()
+                cut = start + opened.end()
                 pieces += [source[last:cut], f"</{name}>"]
                 last = cut
+        if closed is None:
+            break
     if not pieces:
         return source
     pieces.append(source[last:])
