@@ -164,3 +164,17 @@ def test_a_self_closed_iframe_in_noscript_keeps_the_page() -> None:
         "<NOSCRIPT><STYLE></style>a{}</NOSCRIPT><p>x"
     closed = "<noscript><iframe src=x></iframe></noscript><p>x"
     assert close_noscript_raw_text(closed) == closed
+
+
+def test_explained_completes_the_method_reason_inside_a_table_vote() -> None:
+    from grist.document import Block, Document
+    from grist.result import Result
+
+    voted = Block(text="Queen", label=CONTENT, decided_by="table",
+                  reason="data table kept whole: 3 of its 4 words were content (page: p=0.2)")
+    own = Block(text="60 x 80", label=CONTENT, reason="p=0.9")
+    result = Result(Document("<p>x</p>"), [voted, own], "m",
+                    reasons=lambda: ["p=0.2; short (+1.0)", "p=0.9; digits (+2.0)"])
+    assert [b.reason for b in result.explained().blocks] == [
+        "data table kept whole: 3 of its 4 words were content (page: p=0.2; short (+1.0))",
+        "p=0.9; digits (+2.0)"]

@@ -49,8 +49,8 @@ class Result:
         if self.reasons is None:
             return self
         full = self.reasons()
-        blocks = [replace(b, reason=why) if b.decided_by == "page" else b
-                  for b, why in zip(self.blocks, full, strict=True)]
+        blocks = [replace(b, reason=_completed(b, why)) for b, why in zip(self.blocks, full,
+                                                                             strict=True)]
         return replace(self, blocks=blocks, reasons=None)
 
     @cached_property
@@ -100,3 +100,13 @@ class Result:
 
     def __str__(self) -> str:
         return self.render()
+
+
+def _completed(block: Block, full: str) -> str | None:
+    """The block's reason with the method's complete one: the whole reason when the method
+    decided, else inside the ``(page: ...)`` that a table vote or a cross-page model kept."""
+    if block.decided_by == "page":
+        return full
+    reason = block.reason or ""
+    head, sep, _ = reason.rpartition(" (page: ")
+    return f"{head}{sep}{full})" if sep else reason
