@@ -10,6 +10,7 @@ a date (``2025-09-04``).
 from __future__ import annotations
 
 import re
+import warnings
 from datetime import date, datetime, timedelta
 
 _EARLIEST = date(1990, 1, 1)
@@ -61,7 +62,9 @@ def _lenient(value: str, dayfirst: bool = False) -> tuple[datetime | None, bool]
     if not any(c.isdigit() for c in value):
         return None, False
     try:
-        parsed = parser.parse(value, default=datetime(1, 1, 1), dayfirst=dayfirst)
+        with warnings.catch_warnings():  # an unknown zone name ("MST") is read as no zone
+            warnings.simplefilter("ignore")
+            parsed = parser.parse(value, default=datetime(1, 1, 1), dayfirst=dayfirst)
     except (ValueError, OverflowError, TypeError):
         return None, False
     if parsed.year == 1:

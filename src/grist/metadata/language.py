@@ -2,7 +2,7 @@
 
 Chosen by measurement among py3langid, pycld2, cld3, fastText's lid.176 and lingua
 (``benchmarks/language_ids.py``, docs/decisions.md): as accurate as the best on the shared pages
-and 8x faster than py3langid, with no download and no dependency. A page's declared language
+and 6-8x faster than py3langid, with no download and no dependency. A page's declared language
 (``<html lang>``, ``content-language``, ``og:locale``) is used when the text is too short or CLD2
 is not sure: templates often declare a language their pages are not written in.
 """
