@@ -49,7 +49,7 @@ def test_json_format_carries_every_block_with_its_decision(service: str) -> None
     assert data["url"] == "https://example.org/rivers" and data["method"] == "justext"
     labels = {b["label"] for b in data["blocks"]}
     assert labels == {"content", "boilerplate"}
-    assert all(b["reason"] and b["decided_by"] == "page" for b in data["blocks"])
+    assert all(b["reason"] and "decided_by" not in b for b in data["blocks"])  # all the method's
     nav = next(b for b in data["blocks"] if b["text"] == "About us")
     assert nav["label"] == "boilerplate"
 
@@ -75,7 +75,7 @@ def test_methods_lists_methods_formats_and_options(service: str) -> None:
     assert {"auto", "justext", "lineblock", "tagscore", "tree"} <= set(names)
     assert data["default"] == "auto" and next(m for m in data["methods"] if m["name"] == "auto")["default"]
     assert "paper" in next(m for m in data["methods"] if m["name"] == "lineblock")["variants"]
-    assert set(data["formats"]) == {"text", "markdown", "json", "html"}
+    assert set(data["formats"]) == {"text", "markdown", "json", "html", "xml", "csv"}
     assert sorted(data["options"]["supported"] + data["options"]["not_yet"]) == sorted(LIBRARY_OPTIONS)
 
 

@@ -1,7 +1,8 @@
 """JSON: the page's metadata, its text, and every block with its decision.
 
 Compact by default: per block only ``text``, ``role``, ``label``, ``score`` (4 decimals) and
-``reason`` (for learned methods the short one, e.g. ``p=0.981; context +0.35``), so that a batch
+``reason`` (for learned methods the short one, e.g. ``p=0.981; context +0.35``), plus
+``decided_by`` when a table vote or a cross-page model overrode the method, so that a batch
 of pages stays small and cheap to write. With ``explain`` every block also carries its complete
 reason (the features that decided it), its structure (tag, path, heading, list, cell, ...), the
 method's details (``info``) and its feature values. Non-finite numbers become ``null`` so the
@@ -47,15 +48,19 @@ def _plain(value: Any) -> Any:
 
 
 def compact_block(block: Block) -> dict[str, Any]:
-    """One block as the compact JSON output has it."""
+    """One block as the compact JSON output has it (``decided_by`` only when something other
+    than the method decided: a data-table vote, a cross-page model)."""
     score = block.score
-    return {
+    record = {
         "text": block.text,
         "role": block.role,
         "label": block.label,
         "score": round(float(score), 4) if score is not None and math.isfinite(score) else None,
         "reason": block.reason,
     }
+    if block.decided_by != "page":
+        record["decided_by"] = block.decided_by
+    return record
 
 
 def block_dict(block: Block, features: dict[str, float | None] | None = None) -> dict[str, Any]:

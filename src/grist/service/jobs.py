@@ -23,12 +23,14 @@ from grist.document import RawPage
 from grist.errors import ExtractionTimeout, GristError, LimitExceededError, ModelError
 from grist.limits import Limits
 from grist.methods import method_config
+from grist.render import RenderOptions
 from grist.render.json_output import dumps, result_dict
 from grist.service.sites import UnknownSiteError, load_site, model_class, update_site
 from grist.service.view import locate_blocks, page_view
 
 MEDIA_TYPES = {"text": "text/plain; charset=utf-8", "markdown": "text/markdown; charset=utf-8",
-               "json": "application/json", "html": "text/html; charset=utf-8"}
+               "json": "application/json", "html": "text/html; charset=utf-8",
+               "xml": "application/tei+xml; charset=utf-8", "csv": "text/csv; charset=utf-8"}
 _HTML_TAGS = {"html", "head", "meta", "title", "body", "article", "h1", "h2", "h3", "h4", "h5",
               "h6", "p", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td", "pre",
               "code", "blockquote", "a", "img", "em", "strong", "b", "i", "br", "figure",
@@ -95,7 +97,7 @@ class Worker:
 
     def inspect(self, spec: dict[str, Any]) -> bytes:
         result = self._result(spec, "json")
-        record = result_dict(result)
+        record = result_dict(result, RenderOptions(explain=True))  # every block's full record
         for block in record["blocks"]:
             block.pop("features", None)  # the reason names the features that decided
         view = page_view(result.document.html, result.url, remote=spec.get("remote", True))
