@@ -9,7 +9,9 @@ was trained on every dataset and is not used for accuracy.
 from __future__ import annotations
 
 import datetime
+import gzip
 import importlib.metadata
+import json
 import pickle
 import platform
 import sys
@@ -71,3 +73,19 @@ def provenance(command: str) -> str:
     return (f"Run {datetime.date.today().isoformat()} on Python {platform.python_version()} "
             f"({versions}); a shared 2-core machine, times are CPU seconds of one process.\n\n"
             f"Command: `{command}`\n")
+
+
+def read_generated(path: Path) -> list[dict]:
+    """The records of a generated_sites.py file."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def report(lines: list[str], out: Path | None) -> int:
+    """Print the report and write it to ``out`` when given; the exit status."""
+    text = "\n".join(lines)
+    print(text)
+    if out:
+        out.write_text(text + "\n")
+    return 0

@@ -32,12 +32,14 @@ FEATURES = ("logit_p", "text_share", "path_share", "template", "logit_x_text", "
 
 @dataclass(frozen=True)
 class Evidence:
-    """A page's cluster (``cluster``, ``pages`` = M) and, per block, the cluster's page counts."""
+    """A page's cluster (``cluster``, ``pages`` = M), per block the cluster's page counts, and
+    the similarity of the page's paths to the cluster's template."""
 
     cluster: int
     pages: int
     path_pages: np.ndarray
     text_pages: np.ndarray
+    similarity: float = 1.0
 
     def template(self) -> np.ndarray:
         """Blocks whose path and text are a template path (on more than half of the pages)."""

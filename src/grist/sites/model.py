@@ -65,12 +65,12 @@ class SiteConfig:
 
     method: str = "lsh"
     paths: str = "blocks"
-    fold_digits: bool = True
+    fold_digits: bool = False
     threshold: str = "mode-shared"
     reading: str = "delta"
     group_by: str = "host"
     min_pages: int = 3
-    min_similarity: float = 0.1
+    min_similarity: float = 0.2
     decide: str = "template"
     num_perm: int = 128
     neighbours: int = 1
@@ -160,7 +160,7 @@ class SiteModel:
             return self
         strings = read.strings()
         named = dict(zip(element_hashes(strings).tolist(), strings, strict=True))
-        target = self._assign(read.group, read.hashes, min_pages=1)
+        target, _ = self._assign(read.group, read.hashes, min_pages=1)
         clusters = list(self.clusters_)
         if target is None:
             target = SiteCluster(len(clusters), read.group, [], read.hashes[:0],
@@ -182,20 +182,23 @@ class SiteModel:
 
     # -- reading ----------------------------------------------------------------------------
     def _assign(self, group: str, hashes: np.ndarray, min_pages: int | None = None
-                ) -> SiteCluster | None:
-        """The cluster of ``group`` whose template the page's paths match best, if any does."""
+                ) -> tuple[SiteCluster | None, float]:
+        """The cluster of ``group`` whose template the page's paths match best (None when none
+        reaches ``min_similarity``), and that similarity."""
         least = self.config.min_pages if min_pages is None else min_pages
         candidates = [c for c in self._groups.get(group, ()) if c.size >= least]
         if not candidates:
-            return None
+            return None, 0.0
         known = np.unique(np.concatenate([c.template_hashes for c in candidates]))
         mine = np.intersect1d(hashes, known, assume_unique=True)
         scores = [_jaccard(mine, c.template_hashes) for c in candidates]
         best = int(np.argmax(scores))
-        return candidates[best] if scores[best] >= self.config.min_similarity else None
+        found = candidates[best] if scores[best] >= self.config.min_similarity else None
+        return found, scores[best]
 
-    def cluster_of(self, doc: Document, blocks: Sequence[Block]) -> SiteCluster:
-        """The cluster a page belongs to; a GristError says why there is none."""
+    def cluster_of(self, doc: Document, blocks: Sequence[Block]) -> tuple[SiteCluster, float]:
+        """The cluster a page belongs to and how similar the page is to its template; a
+        GristError says why there is none."""
         self._check_fitted()
         group = site_of(doc.url, self.config.group_by)
         if not any(c.size >= self.config.min_pages for c in self._groups.get(group, ())):
@@ -205,19 +208,19 @@ class SiteModel:
         if self.config.paths == "nodes" and doc.dom is None:
             raise GristError("the site model reads DOM paths; this method has no DOM")
         strings = page_path_strings(doc, blocks, self.config.paths, self.config.fold_digits)
-        found = self._assign(group, np.unique(element_hashes(strings)))
+        found, similarity = self._assign(group, np.unique(element_hashes(strings)))
         if found is None:
             raise GristError(f"no template of {group or 'pages without a URL'} matches this page "
-                             f"(similarity under {self.config.min_similarity})")
-        return found
+                             f"(best similarity {similarity:.2f} < {self.config.min_similarity})")
+        return found, similarity
 
     def evidence(self, doc: Document, blocks: Sequence[Block]) -> Evidence:
         """The cluster's counts for every block: its path, and its path with its text."""
-        found = self.cluster_of(doc, blocks)
+        found, similarity = self.cluster_of(doc, blocks)
         fold = self.config.fold_digits
         text = found.counts(element_hashes(block_key(b, fold) for b in blocks))
         path = found.counts(element_hashes(b.path for b in blocks))
-        return Evidence(found.id, found.size, path, text)
+        return Evidence(found.id, found.size, path, text, similarity)
 
     def annotate(self, doc: Document, blocks: Sequence[Block]) -> FeatureMatrix:
         """Columns ``COLUMNS``: cluster size M, pages with the block's path, pages with its path

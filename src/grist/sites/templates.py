@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from grist.sites.mdl import template_of
-from grist.sites.paths import show_path
+from grist.sites.paths import TEXT, show_path
 
 
 def pack(array: np.ndarray, dtype: str) -> str:
@@ -47,12 +47,14 @@ class SiteCluster:
         return len(self.pages)
 
     def template(self) -> list[tuple[str, int]]:
-        """Template paths for people, with the number of pages containing each (most first)."""
+        """Template paths for people with the number of pages containing each: most first, and
+        paths with a text before bare element paths."""
         mask = template_of(self.support, self.size)
-        rows = [(show_path(self.names.get(h, f"#{h:016x}")), int(n))
+        rows = [(self.names.get(h, f"#{h:016x}"), int(n))
                 for h, n in zip(self.hashes[mask].tolist(), self.support[mask].tolist(),
                                 strict=True)]
-        return sorted(rows, key=lambda row: (-row[1], row[0]))
+        rows.sort(key=lambda row: (-row[1], TEXT not in row[0], row[0]))
+        return [(show_path(path), n) for path, n in rows]
 
     def counts(self, hashes: np.ndarray) -> np.ndarray:
         """How many of the cluster's pages contain each of ``hashes``."""

@@ -1,0 +1,288 @@
+"""Extraction with a site model against ``auto`` alone, on real dev-set sites and generated ones.
+
+Real sites: every dev-set site with at least 5 labelled pages (``sites_common.dev_sites``). Each
+page is extracted by ``auto`` trained without its dataset, and judged with a site model fitted
+on the *other* pages of its site (leave-one-page-out; the page's own gold is never seen).
+Generated sites (``generated_sites.py``): 4 folds by page; each fold's pages are judged with a
+model fitted on the pages of the other folds (all templates mixed).
+
+Per configuration (``--configs``) and decision rule (``template``: the paper's rule;
+``combined``: the combiner, trained leave-one-dataset-out on the same rows) the word-level LCS
+and shingle precision / recall / F1 are computed per page and averaged per site, per dataset and
+over all pages, beside ``auto`` alone. ``--train-combiner`` then fits the shipped combiner on
+every real row (default configuration) and writes it to ``src/grist/data``.
+
+    flock /tmp/grist-bench.lock nice -n 10 .venv/bin/python benchmarks/sites_eval.py \\
+        --datasets-dir ../shared/datasets --generated build/generated-sites.jsonl.gz \\
+        --out docs/benchmarks/sites.md --train-combiner
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+import xxhash
+
+from grist.api import Extractor
+from grist.document import RawPage
+from grist.errors import GristError
+from grist.evaluate.metrics import lcs_prf, shingle_counts, shingle_prf
+from grist.io.datasets import Page
+from grist.methods.auto import AutoConfig
+from grist.modelfile import shipped
+from grist.sites.combine import SHIPPED, Combiner, Evidence, features
+from grist.sites.model import SiteConfig, SiteModel
+from grist.train.labels import align
+
+sys.path.insert(0, str(Path(__file__).parent))
+from sites_common import dev_sites, lodo_auto, provenance, read_generated, report  # noqa: E402
+
+
+@dataclass
+class Judged:
+    """One extracted page: its blocks as ``auto`` labelled them and the site evidence."""
+
+    dataset: str
+    site: str
+    id: str
+    gold: str
+    texts: list[str]
+    scores: np.ndarray
+    kept: np.ndarray
+    truth: np.ndarray
+    evidence: Evidence | None
+    note: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def _judge(extractor: Extractor, page: Page, model: SiteModel, dataset: str, site: str) -> Judged:
+    result = extractor(RawPage(page.html, url=page.url, input=page.id))
+    blocks = result.blocks
+    note = ""
+    try:
+        evidence: Evidence | None = model.evidence(result.document, blocks)
+    except GristError as exc:
+        evidence, note = None, str(exc)
+    return Judged(dataset, site, page.id, page.gold, [b.text for b in blocks],
+                  np.array([b.score for b in blocks], dtype=float),
+                  np.array([b.is_content for b in blocks]),
+                  np.array(align(blocks, page.gold).labels, dtype=bool), evidence, note)
+
+
+def _raw(page: Page) -> RawPage:
+    return RawPage(page.html, url=page.url, input=page.id)
+
+
+def real_sites(datasets_dir: Path, cache: Path, config: SiteConfig) -> list[Judged]:
+    """Leave-one-page-out judgements of every page of every dev site."""
+    out = []
+    extractors: dict[str, Extractor] = {}
+    for (dataset, site), pages in dev_sites(datasets_dir).items():
+        if dataset not in extractors:
+            model_path = str(lodo_auto(datasets_dir, dataset, cache))
+            extractors[dataset] = Extractor(config=AutoConfig(model_path=model_path))
+        raws = [_raw(p) for p in pages]
+        for i, page in enumerate(pages):
+            model = SiteModel(config).fit(raws[:i] + raws[i + 1:])
+            out.append(_judge(extractors[dataset], page, model, dataset, site))
+    return out
+
+
+def generated_sites(path: Path, datasets_dir: Path, cache: Path, config: SiteConfig,
+                    folds: int = 4) -> list[Judged]:
+    """Judgements of generated pages, ``folds``-fold by page across all templates."""
+    records = read_generated(path)
+    out = []
+    extractors: dict[str, Extractor] = {}
+    for fold in range(folds):
+        train = [RawPage(r["html"], url=r["url"], input=r["id"])
+                 for i, r in enumerate(records) if i % folds != fold]
+        model = SiteModel(config).fit(train)
+        for record in records[fold::folds]:
+            dataset = record["source"].split("/")[0]
+            if dataset not in extractors:
+                model_path = str(lodo_auto(datasets_dir, dataset, cache))
+                extractors[dataset] = Extractor(config=AutoConfig(model_path=model_path))
+            page = Page(record["id"], record["html"], record["gold"], "generated",
+                        record["url"], record["site"])
+            out.append(_judge(extractors[dataset], page, model, "generated", record["template"]))
+    return out
+
+
+def _rows(judged: list[Judged]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Combiner rows, labels, word weights and the dataset of every block with evidence."""
+    rows, labels, weights, datasets = [], [], [], []
+    for j in judged:
+        if j.evidence is None:
+            continue
+        words = np.array([len(t.split()) for t in j.texts], dtype=float)
+        rows.append(features(j.evidence, j.scores, words))
+        labels.append(j.truth)
+        weights.append((words + 1) / (words.sum() + len(words)))
+        datasets += [j.dataset] * len(words)
+    return (np.vstack(rows), np.concatenate(labels), np.concatenate(weights),
+            np.array(datasets))
+
+
+def decisions(judged: list[Judged], min_pages: int, combiners: dict[str, Combiner] | None
+              ) -> dict[str, list[np.ndarray]]:
+    """What each system keeps of every page: auto alone, the template rule, the combiner."""
+    out: dict[str, list[np.ndarray]] = {"auto": [], "auto + site (template)": []}
+    if combiners:
+        out["auto + site (combined)"] = []
+    for j in judged:
+        out["auto"].append(j.kept)
+        ev = j.evidence
+        usable = ev is not None and ev.pages >= min_pages
+        template = ev.template() if usable else np.zeros(len(j.kept), dtype=bool)
+        out["auto + site (template)"].append(j.kept & ~template)
+        if combiners:
+            if usable:
+                words = np.array([len(t.split()) for t in j.texts], dtype=float)
+                p = combiners[j.dataset].probability(features(ev, j.scores, words))
+                out["auto + site (combined)"].append(p >= combiners[j.dataset].threshold)
+            else:
+                out["auto + site (combined)"].append(j.kept)
+    return out
+
+
+def page_scores(j: Judged, keep: np.ndarray) -> dict[str, float]:
+    text = "\n\n".join(t for t, k in zip(j.texts, keep, strict=True) if k)
+    lcs = lcs_prf(text, j.gold)
+    shingle = shingle_prf(shingle_counts(text, j.gold))
+    return {"lcs_p": lcs.precision, "lcs_r": lcs.recall, "lcs_f1": lcs.f1,
+            "sh_p": shingle.precision, "sh_r": shingle.recall, "sh_f1": shingle.f1}
+
+
+KEYS = ("lcs_p", "lcs_r", "lcs_f1", "sh_p", "sh_r", "sh_f1")
+
+
+def _mean(rows: list[dict[str, float]]) -> dict[str, float]:
+    return {k: float(np.mean([r[k] for r in rows])) for k in KEYS}
+
+
+def table(judged: list[Judged], kept: dict[str, list[np.ndarray]], by: str) -> list[str]:
+    """Markdown rows: per group (``dataset``, ``site`` or ``all``), each system's means."""
+    groups: dict[str, list[int]] = defaultdict(list)
+    for i, j in enumerate(judged):
+        groups["all" if by == "all" else f"{j.dataset} {j.site}" if by == "site"
+               else j.dataset].append(i)
+    lines = ["| " + by + " | pages | system | LCS P | LCS R | LCS F1 | shingle P | shingle R | "
+             "shingle F1 |", "|---|---:|---|---:|---:|---:|---:|---:|---:|"]
+    for name, members in sorted(groups.items()):
+        for system, keeps in kept.items():
+            mean = _mean([page_scores(judged[i], keeps[i]) for i in members])
+            lines.append(f"| {name} | {len(members)} | {system} | "
+                         + " | ".join(f"{mean[k]:.4f}" for k in KEYS) + " |")
+    return lines
+
+
+def removals(judged: list[Judged], keep_site: list[np.ndarray], top: int) -> list[str]:
+    """What the site model took away from auto's output: words by gold label, and the most
+    frequent removed texts of each kind."""
+    gold_words = noise_words = 0
+    gold_texts: Counter[str] = Counter()
+    noise_texts: Counter[str] = Counter()
+    for j, site_keep in zip(judged, keep_site, strict=True):
+        for text, before, after, truth in zip(j.texts, j.kept, site_keep, j.truth, strict=True):
+            if before and not after:
+                words = len(text.split())
+                if truth:
+                    gold_words += words
+                    gold_texts[f"{j.site}: {text[:80]}"] += 1
+                else:
+                    noise_words += words
+                    noise_texts[f"{j.site}: {text[:80]}"] += 1
+    lines = [f"Words removed from auto's output: {noise_words} not in the gold, {gold_words} in "
+             f"the gold ({noise_words / max(gold_words + noise_words, 1):.1%} of the removed "
+             "words were noise).", "", "Most frequent removals that were gold:", ""]
+    lines += [f"- {n}x {t!r}" for t, n in gold_texts.most_common(top)]
+    lines += ["", "Most frequent removals that were noise:", ""]
+    lines += [f"- {n}x {t!r}" for t, n in noise_texts.most_common(top)]
+    return lines
+
+
+def _combiners(judged: list[Judged]) -> dict[str, Combiner]:
+    """One combiner per dataset, trained on the rows of the other datasets."""
+    rows, labels, weights, datasets = _rows(judged)
+    return {d: Combiner.fit(rows[datasets != d], labels[datasets != d], weights[datasets != d],
+                            trained_on=f"all but {d}") for d in sorted(set(datasets))}
+
+
+def _configs(specs: list[str]) -> dict[str, SiteConfig]:
+    """``name`` or ``name:key=value,key=value`` -> SiteConfig (``default`` is SiteConfig())."""
+    out = {}
+    for spec in specs:
+        name, _, settings = spec.partition(":")
+        changes = {}
+        for item in filter(None, settings.split(",")):
+            key, _, value = item.partition("=")
+            default = getattr(SiteConfig(), key)
+            changes[key] = (value == "True") if isinstance(default, bool) else type(default)(value)
+        out[name] = replace(SiteConfig(), **changes)
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets-dir", type=Path, default=Path("../shared/datasets"))
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/grist-sites-cache"))
+    parser.add_argument("--generated", type=Path, help="a generated_sites.py file")
+    parser.add_argument("--configs", nargs="+", default=["default"])
+    parser.add_argument("--per-site", action="store_true", help="add the per-site table")
+    parser.add_argument("--train-combiner", action="store_true")
+    parser.add_argument("--top", type=int, default=15)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    lines = ["# Site models: extraction with and without (seed 002)", "",
+             provenance(" ".join(["python", *sys.argv])), ""]
+    for name, config in _configs(args.configs).items():
+        started = time.process_time()
+        target = args.cache / f"judged-real-{name}-{xxhash.xxh32_hexdigest(repr(config))}.pkl"
+        if target.exists():
+            real = pickle.loads(target.read_bytes())
+        else:
+            real = real_sites(args.datasets_dir, args.cache, config)
+            target.write_bytes(pickle.dumps(real))
+        combiners = _combiners(real)
+        kept = decisions(real, config.min_pages, combiners)
+        unmatched = Counter(j.note.split(" (")[0] for j in real if j.evidence is None)
+        lines += [f"## Real dev-set sites, configuration `{name}`: {config}", "",
+                  f"{len(real)} pages of {len({(j.dataset, j.site) for j in real})} sites; "
+                  f"{sum(j.evidence is not None for j in real)} matched a cluster "
+                  f"({dict(unmatched)}); {time.process_time() - started:.0f} CPU s.", ""]
+        lines += table(real, kept, "all") + [""] + table(real, kept, "dataset") + [""]
+        for system in list(kept)[1:]:
+            lines += [f"### What `{system}` removes", ""] + removals(real, kept[system],
+                                                                   args.top) + [""]
+        if args.per_site:
+            lines += ["### Per site", ""] + table(real, kept, "site") + [""]
+        if args.generated:
+            generated = generated_sites(args.generated, args.datasets_dir, args.cache, config)
+            gen_kept = decisions(generated, config.min_pages,
+                                 {"generated": Combiner.fit(*_rows(real)[:3])} if combiners
+                                 else None)
+            lines += [f"## Generated sites ({args.generated.name}), configuration `{name}`", "",
+                      f"{len(generated)} pages of {len({j.site for j in generated})} templates.",
+                      ""] + table(generated, gen_kept, "all") + [""]
+        if args.train_combiner and name == args.configs[0].partition(":")[0]:
+            rows, labels, weights, _ = _rows(real)
+            combiner = Combiner.fit(rows, labels, weights, trained_on=(
+                f"{len(real)} pages of the dev sites, leave-one-page-out evidence, auto "
+                "probabilities from leave-one-dataset-out models"))
+            combiner.save(shipped(SHIPPED))
+            lines += [f"Shipped combiner written to {shipped(SHIPPED)}: weights "
+                      f"{np.round(combiner.weights, 3).tolist()}, bias {combiner.bias:.3f}", ""]
+        print(f"{name}: done", file=sys.stderr)
+    return report(lines, args.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
