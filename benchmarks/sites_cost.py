@@ -93,8 +93,9 @@ def main() -> int:
     for method, (sizes, times, peaks) in measured.items():
         keep = [i for i, n in enumerate(sizes) if n >= 100]
         if len(keep) >= 2:
-            lines.append(f"| {method} | {exponent([sizes[i] for i in keep], [times[i] for i in keep]):.2f}"
-                         f" | {exponent([sizes[i] for i in keep], [peaks[i] for i in keep]):.2f} |")
+            at = [sizes[i] for i in keep]
+            lines.append(f"| {method} | {exponent(at, [times[i] for i in keep]):.2f} | "
+                         f"{exponent(at, [peaks[i] for i in keep]):.2f} |")
     lines += ["", "## SiteModel.fit end to end (defaults: grouped by host, lsh)", "",
               "| pages | sites | clusters | CPU s | peak MiB |", "|---:|---:|---:|---:|---:|"]
     for n in args.sizes:

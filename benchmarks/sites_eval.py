@@ -42,7 +42,8 @@ from grist.sites.model import SiteConfig, SiteModel
 from grist.train.labels import align
 
 sys.path.insert(0, str(Path(__file__).parent))
-from sites_common import dev_sites, lodo_auto, provenance, read_generated, report  # noqa: E402
+from sites_common import (SITE_DATASETS, dev_sites, lodo_auto, provenance,  # noqa: E402
+                          read_generated, report)
 
 
 @dataclass
@@ -80,11 +81,12 @@ def _raw(page: Page) -> RawPage:
     return RawPage(page.html, url=page.url, input=page.id)
 
 
-def real_sites(datasets_dir: Path, cache: Path, config: SiteConfig) -> list[Judged]:
+def real_sites(datasets_dir: Path, cache: Path, config: SiteConfig,
+               datasets: tuple[str, ...]) -> list[Judged]:
     """Leave-one-page-out judgements of every page of every dev site."""
     out = []
     extractors: dict[str, Extractor] = {}
-    for (dataset, site), pages in dev_sites(datasets_dir).items():
+    for (dataset, site), pages in dev_sites(datasets_dir, datasets).items():
         if dataset not in extractors:
             model_path = str(lodo_auto(datasets_dir, dataset, cache))
             extractors[dataset] = Extractor(config=AutoConfig(model_path=model_path))
@@ -236,6 +238,7 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=Path("/tmp/grist-sites-cache"))
     parser.add_argument("--generated", type=Path, help="a generated_sites.py file")
     parser.add_argument("--configs", nargs="+", default=["default"])
+    parser.add_argument("--datasets", default=",".join(SITE_DATASETS))
     parser.add_argument("--per-site", action="store_true", help="add the per-site table")
     parser.add_argument("--train-combiner", action="store_true")
     parser.add_argument("--top", type=int, default=15)
@@ -245,11 +248,13 @@ def main() -> int:
              provenance(" ".join(["python", *sys.argv])), ""]
     for name, config in _configs(args.configs).items():
         started = time.process_time()
-        target = args.cache / f"judged-real-{name}-{xxhash.xxh32_hexdigest(repr(config))}.pkl"
+        datasets = tuple(args.datasets.split(","))
+        key = xxhash.xxh32_hexdigest(repr((config, datasets)))
+        target = args.cache / f"judged-real-{name}-{key}.pkl"
         if target.exists():
             real = pickle.loads(target.read_bytes())
         else:
-            real = real_sites(args.datasets_dir, args.cache, config)
+            real = real_sites(args.datasets_dir, args.cache, config, datasets)
             target.write_bytes(pickle.dumps(real))
         combiners = _combiners(real)
         kept = decisions(real, config.min_pages, combiners)

@@ -93,7 +93,8 @@ def test_digits_are_part_of_a_text_unless_folded() -> None:
 def test_pages_the_model_does_not_know_get_page_level_results_with_a_note() -> None:
     model = SiteModel().fit(PAGES)
     for page, note in [
-        (RawPage(article(3), url="https://unknown.example/a"), "no template of site unknown.example"),
+        (RawPage(article(3), url="https://unknown.example/a"),
+         "no template of site unknown.example"),
         (RawPage(article(3)), "no template of pages without a URL"),
         (RawPage("<html><body><p>" + "Words of a page that looks like no other. " * 9
                  + "</p></body></html>", url="https://news.example/odd"),

@@ -68,7 +68,8 @@ def test_threshold_is_the_mode_of_pathno_per_document() -> None:
     # pathno: 1 -> 3 docs, 2 -> 3, 3 -> 2, 4 -> 2, 5..8 -> 1
     sets = _sets([1, 2, 3, 5, 6, 7], [1, 2, 3, 4], [1, 2, 4, 8])
     assert sets.pathno.tolist() == [3, 3, 2, 2, 1, 1, 1, 1]
-    # doc 0: pathno 3,3,2,1,1,1 -> mode 1; doc 1: 3,3,2,2 -> tie, the smaller: 2; doc 2: 3,3,2,1 -> 3
+    # doc 0: pathno 3,3,2,1,1,1 -> mode 1; doc 1: 3,3,2,2 -> tie, the smaller: 2;
+    # doc 2: 3,3,2,1 -> 3
     assert sets.thresholds("mode").tolist() == [1, 2, 3]
     assert sets.thresholds("mode-shared").tolist() == [3, 2, 3]
     assert sets.thresholds("shared").tolist() == [2, 2, 2]

@@ -9,6 +9,16 @@ from grist.methods import available_methods, register_method
 from grist.result import Result
 
 __version__ = "0.1.0"
+_LAZY = {"SiteConfig": "grist.sites.model", "SiteModel": "grist.sites.model"}
+
+
+def __getattr__(name: str) -> object:
+    """Site models are imported when first used (they bring MinHash, LSH and their deps)."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'grist' has no attribute {name!r}")
 
 __all__ = [
     "BOILERPLATE",
@@ -22,6 +32,8 @@ __all__ = [
     "Limits",
     "RawPage",
     "Result",
+    "SiteConfig",
+    "SiteModel",
     "Verdict",
     "available_methods",
     "extract",

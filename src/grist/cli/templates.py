@@ -87,6 +87,7 @@ def _text(model: SiteModel, show: int) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Fit a site model on the inputs and report it; 1 if a page could not be read."""
+    summary = Summary("templates")
     order: list[str] = []
     failed: Failures = {}
     model = SiteModel(method=args.method, group_by=args.group_by)
@@ -94,7 +95,6 @@ def run(args: argparse.Namespace) -> int:
     failed.update({e["input"]: (e["error"], e["reason"]) for e in model.errors_})
     if args.save is not None:
         model.save(args.save)
-    summary = Summary("templates")
     cluster_of = {page: c.id for c in model.clusters_ for page in c.pages}
     site_of = {c.id: c.group for c in model.clusters_}
     for name in order:

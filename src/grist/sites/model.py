@@ -29,6 +29,7 @@ from grist.document import BOILERPLATE, CONTENT, Block, Document, RawPage
 from grist.errors import GristError, ModelError
 from grist.features.matrix import FeatureMatrix
 from grist.modelfile import load_model, write_model
+from grist.result import Result
 from grist.sites.combine import Combiner, Evidence, load_combiner
 from grist.sites.pages import (GROUPINGS, PATH_READINGS, PageError, PagePaths, names_of,
                                page_path_strings, read_page, site_of)
@@ -250,6 +251,12 @@ class SiteModel:
             verdicts.append(Verdict(BOILERPLATE, found.reason(int(n)), self.source) if flip
                             else None)
         return verdicts
+
+    def transform(self, page: RawPage, method: str = "auto") -> Result:
+        """The page extracted with this model's verdicts: ``grist.extract(page, site=self)``."""
+        from grist.api import extract
+
+        return extract(page, method=method, site=self)
 
     def _combiner_model(self) -> Combiner:
         if self._combiner is None:

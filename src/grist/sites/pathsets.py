@@ -83,7 +83,8 @@ class PathSets:
     def thresholds(self, reading: str = "mode") -> np.ndarray:
         """Each document's least-pathno threshold under ``reading`` (see the module doc)."""
         if reading not in THRESHOLDS:
-            raise ValueError(f"unknown threshold reading {reading!r}; one of {', '.join(THRESHOLDS)}")
+            raise ValueError(f"unknown threshold reading {reading!r}; "
+                             f"one of {', '.join(THRESHOLDS)}")
         n = self.n_docs
         if reading == "shared":
             return np.full(n, 2, dtype=np.int64)
