@@ -5,7 +5,8 @@ A template page is a dev-set page with a URL whose gold text the page's leaf tex
 (``grist.train.labels.align``) are its content slots. Each generated page keeps everything else
 of the template byte for byte and puts another article's gold paragraphs into the slots, in
 order (the first slot, often the headline, gets the first paragraph; extra paragraphs follow the
-last ``<p>`` slot; unused slots are removed). Its gold is exactly the inserted text.
+last ``<p>`` slot; unused slots are removed). Its gold is exactly the inserted text. Each other text block of the template is dropped from a page with
+probability ``--vary`` (default 0.1), as real pages show or hide boxes; 0 keeps them all.
 
 Output: JSON lines (gzip for ``.gz``), one page per line with ``id``, ``url``, ``site``,
 ``template`` (the template's key; several templates may share a site), ``html``, ``gold``,
@@ -15,8 +16,9 @@ the template page) and ``article`` (dataset/id of the gold). Same arguments, sam
     python benchmarks/generated_sites.py --datasets-dir ../shared/datasets --templates 40 \\
         --pages 24 --out build/generated-sites.jsonl.gz
 
-The non-content part of a generated page is identical on all pages of its template, so a site
-model can remove all of it: scores on this set are an upper bound for template removal.
+Apart from the dropped boxes, the non-content part of a generated page is the same on all pages
+of its template (no per-page related links, comments or dates), so scores on this set are an
+upper bound for what template removal can do.
 """
 
 from __future__ import annotations
@@ -89,12 +91,20 @@ def content_slots(dom: LexborHTMLParser, gold: str) -> tuple[list[LexborNode], f
         alignment.coverage
 
 
-def fill(template: Page, paragraphs: Sequence[str]) -> str | None:
-    """The template page with ``paragraphs`` in its content slots (None: no usable slots)."""
+def fill(template: Page, paragraphs: Sequence[str], vary: float = 0.0,
+         rng: random.Random | None = None) -> str | None:
+    """The template page with ``paragraphs`` in its content slots (None: no usable slots);
+    each other text block is dropped with probability ``vary`` (the boxes a page has or not)."""
     dom = LexborHTMLParser(template.html)
     slots, coverage = content_slots(dom, template.gold)
     if not slots or coverage < MIN_COVERAGE:
         return None
+    if vary > 0:
+        rng = rng or random.Random(0)
+        taken = {s.mem_id for s in slots}
+        for leaf in leaf_blocks(dom.body or dom.root):
+            if leaf.mem_id not in taken and rng.random() < vary:
+                leaf.decompose()
     for slot, text in zip(slots, paragraphs, strict=False):
         slot.inner_html = html_lib.escape(text, quote=False)
     if len(paragraphs) > len(slots):
@@ -113,7 +123,7 @@ def _host(url: str | None) -> str:
 
 
 def generate(pages: Sequence[Page], templates: int, per_template: int, seed: int = 1,
-             max_per_site: int = 1) -> Iterator[dict]:
+             max_per_site: int = 1, vary: float = 0.0) -> Iterator[dict]:
     """Records of ``templates`` templates x ``per_template`` pages (see the module doc)."""
     rng = random.Random(seed)
     articles = [p for p in pages if 80 <= len(p.gold.split()) <= 3000]
@@ -134,7 +144,7 @@ def generate(pages: Sequence[Page], templates: int, per_template: int, seed: int
         for k in range(per_template):
             article = rng.choice(others)
             paragraphs = [p for p in article.gold.split("\n\n") if p.strip()]
-            html = fill(template, paragraphs)
+            html = fill(template, paragraphs, vary, rng)
             assert html is not None
             yield {"id": f"{key}#{k}", "url": f"https://{site}/grist-generated/{made}/{k}",
                    "site": site, "template": key, "html": html, "gold": "\n\n".join(paragraphs),
@@ -152,6 +162,8 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=24, help="pages per template")
     parser.add_argument("--max-per-site", type=int, default=1, help="templates per site")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--vary", type=float, default=0.1,
+                        help="drop each non-content text block of a page with this probability")
     parser.add_argument("--out", type=Path, required=True, help="JSON lines (.gz: compressed)")
     args = parser.parse_args()
     pages = [p for name in args.datasets.split(",")
@@ -160,7 +172,8 @@ def main() -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     count = 0
     with opener(args.out, "wt", encoding="utf-8") as out:
-        for record in generate(pages, args.templates, args.pages, args.seed, args.max_per_site):
+        for record in generate(pages, args.templates, args.pages, args.seed, args.max_per_site,
+                               args.vary):
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
             count += 1
     print(f"generated_sites: {count} pages -> {args.out}", file=sys.stderr)

@@ -37,7 +37,7 @@ from grist.evaluate.metrics import lcs_prf, shingle_counts, shingle_prf
 from grist.io.datasets import Page
 from grist.methods.auto import AutoConfig
 from grist.modelfile import shipped
-from grist.sites.combine import SHIPPED, Combiner, Evidence, features
+from grist.sites.combine import SHIPPED, Combiner, Evidence, candidates, features
 from grist.sites.model import SiteConfig, SiteModel
 from grist.train.labels import align
 
@@ -119,16 +119,18 @@ def generated_sites(path: Path, datasets_dir: Path, cache: Path, config: SiteCon
 
 
 def _rows(judged: list[Judged]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Combiner rows, labels, word weights and the dataset of every block with evidence."""
+    """Combiner rows, labels, word weights and the dataset of every block the combiner judges
+    (``grist.sites.combine.candidates``)."""
     rows, labels, weights, datasets = [], [], [], []
     for j in judged:
         if j.evidence is None:
             continue
         words = np.array([len(t.split()) for t in j.texts], dtype=float)
-        rows.append(features(j.evidence, j.scores, words))
-        labels.append(j.truth)
-        weights.append((words + 1) / (words.sum() + len(words)))
-        datasets += [j.dataset] * len(words)
+        judge = candidates(j.evidence, j.kept)
+        rows.append(features(j.evidence, j.scores, words)[judge])
+        labels.append(j.truth[judge])
+        weights.append(((words + 1) / (words.sum() + len(words)))[judge])
+        datasets += [j.dataset] * int(judge.sum())
     return (np.vstack(rows), np.concatenate(labels), np.concatenate(weights),
             np.array(datasets))
 
@@ -146,10 +148,11 @@ def decisions(judged: list[Judged], min_pages: int, combiners: dict[str, Combine
         template = ev.template() if usable else np.zeros(len(j.kept), dtype=bool)
         out["auto + site (template)"].append(j.kept & ~template)
         if combiners:
-            if usable:
+            if usable and j.dataset in combiners:
                 words = np.array([len(t.split()) for t in j.texts], dtype=float)
                 p = combiners[j.dataset].probability(features(ev, j.scores, words))
-                out["auto + site (combined)"].append(p >= combiners[j.dataset].threshold)
+                drop = candidates(ev, j.kept) & (p < combiners[j.dataset].threshold)
+                out["auto + site (combined)"].append(j.kept & ~drop)
             else:
                 out["auto + site (combined)"].append(j.kept)
     return out
@@ -215,7 +218,8 @@ def _combiners(judged: list[Judged]) -> dict[str, Combiner]:
     """One combiner per dataset, trained on the rows of the other datasets."""
     rows, labels, weights, datasets = _rows(judged)
     return {d: Combiner.fit(rows[datasets != d], labels[datasets != d], weights[datasets != d],
-                            trained_on=f"all but {d}") for d in sorted(set(datasets))}
+                            trained_on=f"all but {d}")
+            for d in sorted(set(datasets)) if np.any(datasets != d)}
 
 
 def _configs(specs: list[str]) -> dict[str, SiteConfig]:
@@ -249,7 +253,7 @@ def main() -> int:
     for name, config in _configs(args.configs).items():
         started = time.process_time()
         datasets = tuple(args.datasets.split(","))
-        key = xxhash.xxh32_hexdigest(repr((config, datasets)))
+        key = xxhash.xxh32_hexdigest(repr((config, datasets)).encode())
         target = args.cache / f"judged-real-{name}-{key}.pkl"
         if target.exists():
             real = pickle.loads(target.read_bytes())

@@ -3,8 +3,11 @@
 ``Evidence`` is what a site model knows of a page's blocks: the cluster, its size M, and per
 block how many of its pages have the block's path, and its path and text. The paper's rule reads
 it alone (a path on more than half of the pages is template). The ``Combiner`` is a logistic
-regression over that evidence *and* the page method's probability (``block.score``; ``auto``'s),
-so a block the page model is sure of can survive a template match and a block both doubt goes.
+regression over that evidence *and* the page method's probability (``block.score``; ``auto``'s)
+that decides, for the blocks the page method kept and another page of the cluster also has,
+whether to drop them: a block the page model is sure of can survive a template match, a block
+both doubt goes. It only removes: the datasets disagree on what is content, and adding blocks
+from template evidence alone cost precision everywhere we tried it.
 It is trained by ``benchmarks/sites_eval.py --train-combiner`` on leave-one-page-out evidence and
 leave-one-dataset-out ``auto`` probabilities; it must be retrained when ``auto`` is.
 """
@@ -49,6 +52,12 @@ class Evidence:
         return f"template path shared by {shared} of {self.pages} pages of cluster {self.cluster}"
 
 
+def candidates(evidence: Evidence, kept: np.ndarray) -> np.ndarray:
+    """The blocks the combiner judges: kept by the page method and seen on another page of the
+    cluster (its path and text)."""
+    return kept & (evidence.text_pages >= 1)
+
+
 def _logit(p: np.ndarray) -> np.ndarray:
     p = np.clip(p, 1e-4, 1 - 1e-4)
     return np.log(p / (1 - p))
@@ -81,28 +90,27 @@ class Combiner:
 
     def verdicts(self, evidence: Evidence, blocks: Sequence[Block], source: str
                  ) -> list[Verdict | None]:
-        """A verdict for every block whose label the combined probability changes; blocks
-        without a page probability (methods with no score) fall back to the template rule."""
+        """Boilerplate verdicts for the kept blocks seen on other pages (``candidates``) whose
+        combined probability falls under the threshold; a block without a page probability (a
+        method with no score) falls back to the template rule. Nothing is ever added."""
+        kept = np.array([b.label == CONTENT for b in blocks])
         scored = np.array([b.score is not None for b in blocks])
         scores = np.array([b.score if b.score is not None else 0.5 for b in blocks], dtype=float)
         words = np.array([len(b.text.split()) for b in blocks], dtype=float)
         combined = self.probability(features(evidence, scores, words))
         template = evidence.template()
+        drop = candidates(evidence, kept) & np.where(scored, combined < self.threshold, template)
         out: list[Verdict | None] = []
-        for i, block in enumerate(blocks):
-            if scored[i]:
-                label = CONTENT if combined[i] >= self.threshold else BOILERPLATE
-            else:
-                label = BOILERPLATE if template[i] else block.label
-            if label == block.label:
+        for i in range(len(blocks)):
+            if not drop[i]:
                 out.append(None)
                 continue
-            why = (evidence.reason(int(evidence.text_pages[i])) if template[i] else
-                   f"path and text on {int(evidence.text_pages[i])} of {evidence.pages} pages "
-                   f"of cluster {evidence.cluster}")
+            shared = int(evidence.text_pages[i])
+            why = (evidence.reason(shared) if template[i] else f"path and text on {shared} of "
+                   f"{evidence.pages} pages of cluster {evidence.cluster}")
             if scored[i]:
                 why += f"; with the page's p={scores[i]:.3f}: {combined[i]:.3f}"
-            out.append(Verdict(label, why, source))
+            out.append(Verdict(BOILERPLATE, why, source))
         return out
 
     @classmethod
@@ -114,7 +122,7 @@ class Combiner:
         w = np.ones(len(rows)) if weights is None else weights.astype(float)
         beta = np.zeros(x.shape[1])
         penalty = np.full(x.shape[1], l2)
-        penalty[-1] = 0.0
+        penalty[-1] = 1e-6  # (the bias is all but free; this keeps the system solvable)
         for _ in range(50):
             p = 1.0 / (1.0 + np.exp(-(x @ beta)))
             gradient = x.T @ (w * (p - y)) + penalty * beta
