@@ -129,6 +129,14 @@ def test_update_adds_a_page_to_its_cluster_or_a_new_one(tmp_path: Path) -> None:
     assert [c.pages for c in fresh.clusters_] == [["article-0", "article-1"]]
 
 
+def test_pages_added_one_by_one_find_the_same_templates() -> None:
+    online = SiteModel()
+    for page in PAGES:
+        online.update(page)
+    assert sorted(map(sorted, (c.pages for c in online.clusters_))) == sorted(
+        map(sorted, (c.pages for c in SiteModel().fit(PAGES).clusters_)))
+
+
 def test_update_keeps_counts_and_template_names_exact() -> None:
     incremental = SiteModel().fit(PAGES[:5])
     incremental.update(PAGES[5])

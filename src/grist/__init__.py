@@ -9,7 +9,7 @@ from grist.methods import available_methods, register_method
 from grist.result import Result
 
 __version__ = "0.1.0"
-_LAZY = {"SiteConfig": "grist.sites.model", "SiteModel": "grist.sites.model"}
+_LAZY = {"SiteConfig": "grist.sites", "SiteModel": "grist.sites"}
 
 
 def __getattr__(name: str) -> object:
