@@ -6,15 +6,14 @@ on the *other* pages of its site (leave-one-page-out; the page's own gold is nev
 Generated sites (``generated_sites.py``): 4 folds by page; each fold's pages are judged with a
 model fitted on the pages of the other folds (all templates mixed).
 
-Per configuration (``--configs``) and decision rule (``template``: the paper's rule;
-``combined``: the combiner, trained leave-one-dataset-out on the same rows) the word-level LCS
-and shingle precision / recall / F1 are computed per page and averaged per site, per dataset and
-over all pages, beside ``auto`` alone. ``--train-combiner`` then fits the shipped combiner on
-every real row (default configuration) and writes it to ``src/grist/data``.
+Per configuration (``--configs``), the word-level LCS and shingle precision / recall / F1 of
+``auto`` alone and of ``auto`` with the site model's verdicts are computed per page and averaged
+per site, per dataset and over all pages, with what the site model removed (gold or not).
+``--alternatives`` adds the other decision rules of ``sites_rules.py``.
 
     flock /tmp/grist-bench.lock nice -n 10 .venv/bin/python benchmarks/sites_eval.py \\
         --datasets-dir ../shared/datasets --generated build/generated-sites.jsonl.gz \\
-        --out docs/benchmarks/sites.md --train-combiner
+        --alternatives --per-site --out docs/benchmarks/sites.md
 """
 
 from __future__ import annotations
@@ -36,12 +35,12 @@ from grist.errors import GristError
 from grist.evaluate.metrics import lcs_prf, shingle_counts, shingle_prf
 from grist.io.datasets import Page
 from grist.methods.auto import AutoConfig
-from grist.modelfile import shipped
-from grist.sites.combine import SHIPPED, Combiner, Evidence, candidates, features
+from grist.sites.evidence import Evidence
 from grist.sites.model import SiteConfig, SiteModel
 from grist.train.labels import align
 
 sys.path.insert(0, str(Path(__file__).parent))
+import sites_rules  # noqa: E402
 from sites_common import (SITE_DATASETS, dev_sites, lodo_auto, provenance,  # noqa: E402
                           read_generated, report)
 
@@ -118,43 +117,50 @@ def generated_sites(path: Path, datasets_dir: Path, cache: Path, config: SiteCon
     return out
 
 
-def _rows(judged: list[Judged]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Combiner rows, labels, word weights and the dataset of every block the combiner judges
-    (``grist.sites.combine.candidates``)."""
+def _words(j: Judged) -> np.ndarray:
+    return np.array([len(t.split()) for t in j.texts], dtype=float)
+
+
+def _combiners(judged: list[Judged]) -> dict[str, sites_rules.Rule]:
+    """The combined rule per dataset, its logistic regression trained on the other datasets'
+    judged blocks (``sites_rules.judged_blocks``), rows weighted by word share of the page."""
     rows, labels, weights, datasets = [], [], [], []
     for j in judged:
         if j.evidence is None:
             continue
-        words = np.array([len(t.split()) for t in j.texts], dtype=float)
-        judge = candidates(j.evidence, j.kept)
-        rows.append(features(j.evidence, j.scores, words)[judge])
+        words = _words(j)
+        judge = sites_rules.judged_blocks(j.evidence, j.kept)
+        rows.append(sites_rules.features(j.evidence, j.scores, words)[judge])
         labels.append(j.truth[judge])
         weights.append(((words + 1) / (words.sum() + len(words)))[judge])
         datasets += [j.dataset] * int(judge.sum())
-    return (np.vstack(rows), np.concatenate(labels), np.concatenate(weights),
-            np.array(datasets))
+    x, y, w, d = np.vstack(rows), np.concatenate(labels), np.concatenate(weights), \
+        np.array(datasets)
+    return {name: sites_rules.combined(sites_rules.fit_logistic(x[d != name], y[d != name],
+                                                                w[d != name]))
+            for name in sorted(set(datasets)) if np.any(d != name)}
 
 
-def decisions(judged: list[Judged], min_pages: int, combiners: dict[str, Combiner] | None
+SITE = "auto + site"
+
+
+def decisions(judged: list[Judged], min_pages: int, alternatives: bool
               ) -> dict[str, list[np.ndarray]]:
-    """What each system keeps of every page: auto alone, the template rule, the combiner."""
-    out: dict[str, list[np.ndarray]] = {"auto": [], "auto + site (template)": []}
-    if combiners:
-        out["auto + site (combined)"] = []
-    for j in judged:
-        out["auto"].append(j.kept)
-        ev = j.evidence
-        usable = ev is not None and ev.pages >= min_pages
-        template = ev.template() if usable else np.zeros(len(j.kept), dtype=bool)
-        out["auto + site (template)"].append(j.kept & ~template)
-        if combiners:
-            if usable and j.dataset in combiners:
-                words = np.array([len(t.split()) for t in j.texts], dtype=float)
-                p = combiners[j.dataset].probability(features(ev, j.scores, words))
-                drop = candidates(ev, j.kept) & (p < combiners[j.dataset].threshold)
-                out["auto + site (combined)"].append(j.kept & ~drop)
-            else:
-                out["auto + site (combined)"].append(j.kept)
+    """What each system keeps of every page: auto alone, auto with the site model's verdicts
+    (the template rule, as ``SiteModel.relabel``), and with ``alternatives`` the rules of
+    ``sites_rules`` (``combined`` trained leave-one-dataset-out)."""
+    rules: dict[str, sites_rules.Rule] = {SITE: sites_rules.template}
+    combiners = _combiners(judged) if alternatives else {}
+    if alternatives:
+        rules.update({f"alternative: {n}": r for n, r in sites_rules.RULES.items()})
+    out: dict[str, list[np.ndarray]] = {"auto": [j.kept for j in judged]}
+    for name in [*rules, *(["alternative: combined"] if alternatives else [])]:
+        out[name] = []
+        for j in judged:
+            ev = j.evidence
+            rule = rules.get(name) or combiners.get(j.dataset)
+            usable = ev is not None and ev.pages >= min_pages and rule is not None
+            out[name].append(rule(ev, j.kept, j.scores, _words(j)) if usable else j.kept)
     return out
 
 
@@ -214,14 +220,6 @@ def removals(judged: list[Judged], keep_site: list[np.ndarray], top: int) -> lis
     return lines
 
 
-def _combiners(judged: list[Judged]) -> dict[str, Combiner]:
-    """One combiner per dataset, trained on the rows of the other datasets."""
-    rows, labels, weights, datasets = _rows(judged)
-    return {d: Combiner.fit(rows[datasets != d], labels[datasets != d], weights[datasets != d],
-                            trained_on=f"all but {d}")
-            for d in sorted(set(datasets)) if np.any(datasets != d)}
-
-
 def _configs(specs: list[str]) -> dict[str, SiteConfig]:
     """``name`` or ``name:key=value,key=value`` -> SiteConfig (``default`` is SiteConfig())."""
     out = {}
@@ -244,7 +242,8 @@ def main() -> int:
     parser.add_argument("--configs", nargs="+", default=["default"])
     parser.add_argument("--datasets", default=",".join(SITE_DATASETS))
     parser.add_argument("--per-site", action="store_true", help="add the per-site table")
-    parser.add_argument("--train-combiner", action="store_true")
+    parser.add_argument("--alternatives", action="store_true",
+                        help="also score the alternative decision rules of sites_rules.py")
     parser.add_argument("--top", type=int, default=15)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -260,35 +259,24 @@ def main() -> int:
         else:
             real = real_sites(args.datasets_dir, args.cache, config, datasets)
             target.write_bytes(pickle.dumps(real))
-        combiners = _combiners(real)
-        kept = decisions(real, config.min_pages, combiners)
+        kept = decisions(real, config.min_pages, args.alternatives)
         unmatched = Counter(j.note.split(" (")[0] for j in real if j.evidence is None)
         lines += [f"## Real dev-set sites, configuration `{name}`: {config}", "",
                   f"{len(real)} pages of {len({(j.dataset, j.site) for j in real})} sites; "
                   f"{sum(j.evidence is not None for j in real)} matched a cluster "
                   f"({dict(unmatched)}); {time.process_time() - started:.0f} CPU s.", ""]
         lines += table(real, kept, "all") + [""] + table(real, kept, "dataset") + [""]
-        for system in list(kept)[1:]:
+        for system in list(kept)[1:2]:
             lines += [f"### What `{system}` removes", ""] + removals(real, kept[system],
                                                                    args.top) + [""]
         if args.per_site:
             lines += ["### Per site", ""] + table(real, kept, "site") + [""]
         if args.generated:
             generated = generated_sites(args.generated, args.datasets_dir, args.cache, config)
-            gen_kept = decisions(generated, config.min_pages,
-                                 {"generated": Combiner.fit(*_rows(real)[:3])} if combiners
-                                 else None)
+            gen_kept = decisions(generated, config.min_pages, False)
             lines += [f"## Generated sites ({args.generated.name}), configuration `{name}`", "",
                       f"{len(generated)} pages of {len({j.site for j in generated})} templates.",
                       ""] + table(generated, gen_kept, "all") + [""]
-        if args.train_combiner and name == args.configs[0].partition(":")[0]:
-            rows, labels, weights, _ = _rows(real)
-            combiner = Combiner.fit(rows, labels, weights, trained_on=(
-                f"{len(real)} pages of the dev sites, leave-one-page-out evidence, auto "
-                "probabilities from leave-one-dataset-out models"))
-            combiner.save(shipped(SHIPPED))
-            lines += [f"Shipped combiner written to {shipped(SHIPPED)}: weights "
-                      f"{np.round(combiner.weights, 3).tolist()}, bias {combiner.bias:.3f}", ""]
         print(f"{name}: done", file=sys.stderr)
     return report(lines, args.out)
 

@@ -13,7 +13,6 @@ import grist
 from grist.document import RawPage
 from grist.errors import ModelError
 from grist.modelfile import write_model
-from grist.sites.combine import Combiner, Evidence, features
 from grist.sites.model import SiteConfig, SiteModel
 from grist.testing import check_model
 
@@ -21,13 +20,13 @@ PAGES = site_pages()
 
 
 @pytest.mark.parametrize("options", [{}, {"method": "mdl"}, {"method": "hash"},
-                                     {"paths": "nodes"}, {"decide": "combined"}])
+                                     {"paths": "nodes"}, {"decide": "none"}])
 def test_the_site_model_keeps_the_cross_page_contract(options: dict) -> None:
     check_model(lambda: SiteModel(**options), PAGES[:6] + PAGES[10:])
 
 
-def test_a_method_without_scores_is_read_by_the_template_rule() -> None:
-    check_model(lambda: SiteModel(decide="combined"), PAGES, method="justext")
+def test_the_model_serves_methods_without_scores() -> None:
+    check_model(SiteModel, PAGES, method="justext")
 
 
 def _clusters(model: SiteModel) -> list[tuple[str, list[str]]]:
@@ -174,31 +173,3 @@ def test_settings_are_checked() -> None:
 def test_the_literal_reading_ends_in_one_cluster() -> None:
     model = SiteModel(SiteConfig.literal()).fit(PAGES)
     assert len(model.clusters_) == 1 and model.clusters_[0].size == len(PAGES)
-
-
-def test_the_combiner_weighs_evidence_against_the_page_probability() -> None:
-    # a combiner that keeps what the page model keeps unless the text is on most pages
-    weights = np.zeros(len(features(Evidence(0, 4, np.zeros(1), np.zeros(1)), np.ones(1),
-                                    np.ones(1))[0]))
-    weights[0], weights[1] = 1.0, -6.0
-    combiner = Combiner(weights, 2.0)
-    evidence = Evidence(7, 4, np.array([4, 4, 4]), np.array([4, 0, 4]))
-    blocks = [grist.Block("Share this", label="content", score=0.9),
-              grist.Block("A story", label="content", score=0.9),
-              grist.Block("Home", label="boilerplate", score=None)]
-    verdicts = combiner.verdicts(evidence, blocks, "site")
-    assert verdicts[0].label == "boilerplate"
-    assert verdicts[0].reason.startswith("template path shared by 4 of 4 pages of cluster 7; "
-                                         "with the page's p=0.900")
-    assert verdicts[1] is None and verdicts[2] is None
-
-
-def test_a_trained_combiner_round_trips(tmp_path: Path) -> None:
-    rng = np.random.default_rng(0)
-    rows = rng.normal(size=(400, 10))
-    labels = rows[:, 0] - 2 * rows[:, 1] > 0
-    combiner = Combiner.fit(rows, labels, l2=0.1)
-    assert np.mean((combiner.probability(rows) >= 0.5) == labels) > 0.95
-    combiner.save(tmp_path / "c.json")
-    again = Combiner.load(tmp_path / "c.json")
-    assert np.allclose(again.probability(rows), combiner.probability(rows))

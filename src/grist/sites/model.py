@@ -4,10 +4,10 @@
 (TEXT-MDL, TEXT-HASH or LSH; ``grist.sites.search``) and keeps, per cluster, how many pages
 contain each path. Extraction reads the model (``grist.extract(page, site=model)``): the page
 joins the cluster of its site whose template it matches best, and each block is looked up by its
-path and text: ``annotate`` gives that evidence as columns, ``relabel`` turns it into verdicts
-(template blocks are boilerplate: "template path shared by N of M pages of cluster K"), either
-by the paper's rule or, with ``decide="combined"``, by a small learned combiner of the evidence
-and the page method's own probability (``grist.sites.combine``).
+path and text: ``annotate`` gives that evidence as columns, ``relabel`` turns it into verdicts:
+a block the page method kept whose path and text are a template path becomes boilerplate,
+"template path shared by N of M pages of cluster K". (Weighing the evidence against the page
+method's probability with a learned combiner was measured and did no better: docs/decisions.md.)
 
 ``fit`` does not depend on the order of the pages (they are sorted by URL, name and content
 first); ``update(page)`` adds one page to its best cluster (or a new one) and so depends on the
@@ -30,7 +30,7 @@ from grist.errors import GristError, ModelError
 from grist.features.matrix import FeatureMatrix
 from grist.modelfile import load_model, write_model
 from grist.result import Result
-from grist.sites.combine import Combiner, Evidence, load_combiner
+from grist.sites.evidence import Evidence
 from grist.sites.pages import (GROUPINGS, PATH_READINGS, PageError, PagePaths, names_of,
                                page_path_strings, read_page, site_of)
 from grist.sites.pathsets import THRESHOLDS, PathSets
@@ -40,7 +40,7 @@ from grist.sites.templates import SiteCluster
 
 KIND = "site"
 VERSION = 1
-DECISIONS = ("template", "combined", "none")
+DECISIONS = ("template", "none")
 COLUMNS = ("site_pages", "site_path_pages", "site_text_pages", "site_template")
 
 
@@ -58,9 +58,8 @@ class SiteConfig:
     min_pages:      a cluster is used for extraction from this many pages on.
     min_similarity: a page joins a cluster when the Jaccard similarity of its paths and the
                     cluster's template (over the site's template paths) reaches this.
-    decide:         ``template`` (template blocks are boilerplate), ``combined`` (the shipped
-                    combiner weighs the evidence against the method's probability) or ``none``
-                    (evidence columns only).
+    decide:         ``template`` (kept template blocks become boilerplate) or ``none``
+                    (evidence columns only, no verdicts).
     num_perm, neighbours, lsh_threshold, max_candidates: ``grist.sites.search.ClusterConfig``.
     """
 
@@ -116,7 +115,6 @@ class SiteModel:
     def __init__(self, config: SiteConfig | None = None, **options: Any) -> None:
         self.config = replace(config or SiteConfig(), **options)
         self._groups: dict[str, list[SiteCluster]] = {}
-        self._combiner: Combiner | None = None
 
     # -- learning ---------------------------------------------------------------------------
     def fit(self, pages: Iterable[RawPage]) -> SiteModel:
@@ -243,8 +241,6 @@ class SiteModel:
         if self.config.decide == "none":
             return [None] * len(blocks)
         found = self.evidence(doc, blocks)
-        if self.config.decide == "combined":
-            return self._combiner_model().verdicts(found, blocks, self.source)
         verdicts: list[Verdict | None] = []
         for block, is_template, n in zip(blocks, found.template(), found.text_pages, strict=True):
             flip = is_template and block.label == CONTENT
@@ -257,11 +253,6 @@ class SiteModel:
         from grist.api import extract
 
         return extract(page, method=method, site=self)
-
-    def _combiner_model(self) -> Combiner:
-        if self._combiner is None:
-            self._combiner = load_combiner()
-        return self._combiner
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "clusters_"):
