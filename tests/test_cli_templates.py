@@ -73,6 +73,23 @@ def test_json_output_has_a_line_per_page_then_per_cluster(capsys, jsonl: Path,
     assert "grist: error:" in err and "2 errors" in err
 
 
+def test_warc_records_are_pages_too(capsys, tmp_path: Path) -> None:
+    from warc_files import http_response, warc_record, write_warc
+
+    pages = site_pages()
+    records = [warc_record("response", i, http_response(p.content.encode()), url=p.url)
+               for i, p in enumerate(pages)]
+    records.append(warc_record("response", 99, http_response(b"%PDF-1.4", "application/pdf"),
+                               url="https://news.example/file.pdf"))
+    write_warc(tmp_path / "crawl.warc.gz", records)
+    code, out, err = run(capsys, "templates", str(tmp_path / "crawl.warc.gz"), "--format",
+                         "json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and len(rows) == len(pages) + 1 + 3
+    assert rows[len(pages)]["reason"] == "not-html"
+    assert {r["site"] for r in rows[: len(pages)]} == {"news.example", "gazette.example"}
+
+
 def test_a_saved_model_drives_extract_site(capsys, folder: Path, tmp_path: Path) -> None:
     model = tmp_path / "site.json.gz"
     assert run(capsys, "templates", str(folder), "--save", str(model), "--quiet")[0] == 0

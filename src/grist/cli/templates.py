@@ -1,7 +1,7 @@
 """``grist templates``: cluster pages by template (seed 002) and print, and save, what was learnt.
 
-Pages come from files, folders, URLs or JSON-lines files (``grist.io.sources``); pages with a URL
-are clustered per site (host). Text output lists each cluster, its pages and template paths;
+Pages come from files, folders, URLs, JSON-lines files (``grist.io.sources``) or WARC files
+(``grist.io.warc``); pages with a URL are clustered per site (host). Text output lists each cluster, its pages and template paths;
 ``--format json`` writes one object per input page (``input``, ``site``, ``cluster``, or its
 ``error``) and then one per cluster (``cluster``, ``site``, ``pages``, ``members``,
 ``template``). ``--save MODEL`` writes the site model for ``grist extract --site MODEL``.
@@ -17,6 +17,7 @@ from pathlib import Path
 from grist.document import RawPage
 from grist.io.sinks import Summary, message_of, reason_of
 from grist.io.sources import Unreadable, expand
+from grist.io.warc import is_warc, read_warc
 from grist.progress import progress
 from grist.render.json_output import dumps
 from grist.sites.model import SiteConfig, SiteModel
@@ -54,10 +55,12 @@ Failures = dict[str, tuple[str, str]]  # input -> (message, reason)
 
 def _pages(inputs: list[str], order: list[str], failed: Failures,
            quiet: bool) -> Iterator[RawPage]:
-    """The readable pages of the inputs; every input's name goes to ``order``, an unreadable
-    one's error to ``failed``."""
-    sources, _ = expand(inputs)
-    total = None if any(s.kind == "jsonl" for s in sources) else len(sources)
+    """The readable pages of the inputs (WARC records included); every input's name goes to
+    ``order``, an unreadable one's error to ``failed``."""
+    warcs = [i for i in inputs if is_warc(i)]
+    sources, _ = expand([i for i in inputs if not is_warc(i)]) if len(warcs) < len(inputs) \
+        else ([], True)
+    total = None if warcs or any(s.kind == "jsonl" for s in sources) else len(sources)
     with progress(total=total, unit="page", quiet=quiet) as bar:
         for source in sources:
             for page in source.pages():
@@ -67,6 +70,16 @@ def _pages(inputs: list[str], order: list[str], failed: Failures,
                     failed[page.input] = (message_of(page.error), reason_of(page.error))
                 else:
                     yield page
+        for path in warcs:
+            for item in read_warc(path):
+                if not item.is_page:
+                    continue
+                order.append(item.page.input if item.page is not None else item.input)
+                bar.update()
+                if item.page is None:
+                    failed[item.input] = (message_of(item.error), reason_of(item.error))
+                else:
+                    yield item.page
 
 
 def _text(model: SiteModel, show: int) -> str:
