@@ -254,7 +254,8 @@ def main() -> int:
         datasets = tuple(args.datasets.split(","))
         key = xxhash.xxh32_hexdigest(repr((config, datasets)).encode())
         target = args.cache / f"judged-real-{name}-{key}.pkl"
-        if target.exists():
+        cached = target.exists()
+        if cached:
             real = pickle.loads(target.read_bytes())
         else:
             real = real_sites(args.datasets_dir, args.cache, config, datasets)
@@ -264,7 +265,9 @@ def main() -> int:
         lines += [f"## Real dev-set sites, configuration `{name}`: {config}", "",
                   f"{len(real)} pages of {len({(j.dataset, j.site) for j in real})} sites; "
                   f"{sum(j.evidence is not None for j in real)} matched a cluster "
-                  f"({dict(unmatched)}); {time.process_time() - started:.0f} CPU s.", ""]
+                  f"({dict(unmatched)}); "
+                  + (f"judgements read from {target} (an earlier run of this configuration)."
+                     if cached else f"{time.process_time() - started:.0f} CPU s.") + "", ""]
         lines += table(real, kept, "all") + [""] + table(real, kept, "dataset") + [""]
         for system in list(kept)[1:2]:
             lines += [f"### What `{system}` removes", ""] + removals(real, kept[system],
