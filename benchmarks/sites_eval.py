@@ -220,6 +220,28 @@ def removals(judged: list[Judged], keep_site: list[np.ndarray], top: int) -> lis
     return lines
 
 
+def page_changes(judged: list[Judged], keep_site: list[np.ndarray], top: int) -> list[str]:
+    """How many pages the site model made better or worse (LCS F1), and the pages that lost
+    the most recall, with the gold blocks it removed there."""
+    changes = []
+    for j, keep in zip(judged, keep_site, strict=True):
+        before, after = page_scores(j, j.kept), page_scores(j, keep)
+        lost = [t[:70] for t, k0, k1, g in zip(j.texts, j.kept, keep, j.truth, strict=True)
+                if k0 and not k1 and g]
+        changes.append((after["lcs_r"] - before["lcs_r"], after["lcs_f1"] - before["lcs_f1"],
+                        f"{j.dataset} {j.site} {j.id}", lost))
+    f1 = np.array([c[1] for c in changes])
+    recall = np.array([c[0] for c in changes])
+    changes.sort(key=lambda c: c[0])
+    lines = [f"Per page (LCS F1): {int((f1 > 1e-9).sum())} better, {int((f1 < -1e-9).sum())} "
+             f"worse, {int((np.abs(f1) <= 1e-9).sum())} unchanged. Recall fell on "
+             f"{int((recall < -1e-9).sum())} pages (sum of the falls {recall[recall < 0].sum():.3f}"
+             f" over {len(changes)} pages); the largest falls:", ""]
+    lines += [f"- {name}: recall {r:+.3f}, F1 {f:+.3f}; gold blocks removed: {lost[:3]}"
+              for r, f, name, lost in changes[:top]]
+    return lines
+
+
 def _configs(specs: list[str]) -> dict[str, SiteConfig]:
     """``name`` or ``name:key=value,key=value`` -> SiteConfig (``default`` is SiteConfig())."""
     out = {}
@@ -269,9 +291,8 @@ def main() -> int:
                   + (f"judgements read from {target} (an earlier run of this configuration)."
                      if cached else f"{time.process_time() - started:.0f} CPU s.") + "", ""]
         lines += table(real, kept, "all") + [""] + table(real, kept, "dataset") + [""]
-        for system in list(kept)[1:2]:
-            lines += [f"### What `{system}` removes", ""] + removals(real, kept[system],
-                                                                   args.top) + [""]
+        lines += [f"### What `{SITE}` removes", ""] + removals(real, kept[SITE], args.top)
+        lines += [""] + page_changes(real, kept[SITE], args.top // 2) + [""]
         if args.per_site:
             lines += ["### Per site", ""] + table(real, kept, "site") + [""]
         if args.generated:
