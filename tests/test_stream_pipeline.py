@@ -151,4 +151,4 @@ def test_feed_list_lines_name_the_problem(tmp_path: Path, bad: str, capsys) -> N
     feeds.write_text(f"# my feeds\nhttp://x.example/feed.xml {bad}\n")
     assert main(["stream", "--feeds", str(feeds), "--state", str(tmp_path / "s.db"), "--out",
                  str(tmp_path / "o.jsonl"), "--once", "--quiet"]) == 1
-    assert f"feeds.txt:2:" in capsys.readouterr().err
+    assert "feeds.txt:2:" in capsys.readouterr().err

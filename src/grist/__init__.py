@@ -11,6 +11,16 @@ from grist.render import RenderOptions
 from grist.result import Result
 
 __version__ = "0.1.0"
+_LAZY = {"SiteConfig": "grist.sites", "SiteModel": "grist.sites"}
+
+
+def __getattr__(name: str) -> object:
+    """Site models are imported when first used (they bring MinHash, LSH and their deps)."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'grist' has no attribute {name!r}")
 
 __all__ = [
     "BOILERPLATE",
@@ -26,6 +36,8 @@ __all__ = [
     "RawPage",
     "RenderOptions",
     "Result",
+    "SiteConfig",
+    "SiteModel",
     "Verdict",
     "available_methods",
     "extract",

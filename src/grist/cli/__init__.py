@@ -21,6 +21,7 @@ _SUBCOMMANDS = (
     "grist.cli.inspect",
     "grist.cli.batch",
     "grist.cli.stream",
+    "grist.cli.templates",
 )
 
 

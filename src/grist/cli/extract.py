@@ -19,6 +19,7 @@ from grist.api import Extractor
 from grist.batch.job import JobConfig
 from grist.batch.run import BatchOptions, default_jobs, run_job
 from grist.cli.batch import add_executor_options
+from grist.crosspage import CrossPageModel
 from grist.errors import GristError
 from grist.io.records import read_final
 from grist.io.sinks import ResultSink, Summary, message_of
@@ -62,6 +63,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--model", metavar="FILE", help="a model trained with `grist train` (methods auto, tree)"
+    )
+    parser.add_argument(
+        "--site", metavar="MODEL", help="a site model from `grist templates --save MODEL`: its "
+        "templates' blocks are dropped (pages of sites it does not know: page level, with a "
+        "note); read in one process"
     )
     parser.add_argument(
         "--time-budget",
@@ -149,13 +155,26 @@ def _sources(args: argparse.Namespace, inputs: list[str]) -> tuple[list[Source],
     return sources, batch
 
 
+def _site_model(path: str | None) -> CrossPageModel | None:
+    """The site model of ``--site`` (read before any page, so a bad file stops at once)."""
+    if path is None:
+        return None
+    from grist.sites.model import SiteModel
+
+    return SiteModel.load(path)
+
+
 def run(args: argparse.Namespace) -> int:
     """Extract every input; returns 1 if a page failed, else 0."""
     inputs = _inputs(args)
+    site = _site_model(args.site)
+    if site is not None and any(is_warc(item) for item in inputs):
+        raise GristError("--site reads pages in one process and WARC files go to the batch "
+                         "executor: use grist batch --site-aware for a crawl")
     if any(is_warc(item) for item in inputs):  # a crawl: the batch executor reads WARC
         return _run_parallel(args, inputs, expand([i for i in inputs if not is_warc(i)])[0]
                              if not all(is_warc(i) for i in inputs) else [])
-    if args.jobs and args.jobs > 1:
+    if args.jobs and args.jobs > 1 and site is None:
         sources, batch = expand(inputs)
         if batch and all(s.kind != "stdin" for s in sources):
             return _run_parallel(args, inputs, sources)
@@ -187,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
                 try:
                     if isinstance(page, Unreadable):
                         raise page.error
-                    result = extractor(page, url=args.url)
+                    result = extractor(page, url=args.url, site=site)
                 except Exception as exc:  # noqa: BLE001 - one bad page never stops a batch
                     if not batch:
                         print(f"grist: error: {source.input}: {message_of(exc)}", file=sys.stderr)

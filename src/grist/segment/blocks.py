@@ -18,7 +18,7 @@ from typing import Any
 from grist.document import Block, Document
 from grist.errors import GristError, LimitExceededError
 from grist.limits import Budget
-from grist.segment.context import ENTER, LEAVE, REGION_TAGS
+from grist.segment.context import ENTER, LEAVE
 from grist.segment.inline import CLOSE, OPEN, Mark
 
 # Seed 000 §4.1.1, verbatim.
