@@ -4,7 +4,8 @@ scale), and the growth exponent of each.
 The pages are a generated_sites.py file (many templates mixed), shuffled, and clustered all
 together (no grouping by host: the hardest case, one clustering over every page). Reading a page
 (parse, segment, paths) is timed apart from the clustering; clustering time is CPU time of one
-process, its memory the peak of what it allocates (``tracemalloc``, NumPy arrays included). Then
+process, its memory the peak of what it allocates (``tracemalloc``, NumPy arrays included, in a
+second run: tracing slows Python code several times). Then
 ``SiteModel.fit`` is timed end to end with its defaults. Sizes above ``--mdl-max`` are skipped
 for ``mdl``, whose all-pairs pool grows as n^2.
 
@@ -19,7 +20,9 @@ import random
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -32,10 +35,25 @@ from grist.sites.search import ClusterConfig, cluster
 sys.path.insert(0, str(Path(__file__).parent))
 from sites_common import provenance, read_generated, report  # noqa: E402
 
+T = TypeVar("T")
+
 
 def exponent(sizes: list[int], values: list[float]) -> float:
     """Least-squares slope of log(value) over log(size)."""
     return float(np.polyfit(np.log(sizes), np.log(values), 1)[0])
+
+
+def timed_and_traced(run: Callable[[], T]) -> tuple[T, float, float]:
+    """``run()``'s result, its CPU seconds, and (from a second call, under tracemalloc, which
+    slows Python code several times) the peak MiB it allocates."""
+    started = time.process_time()
+    result = run()
+    seconds = time.process_time() - started
+    tracemalloc.start()
+    run()
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    return result, seconds, peak
 
 
 def main() -> int:
@@ -75,12 +93,8 @@ def main() -> int:
                 continue
             sets = PathSets.build([r.hashes for r in read[:n]])
             non_content = sets.non_content(args.threshold)
-            tracemalloc.start()
-            started = time.process_time()
-            found = cluster(non_content, sets.hashes, ClusterConfig(method=method))
-            seconds = time.process_time() - started
-            peak = tracemalloc.get_traced_memory()[1] / 2**20
-            tracemalloc.stop()
+            found, seconds, peak = timed_and_traced(
+                lambda: cluster(non_content, sets.hashes, ClusterConfig(method=method)))
             sizes, times, peaks = measured.setdefault(method, ([], [], []))
             sizes.append(n)
             times.append(max(seconds, 1e-3))
@@ -99,12 +113,7 @@ def main() -> int:
     lines += ["", "## SiteModel.fit end to end (defaults: grouped by host, lsh)", "",
               "| pages | sites | clusters | CPU s | peak MiB |", "|---:|---:|---:|---:|---:|"]
     for n in args.sizes:
-        tracemalloc.start()
-        started = time.process_time()
-        model = SiteModel().fit(raws[:n])
-        seconds = time.process_time() - started
-        peak = tracemalloc.get_traced_memory()[1] / 2**20
-        tracemalloc.stop()
+        model, seconds, peak = timed_and_traced(lambda: SiteModel().fit(raws[:n]))
         lines.append(f"| {n} | {len({c.group for c in model.clusters_})} | "
                      f"{len(model.clusters_)} | {seconds:.1f} | {peak:.1f} |")
         print(lines[-1], file=sys.stderr)

@@ -14,6 +14,7 @@ exact look (near-duplicate documents over word shingles, template clustering ove
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 import numpy as np
 
@@ -31,6 +32,7 @@ def _area(y: np.ndarray, x: np.ndarray) -> float:
     return float(((y[1:] + y[:-1]) * np.diff(x)).sum() / 2)
 
 
+@cache  # a pure function of its arguments, asked again for every site a model fits
 def choose_bands(threshold: float, num_perm: int, false_positive_weight: float = 0.5,
                  false_negative_weight: float = 0.5) -> tuple[int, int]:
     """(bands, rows) with bands * rows <= num_perm minimising the weighted areas of false
