@@ -230,3 +230,9 @@ def test_batch_records_carry_metadata_and_links_when_asked(tmp_path):
     assert plain.returncode == 0, plain.stderr
     [bare] = outputs(tmp_path / "plain")
     assert "metadata" not in bare and "[the maps]" not in bare["text"] and "the maps" in bare["text"]
+    parquet = grist("batch", str(folder), "--out", str(tmp_path / "pq"), "-j", "1",
+                    "--method", "justext", "--output-format", "parquet", "--with-metadata")
+    assert parquet.returncode == 0, parquet.stderr
+    import pyarrow.parquet as pq
+    row = pq.read_table(next((tmp_path / "pq").glob("shard-*.parquet"))).to_pylist()[0]
+    assert json.loads(row["metadata"])["author"] == "Ann Smith"
