@@ -170,3 +170,17 @@ def test_front_matter_in_text_and_markdown(standin: str) -> None:
     assert head.splitlines()[:2] == ["---", 'title: "Tea: a guide"']
     assert body == "Steep the leaves for two minutes."
     assert result.to_text(with_metadata=False) == "Steep the leaves for two minutes."
+
+
+@pytest.mark.parametrize(("title", "heading", "clean"), [
+    ("Night trains return | The Valley Courier", "Night trains return after a decade",
+     "Night trains return"),
+    ("The Valley Courier - Night trains return", "Night trains return", "Night trains return"),
+    ("Night trains return | The Valley Courier", "Weather today",
+     "Night trains return | The Valley Courier"),
+    ("Night trains return | The Valley Courier", None, "Night trains return | The Valley Courier"),
+    ("Review: the night train", "Review: the night train", "Review: the night train"),
+])
+def test_clean_title_from_the_heading_when_no_site_name_is_known(title: str, heading: str | None,
+                                                                  clean: str) -> None:
+    assert clean_title(title, None, None, heading) == clean

@@ -170,6 +170,13 @@ def _text(blocks: list[Block]) -> str:
     return "\n".join(out)
 
 
+def _heading(blocks: list[Block]) -> str | None:
+    """The text of the page's first top-level heading the method kept (else any first one)."""
+    top = [b for b in blocks if b.heading == 1]
+    kept = [b for b in top if b.is_content]
+    return (kept or top)[0].text if top else None
+
+
 def extract_metadata(doc: Document, blocks: list[Block]) -> Metadata:
     """The page's metadata from its DOM (parsed here when the method did not) and its blocks."""
     dom = doc.dom if doc.dom is not None else LexborHTMLParser(doc.html)
@@ -189,7 +196,7 @@ def extract_metadata(doc: Document, blocks: list[Block]) -> Metadata:
     image = _first(_field(found, "image"))
     description = _first(_field(found, "description"))
     return Metadata(
-        title=clean_title(title, sitename, url) if title else None,
+        title=clean_title(title, sitename, url, _heading(blocks)) if title else None,
         authors=_authors(found, blocks),
         date=_date(found, url, blocks),
         date_modified=_first_date(_field(found, "modified")),

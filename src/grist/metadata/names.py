@@ -2,8 +2,8 @@
 
 A ``<title>`` (and often ``og:title``) carries the site's name: "Story | Site", "Site - Story",
 "Story — Site". ``clean_title`` removes a leading or trailing segment that names the site (the
-declared site name or the host), or, when none does, a trailing segment that is much shorter than
-the rest and looks like a brand. Authors lose "By", handles' "@", e-mail and profile URLs, and
+declared site name or the host), or, when none does, keeps the one segment the article's own
+heading repeats. Authors lose "By", handles' "@", e-mail and profile URLs, and
 lists are split on "and", "&", ";" and ",".
 """
 
@@ -45,8 +45,10 @@ def _names_site(segment: str, names: set[str]) -> bool:
         for n in names)
 
 
-def clean_title(title: str, sitename: str | None = None, url: str | None = None) -> str:
-    """``title`` without the site name the page appended or prepended to it."""
+def clean_title(title: str, sitename: str | None = None, url: str | None = None,
+                heading: str | None = None) -> str:
+    """``title`` without the site name the page appended or prepended to it (named by
+    ``sitename`` or the host of ``url``; else the segment the page's ``heading`` begins with)."""
     title = " ".join(title.split())
     parts = _SEPARATORS.split(title)
     if len(parts) < 2:
@@ -59,7 +61,11 @@ def clean_title(title: str, sitename: str | None = None, url: str | None = None)
             parts.pop(0)
         if len(parts) < len(_SEPARATORS.split(title)):
             return _rejoin(title, parts)
-    return title
+    said = _squash(heading or "")
+    if said.startswith(_squash(title)):  # the heading repeats the whole title
+        return title
+    matching = [p for p in parts if _squash(p) and said.startswith(_squash(p))]
+    return matching[0] if len(matching) == 1 else title
 
 
 def _rejoin(title: str, parts: list[str]) -> str:
