@@ -24,12 +24,21 @@ class Extractor:
     ``method`` is a method name or ``name/variant``; ``config`` defaults to that method's (variant's).
     The method's resources (a model file) are loaded once, when the Extractor is built, and held
     by it. It keeps no state between pages: calling it twice on the same page gives the same result.
+
+    The text is the article's body. Methods that name block roles (``auto``) report the title,
+    subtitle, bylines, captions and comments as blocks with that ``role``, outside the text;
+    ``with_title`` (title and subtitle), ``with_byline``, ``with_captions`` and
+    ``with_comments`` put them into it.
     """
 
     method: str = DEFAULT_METHOD
     config: Any = None
     limits: Limits = field(default_factory=Limits)
     output: str = "text"
+    with_title: bool = False
+    with_byline: bool = False
+    with_captions: bool = False
+    with_comments: bool = False
 
     def __post_init__(self) -> None:
         self._method = get_method(self.method)
@@ -84,8 +93,26 @@ class Extractor:
             meta=dict(labelled.meta),
             reasons=labelled.reasons,
         )
+        if self.included_roles:
+            result = result.including(self.included_roles)
         result.timings["total"] = time.perf_counter() - started
         return result
+
+    @property
+    def included_roles(self) -> frozenset[str]:
+        """The roles besides the body that this extractor puts into the text."""
+        return included_roles(self.with_title, self.with_byline, self.with_captions,
+                              self.with_comments)
+
+
+def included_roles(with_title: bool = False, with_byline: bool = False,
+                   with_captions: bool = False, with_comments: bool = False) -> frozenset[str]:
+    """The block roles the ``with_*`` options add to the body."""
+    chosen = [("title", "subtitle")] if with_title else []
+    chosen += [("byline",)] if with_byline else []
+    chosen += [("caption",)] if with_captions else []
+    chosen += [("comment",)] if with_comments else []
+    return frozenset(role for group in chosen for role in group)
 
 
 def _empty_reason(blocks: list[Block]) -> str | None:
@@ -104,13 +131,21 @@ def extract(
     limits: Limits | None = None,
     site: CrossPageModel | None = None,
     stream: CrossPageModel | None = None,
+    with_title: bool = False,
+    with_byline: bool = False,
+    with_captions: bool = False,
+    with_comments: bool = False,
 ) -> Result:
     """Extract the main content of one page.
 
     ``html`` is raw bytes (decoded as a browser would), an already decoded str, or a RawPage.
     Returns a Result (``.text``, ``.title``, ``.blocks``, renderers); ``str(result)`` renders
     ``output``. ``site`` / ``stream`` are cross-page models read (never updated) by the
-    extraction. Raises a ``grist.errors.GristError`` subclass for input that cannot be extracted.
+    extraction. The text is the body; ``with_title``, ``with_byline``, ``with_captions`` and
+    ``with_comments`` add those blocks (see ``Extractor``). Raises a
+    ``grist.errors.GristError`` subclass for input that cannot be extracted.
     """
-    extractor = Extractor(method=method, config=config, limits=limits or Limits(), output=output)
+    extractor = Extractor(method=method, config=config, limits=limits or Limits(), output=output,
+                          with_title=with_title, with_byline=with_byline,
+                          with_captions=with_captions, with_comments=with_comments)
     return extractor(html, url, site=site, stream=stream)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from grist import render as renderers
-from grist.document import Block, Document
+from grist.document import CONTENT, Block, Document
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.features.matrix import FeatureMatrix
@@ -45,6 +45,27 @@ class Result:
         blocks = [replace(b, reason=why) if b.decided_by == "page" else b
                   for b, why in zip(self.blocks, full, strict=True)]
         return replace(self, blocks=blocks, reasons=None)
+
+    def including(self, roles: Collection[str]) -> Result:
+        """This result with the blocks of the given roles (``title``, ``caption``, ...; see
+        ``grist.document.ROLES``) in the text as well, each saying so in its reason. A new
+        Result; this one is unchanged. Methods that name no roles are unaffected."""
+        added = [b.role in roles and not b.is_content for b in self.blocks]
+        if not any(added):
+            return self
+
+        def note(reason: str | None, block: Block) -> str:
+            return f"{reason}; {block.role}, kept on request"
+
+        blocks = [replace(b, label=CONTENT, reason=note(b.reason, b)) if add else b
+                  for b, add in zip(self.blocks, added, strict=True)]
+        reasons = self.reasons
+        if reasons is not None:
+            def reasons() -> list[str]:
+                full = self.reasons()
+                return [note(r, b) if add else r
+                        for r, b, add in zip(full, self.blocks, added, strict=True)]
+        return replace(self, blocks=blocks, empty_reason=None, reasons=reasons)
 
     @property
     def title(self) -> str:

@@ -24,14 +24,17 @@ import numpy as np
 
 from grist.classify.forest import Forest
 from grist.classify.rows import LabelledPage
+from grist.document import ROLES
 from grist.errors import ModelError
-from grist.features.auto import stage2_features
+from grist.features.auto import PAGE_RELATIVE, stage2_features
 from grist.features.matrix import FeatureMatrix
 from grist.modelfile import load_model, write_model
 
 KIND = "auto"
-VERSION = 1
-SHIPPED = "auto-1.json.gz"
+VERSION = 2
+SHIPPED = "auto-2.json.gz"
+TARGETS = ("body", "article", "gold")
+ARTICLE_ROLES = ("body", "title", "subtitle", "byline", "caption")
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,11 @@ class TrainConfig:
     page counts the same) and by its dataset's page count to ``dataset_power`` (1: every dataset
     counts the same), so that large or long-page datasets do not drown small or modern ones.
     ``threshold`` None: chosen on the training pages (``_best_threshold``).
+    ``target``: what a positive block is — ``body`` (role body, ``grist.classify.roles``),
+    ``article`` (the body and the article's title, subtitle, bylines and captions) or ``gold``
+    (in the page's gold text, whatever its dataset's convention).
+    ``calibration``: stage 2 also sees where each probability stands on its page
+    (``grist.features.auto.page_relative``).
     """
 
     rounds: int = 150
@@ -58,6 +66,8 @@ class TrainConfig:
     page_power: float = 0.5
     dataset_power: float = 0.0
     threshold: float | None = None
+    target: str = "body"
+    calibration: bool = True
 
 
 THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
@@ -87,6 +97,15 @@ def _page_weights(pages: Sequence[LabelledPage], names: Sequence[str],
         weights.append(words * scale)
     mean = np.concatenate(weights).mean()
     return [w / mean for w in weights]
+
+
+def targets(page: LabelledPage, target: str) -> np.ndarray:
+    """The training labels of one page for ``TrainConfig.target``."""
+    if target == "gold" or page.roles is None:
+        return page.labels
+    wanted = ("body",) if target == "body" else ARTICLE_ROLES
+    codes = [ROLES.index(r) for r in wanted]
+    return np.isin(page.roles, codes)
 
 
 def _train(lgb: Any, values: np.ndarray, labels: np.ndarray, weights: np.ndarray,
@@ -138,6 +157,8 @@ class AutoModel:
         except ImportError:
             raise ModelError("training needs lightgbm: pip install 'grist[train]'") from None
         config = self.config
+        if config.target not in TARGETS:
+            raise ModelError(f"unknown target {config.target!r}; choose one of {TARGETS}")
         pages = [p for p in pages if len(p.labels)]
         if not pages:
             raise ModelError("no labelled blocks to train on")
@@ -145,24 +166,26 @@ class AutoModel:
         params1 = _params(config, config.leaves)
         folds = min(config.folds, len(pages))
         weights = _page_weights(pages, names1, config)
+        wanted = [targets(p, config.target) for p in pages]
         everything = range(len(pages))
         oof: list[np.ndarray] = [np.zeros(0)] * len(pages)
         for fold in range(folds):
             held = [i for i in everything if i % folds == fold]
             train = [i for i in everything if i % folds != fold] or everything
-            booster = _train(lgb, *_stack(pages, weights, train), names1, params1,
+            booster = _train(lgb, *_stack(pages, wanted, weights, train), names1, params1,
                              config.oof_rounds)
             for i in held:
                 oof[i] = booster.predict(pages[i].values, num_threads=1)
-        values1, labels, weights1 = _stack(pages, weights, everything)
+        values1, labels, weights1 = _stack(pages, wanted, weights, everything)
         stage1 = _train(lgb, values1, labels, weights1, names1, params1, config.rounds)
         del values1
-        values2, names2 = _stage2_rows(pages, names1, oof)
+        values2, names2 = _stage2_rows(pages, names1, oof, config.calibration)
         stage2 = _train(lgb, values2, labels, weights1, names2, _params(config, config.leaves2),
                         config.rounds2)
         threshold = config.threshold
         if threshold is None:
-            threshold = _best_threshold(pages, names1, stage2.predict(values2, num_threads=1))
+            threshold = _best_threshold(pages, wanted, names1,
+                                        stage2.predict(values2, num_threads=1))
         meta = {"pages": len(pages), "blocks": len(labels), "config": asdict(config),
                 "datasets": sorted({p.dataset for p in pages})}
         self.boosters_ = _Boosters(stage1.model_to_string(), stage2.model_to_string(),
@@ -183,7 +206,10 @@ class AutoModel:
                       p1: np.ndarray) -> tuple[np.ndarray, FeatureMatrix]:
         """Final probabilities from the stage-1 ones in context, and the stage-2 features."""
         second = stage2_features(regions, paths, matrix, p1)
-        return self._fitted().stage2.predict(second.values), second
+        stage2 = self._fitted().stage2
+        if second.names != stage2.names:
+            second = _select(second, stage2.names)
+        return stage2.predict(second.values), second
 
     def predict(self, matrix: FeatureMatrix, regions: Sequence[int],
                 paths: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -235,24 +261,40 @@ class _Boosters:
         object.__setattr__(self, "stage2", Forest.parse(self.text2))
 
 
-def _stack(pages: Sequence[LabelledPage], weights: Sequence[np.ndarray],
-           chosen: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _select(matrix: FeatureMatrix, names: Sequence[str]) -> FeatureMatrix:
+    """The columns ``names`` of ``matrix`` (ModelError when one is missing)."""
+    try:
+        index = [matrix.names.index(n) for n in names]
+    except ValueError:
+        raise ModelError("the model was trained on other features; retrain it with grist train"
+                         ) from None
+    return FeatureMatrix(tuple(names), matrix.values[:, index])
+
+
+def _stack(pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
+           weights: Sequence[np.ndarray], chosen: Sequence[int]
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return (np.vstack([pages[i].values for i in chosen]),
-            np.concatenate([pages[i].labels for i in chosen]),
+            np.concatenate([wanted[i] for i in chosen]),
             np.concatenate([weights[i] for i in chosen]))
 
 
 def _stage2_rows(pages: Sequence[LabelledPage], names1: tuple[str, ...],
-                 probabilities: Sequence[np.ndarray]) -> tuple[np.ndarray, tuple[str, ...]]:
+                 probabilities: Sequence[np.ndarray], calibration: bool = True
+                 ) -> tuple[np.ndarray, tuple[str, ...]]:
     parts = [
         stage2_features(p.regions, p.paths, FeatureMatrix(names1, p.values), prob)
         for p, prob in zip(pages, probabilities, strict=True)
     ]
-    return np.vstack([m.values for m in parts]), parts[0].names
+    names = parts[0].names
+    if not calibration:
+        names = tuple(n for n in names if n not in PAGE_RELATIVE)
+        parts = [_select(m, names) for m in parts]
+    return np.vstack([m.values for m in parts]), names
 
 
-def _best_threshold(pages: Sequence[LabelledPage], names1: Sequence[str],
-                    p2: np.ndarray) -> float:
+def _best_threshold(pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
+                    names1: Sequence[str], p2: np.ndarray) -> float:
     """The threshold of THRESHOLDS with the best mean per-page word F1 on the training pages.
 
     Stage 2's probabilities there come from out-of-fold stage-1 scores, so they are about as
@@ -262,11 +304,11 @@ def _best_threshold(pages: Sequence[LabelledPage], names1: Sequence[str],
     grid = np.array(THRESHOLDS)
     total = np.zeros(len(grid))
     start = 0
-    for page in pages:
-        p = p2[start:start + len(page.labels)]
-        start += len(page.labels)
+    for page, labels in zip(pages, wanted, strict=True):
+        p = p2[start:start + len(labels)]
+        start += len(labels)
         words = page.values[:, column].astype(float)
-        content = words * page.labels
+        content = words * labels
         if content.sum() <= 0:
             continue
         kept = (p[None, :] >= grid[:, None]).astype(float)

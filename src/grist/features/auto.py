@@ -14,26 +14,35 @@ from collections.abc import Sequence
 import numpy as np
 
 from grist.document import Block, Document
+from grist.features.ancestry import ancestry_features
 from grist.features.candidates import candidate_features
 from grist.features.context import context_features, with_neighbours
 from grist.features.matrix import FeatureMatrix
 from grist.features.text import block_features
+from grist.segment.elements import Elements
 
 FAR_COLUMNS = ("num_words", "link_density", "text_density", "ctx_up1_share")
 STAGE2_OFFSETS = (-3, -2, -1, 1, 2, 3)
+PAGE_RELATIVE = ("above_share", "of_max", "otsu_diff", "page_otsu", "gap_diff", "page_gap",
+                 "page_q25", "page_q50", "page_q75")
 STAGE2_KEEP = ("num_words", "link_density", "text_density", "ctx_heading", "ctx_up1_share",
                "ctx_up3_share", "relative_position")
 
 
-def stage1_features(blocks: Sequence[Block], doc: Document | None) -> FeatureMatrix:
-    """Shallow, context and container features of every block, with the blocks two steps away.
+def stage1_features(blocks: Sequence[Block], doc: Document | None,
+                    elements: Elements | None = None) -> FeatureMatrix:
+    """Shallow, context, container and ancestry features of every block, with the blocks two
+    steps away. ``elements``: the page's element table from ``segment_elements`` (without it
+    the ancestry columns are zeros).
 
-    The blocks' ``str.split()`` word counts are computed once here and handed to the context and
-    container features, which both need them.
+    The blocks' ``str.split()`` word counts are computed once here and handed to the context,
+    container and ancestry features, which all need them.
     """
     counts = np.array([len(b.text.split()) for b in blocks], dtype=float)
+    links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), counts)
     matrix = block_features(blocks).hstack(context_features(blocks, doc, counts))
     matrix = matrix.hstack(candidate_features(blocks, counts))
+    matrix = matrix.hstack(ancestry_features(blocks, elements, counts, links))
     return with_neighbours(matrix, FAR_COLUMNS, (-2, 2))
 
 
@@ -74,9 +83,58 @@ def _run_edges(paths: Sequence[str], p: np.ndarray) -> tuple[np.ndarray, np.ndar
     return padded[starts[run]], padded[ends[run] + 2], (ends - starts + 1)[run].astype(float)
 
 
+def _weighted_otsu(sorted_p: np.ndarray, sorted_w: np.ndarray) -> float:
+    """The cut between two groups of the page's probabilities (sorted ascending, weighted by
+    words) that maximises the between-group variance (Otsu 1979)."""
+    total = sorted_w.sum()
+    low_w = np.cumsum(sorted_w)[:-1]
+    low_sum = np.cumsum(sorted_p * sorted_w)[:-1]
+    high_w = total - low_w
+    ok = (low_w > 0) & (high_w > 0)
+    if not ok.any():
+        return float(sorted_p[-1])
+    mean_low = low_sum / np.maximum(low_w, 1e-12)
+    mean_high = (low_sum[-1] + sorted_p[-1] * sorted_w[-1] - low_sum) / np.maximum(high_w, 1e-12)
+    between = np.where(ok, low_w * high_w * (mean_high - mean_low) ** 2, -1.0)
+    k = int(np.argmax(between))
+    return float((sorted_p[k] + sorted_p[k + 1]) / 2)
+
+
+def page_relative(p: np.ndarray, weight: np.ndarray) -> FeatureMatrix:
+    """Where each block's probability stands on its page, so stage 2 can learn a cut per page:
+    the share of the page's words scored higher (``above_share``), the probability over the
+    page's best (``of_max``), its distance to the page's Otsu cut between two groups of
+    probabilities (``otsu_diff``, and the cut itself), to the middle of the largest drop
+    between neighbouring probabilities (``gap_diff``, and that drop's size), and the page's
+    word-weighted quartiles of probabilities."""
+    names = PAGE_RELATIVE
+    n = len(p)
+    if not n:
+        return FeatureMatrix(names, np.zeros((0, len(names))))
+    order = np.argsort(p, kind="stable")
+    sp, sw = p[order], weight[order]
+    total = sw.sum()
+    through = np.cumsum(sw)  # words at or below each sorted position
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n)
+    # Ties: every block with the same probability gets the words above the last of them.
+    last_equal = np.searchsorted(sp, sp, side="right") - 1
+    above = (total - through[last_equal]) / total
+    otsu = _weighted_otsu(sp, sw)
+    drops = np.diff(sp)
+    k = int(np.argmax(drops)) if len(drops) else 0
+    gap_cut = float((sp[k] + sp[k + 1]) / 2) if len(drops) else float(sp[0])
+    gap = float(drops[k]) if len(drops) else 0.0
+    quartiles = sp[np.minimum(np.searchsorted(through / total, (0.25, 0.5, 0.75)), n - 1)]
+    columns = [above[rank], p / max(float(sp[-1]), 1e-9), p - otsu, np.full(n, otsu),
+               p - gap_cut, np.full(n, gap), *(np.full(n, q) for q in quartiles)]
+    return FeatureMatrix(names, np.column_stack(columns))
+
+
 def stage2_features(regions: Sequence[int], paths: Sequence[str], stage1: FeatureMatrix,
                     p: np.ndarray) -> FeatureMatrix:
-    """The stage-1 probability in its context: neighbours, window, region, path and page."""
+    """The stage-1 probability in its context: neighbours, window, region, path and page, and
+    where it stands among the page's probabilities (``page_relative``)."""
     n = len(p)
     weight = stage1.column("num_words") + 1.0
     base = FeatureMatrix(("p",), p.reshape(n, 1))
@@ -93,4 +151,4 @@ def stage2_features(regions: Sequence[int], paths: Sequence[str], stage1: Featur
              "run_before_p", "run_after_p", "run_length")
     context = FeatureMatrix(names, np.column_stack(columns) if n else np.zeros((0, len(names))))
     kept = FeatureMatrix(STAGE2_KEEP, stage1.values[:, [stage1.names.index(c) for c in STAGE2_KEEP]])
-    return shifted.hstack(context).hstack(kept)
+    return shifted.hstack(context).hstack(kept).hstack(page_relative(p, weight))

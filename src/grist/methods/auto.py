@@ -14,11 +14,13 @@ import numpy as np
 
 from grist.classify.boosted import SHIPPED, AutoModel
 from grist.classify.explain import top_contributions
-from grist.document import BOILERPLATE, CONTENT, Document
+from grist.classify.roles import derive_roles
+from grist.document import BOILERPLATE, CONTENT, ROLES, Document
 from grist.features.auto import stage1_features
 from grist.features.matrix import FeatureMatrix
-from grist.methods.base import Labelled, Method, PageContext, describe_blocks
+from grist.methods.base import Labelled, Method, PageContext
 from grist.modelfile import shipped
+from grist.segment.blocks import segment_elements
 
 
 @dataclass(frozen=True)
@@ -66,14 +68,19 @@ def load(config: AutoConfig) -> AutoModel:
 
 
 def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
-    """Label every block of the page with the learned model."""
-    blocks, matrix = describe_blocks(doc, ctx.budget, stage1_features)
-    if matrix is None:
+    """Label every block of the page with the learned model, and name every block's role."""
+    blocks, elements = segment_elements(doc)
+    ctx.budget.check("segmentation")
+    if not blocks:
         return Labelled(blocks)
+    matrix = stage1_features(blocks, doc, elements)
+    ctx.budget.check("features")
     model: AutoModel = ctx.resources
     p1, p2 = model.predict(matrix, [b.region for b in blocks], [b.path for b in blocks])
     threshold = model.threshold_ if config.threshold is None else config.threshold
     keep, share = select_content(p2, matrix.column("num_words"), threshold, config.fallback_below)
+    roles = derive_roles(matrix, [b.text for b in blocks], keep).tolist()
+    body = ROLES.index("body")
     notes = []
     if share is not None:
         notes.append(
@@ -81,10 +88,13 @@ def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
             "a kind of page the model does not recognise; every block is kept"
         )
     shift = _logit(p2) - _logit(p1)
-    for block, p, first, s, kept in zip(blocks, p2, p1, shift, keep, strict=True):
-        block.label = CONTENT if kept else BOILERPLATE
+    for block, p, first, s, kept, role in zip(blocks, p2, p1, shift, keep, roles, strict=True):
+        block.role = ROLES[role]
+        block.label = CONTENT if kept and (role == body or share is not None) else BOILERPLATE
         block.score = float(p)
         block.reason = f"p={p:.3f}" + (f"; context {s:+.2f}" if config.explain else "")
+        if kept and role != body and share is None:
+            block.reason += f"; {block.role}, not body"
         if share is not None:
             block.reason += "; fallback: whole page kept"
         block.info["stage1"] = float(first)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from grist.document import Block, Document
 from grist.errors import GristError
+from grist.segment.elements import Elements, describe
 
 # Seed 000 §4.1.1, verbatim.
 PAPER_BLOCK_TAGS = frozenset((
@@ -62,6 +63,7 @@ class _Open:
     anchors: int = 0
     pre: int = 0
     headings: list[int] = field(default_factory=list)
+    elements: list[int] = field(default_factory=lambda: [-1])  # open recorded elements
 
 
 class _BlockBuilder:
@@ -99,7 +101,8 @@ class _BlockBuilder:
             list_depth=len(o.lists),
             cell=(table[0], table[1], table[2]) if table and table[2] >= 0 else None,
             preformatted=o.pre > 0,
-            info={"classes": " ".join(filter(None, reversed(o.classes[-4:])))}
+            info={"classes": " ".join(filter(None, reversed(o.classes[-4:]))),
+                  "element": o.elements[-1]}
             if self.config.keep_classes
             else {},
         )
@@ -200,6 +203,13 @@ def _leave_context(o: _Open, tag: str) -> None:
 
 def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
     """Return the page's atomic text blocks in document order (requires ``doc.dom``)."""
+    return segment_elements(doc, config)[0]
+
+
+def segment_elements(doc: Document, config: SegmentConfig | None = None
+                     ) -> tuple[list[Block], Elements]:
+    """The page's blocks and the table of its elements (``grist.segment.elements``; empty
+    unless ``config.keep_classes``)."""
     if doc.dom is None:
         raise GristError("segment() needs a parsed document; call grist.html.parse first")
     config = config or SegmentConfig()
@@ -208,12 +218,14 @@ def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
     block_tags, skip_tags = config.block_tags, config.skip_tags
     keep_classes = config.keep_classes
     root = doc.dom.root
+    table = Elements()
     if root is None:
-        return []
+        return [], table
     # Iterative pre/post-order walk: a node on the stack is entered, a str (its tag) is left.
     stack: list = [root]
     pop, push = stack.pop, stack.append
     path, classes, open_blocks = o.path, o.classes, o.block_tags
+    opened, rows, ends = o.elements, table.rows, table.end
     while stack:
         node = pop()
         if node.__class__ is str:  # leaving an element
@@ -226,6 +238,8 @@ def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
             path.pop()
             if keep_classes:
                 classes.pop()
+                if node not in _PLAIN_INLINE:
+                    ends[opened.pop()] = len(rows)
             continue
         tag = node.tag
         if tag == _TEXT:
@@ -251,8 +265,11 @@ def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
                 classes.append("")
             else:
                 attrs = node.attributes
-                name, cls = attrs.get("id"), attrs.get("class")
-                classes.append(f"{name} {cls}" if name and cls else name or cls or "")
+                words, hidden = describe(attrs) if attrs else ("", False)
+                classes.append(words)
+                opened.append(len(rows))
+                rows.append((opened[-2], len(path) - 1, tag, words, hidden))
+                ends.append(0)
         if tag in _CONTEXT_TAGS:
             _enter_context(builder, o, tag)
         push(tag)
@@ -261,4 +278,4 @@ def segment(doc: Document, config: SegmentConfig | None = None) -> list[Block]:
             push(child)
             child = child.prev
     builder.flush()
-    return builder.blocks
+    return builder.blocks, table
