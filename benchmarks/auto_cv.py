@@ -209,6 +209,7 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--target", choices=("body", "article", "gold"), default=TrainConfig.target)
     parser.add_argument("--no-calibration", action="store_true")
+    parser.add_argument("--no-page-signals", action="store_true")
     parser.add_argument("--threshold", type=float, default=None)
     parser.add_argument("--fallback-below", type=float, default=AutoConfig.fallback_below)
     parser.add_argument("--peers", nargs="*", default=list(PEERS))
@@ -249,7 +250,8 @@ def main() -> int:
             data[name], reduced = dropped(data[name], names1, args.drop)
         names1 = reduced
     config = TrainConfig(rounds=args.rounds, threads=args.threads, threshold=args.threshold,
-                         target=args.target, calibration=not args.no_calibration)
+                         target=args.target, calibration=not args.no_calibration,
+                         page_signals=not args.no_page_signals)
     systems = ("auto", "auto-body", *args.peers)
     tables = [f"Command: `{' '.join(sys.argv)}`"]
     predictions = {}

@@ -26,7 +26,7 @@ from grist.classify.forest import Forest
 from grist.classify.rows import LabelledPage
 from grist.document import ROLES
 from grist.errors import ModelError
-from grist.features.auto import PAGE_RELATIVE, stage2_features
+from grist.features.auto import PAGE_RELATIVE, PAGE_SIGNALS, stage2_features
 from grist.features.matrix import FeatureMatrix
 from grist.modelfile import load_model, write_model
 
@@ -50,7 +50,8 @@ class TrainConfig:
     ``article`` (the body and the article's title, subtitle, bylines and captions) or ``gold``
     (in the page's gold text, whatever its dataset's convention).
     ``calibration``: stage 2 also sees where each probability stands on its page
-    (``grist.features.auto.page_relative``).
+    (``grist.features.auto.page_relative``); ``page_signals``: and what kind of page it is
+    (``grist.features.auto.page_signals``).
     """
 
     rounds: int = 150
@@ -68,6 +69,7 @@ class TrainConfig:
     threshold: float | None = None
     target: str = "body"
     calibration: bool = True
+    page_signals: bool = True
 
 
 THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
@@ -179,7 +181,7 @@ class AutoModel:
         values1, labels, weights1 = _stack(pages, wanted, weights, everything)
         stage1 = _train(lgb, values1, labels, weights1, names1, params1, config.rounds)
         del values1
-        values2, names2 = _stage2_rows(pages, names1, oof, config.calibration)
+        values2, names2 = _stage2_rows(pages, names1, oof, config)
         stage2 = _train(lgb, values2, labels, weights1, names2, _params(config, config.leaves2),
                         config.rounds2)
         threshold = config.threshold
@@ -280,15 +282,17 @@ def _stack(pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
 
 
 def _stage2_rows(pages: Sequence[LabelledPage], names1: tuple[str, ...],
-                 probabilities: Sequence[np.ndarray], calibration: bool = True
+                 probabilities: Sequence[np.ndarray], config: TrainConfig
                  ) -> tuple[np.ndarray, tuple[str, ...]]:
     parts = [
         stage2_features(p.regions, p.paths, FeatureMatrix(names1, p.values), prob)
         for p, prob in zip(pages, probabilities, strict=True)
     ]
     names = parts[0].names
-    if not calibration:
-        names = tuple(n for n in names if n not in PAGE_RELATIVE)
+    left_out = (PAGE_RELATIVE if not config.calibration else ()) + (
+        PAGE_SIGNALS if not config.page_signals else ())
+    if left_out:
+        names = tuple(n for n in names if n not in left_out)
         parts = [_select(m, names) for m in parts]
     return np.vstack([m.values for m in parts]), names
 

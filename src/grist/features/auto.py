@@ -25,6 +25,11 @@ FAR_COLUMNS = ("num_words", "link_density", "text_density", "ctx_up1_share")
 STAGE2_OFFSETS = (-3, -2, -1, 1, 2, 3)
 PAGE_RELATIVE = ("above_share", "of_max", "otsu_diff", "page_otsu", "gap_diff", "page_gap",
                  "page_q25", "page_q50", "page_q75")
+PAGE_COPIED = ("page_hidden_share", "art_share", "art_count", "dense_share", "ctx_page_words",
+               "ctx_page_blocks")  # stage-1 columns that are the same for the whole page
+PAGE_SIGNALS = ("page_link_share", "page_card_share", "page_list_share", "page_cell_share",
+                "page_code_share", "page_heading_share", "page_thread_share", "page_shop_share",
+                *(f"s1_{c}" for c in PAGE_COPIED))
 STAGE2_KEEP = ("num_words", "link_density", "text_density", "ctx_heading", "ctx_up1_share",
                "ctx_up3_share", "relative_position")
 
@@ -131,10 +136,40 @@ def page_relative(p: np.ndarray, weight: np.ndarray) -> FeatureMatrix:
     return FeatureMatrix(names, np.column_stack(columns))
 
 
+def page_signals(stage1: FeatureMatrix) -> FeatureMatrix:
+    """What kind of page this is, as shares of its words: in links, in teaser cards, in list
+    items, table cells, code, headings, under comment/forum words, under product/price words;
+    and the stage-1 page constants (hidden share, article container, size). The same for every
+    block of the page: a page-type signal for stage 2."""
+    n = len(stage1)
+    if not n:
+        return FeatureMatrix(PAGE_SIGNALS, np.zeros((0, len(PAGE_SIGNALS))))
+    words = stage1.column("num_words")
+    total = max(float(words.sum()), 1.0)
+
+    def share(mask: np.ndarray) -> float:
+        return float(words[mask].sum()) / total
+
+    column = stage1.column
+    values = [
+        float((words * column("link_density")).sum()) / total,
+        share(column("card_siblings") > 0), share(column("ctx_list_depth") > 0),
+        share(column("ctx_cell") > 0), share(column("ctx_pre") > 0),
+        share(column("ctx_heading") > 0),
+        share((column("anc_comment") > 0) | (column("anc_reply") > 0) | (column("anc_thread") > 0)
+              | (column("anc_forum") > 0) | (column("anc_message") > 0)),
+        share((column("anc_product") > 0) | (column("anc_price") > 0) | (column("anc_cart") > 0)),
+    ]
+    computed = np.tile(np.array(values), (n, 1))
+    copied = stage1.values[:, [stage1.positions[c] for c in PAGE_COPIED]]
+    return FeatureMatrix(PAGE_SIGNALS, np.hstack([computed, copied]))
+
+
 def stage2_features(regions: Sequence[int], paths: Sequence[str], stage1: FeatureMatrix,
                     p: np.ndarray) -> FeatureMatrix:
-    """The stage-1 probability in its context: neighbours, window, region, path and page, and
-    where it stands among the page's probabilities (``page_relative``)."""
+    """The stage-1 probability in its context: neighbours, window, region, path and page,
+    where it stands among the page's probabilities (``page_relative``) and what kind of page it
+    is (``page_signals``)."""
     n = len(p)
     weight = stage1.column("num_words") + 1.0
     base = FeatureMatrix(("p",), p.reshape(n, 1))
@@ -151,4 +186,5 @@ def stage2_features(regions: Sequence[int], paths: Sequence[str], stage1: Featur
              "run_before_p", "run_after_p", "run_length")
     context = FeatureMatrix(names, np.column_stack(columns) if n else np.zeros((0, len(names))))
     kept = FeatureMatrix(STAGE2_KEEP, stage1.values[:, [stage1.names.index(c) for c in STAGE2_KEEP]])
-    return shifted.hstack(context).hstack(kept).hstack(page_relative(p, weight))
+    return (shifted.hstack(context).hstack(kept).hstack(page_relative(p, weight))
+            .hstack(page_signals(stage1)))
