@@ -22,6 +22,7 @@ per distinct words string.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -29,6 +30,7 @@ import numpy as np
 
 from grist.clean.rules import class_tokens
 from grist.document import Block
+from grist.features.keywords import Keywords
 from grist.features.matrix import FeatureMatrix
 from grist.segment.elements import Elements
 
@@ -55,26 +57,18 @@ NAMES = (
     "art_in", "art_share", "art_count", "art_other", "dense_in", "dense_share", "dense_dist",
     "card_siblings", "card_words", "card_linkdens", "card_blocks", "card_group_share",
 )
-_BODY = "article body"  # itemprop="articleBody", split at its hump
-_NAV = ANCESTRY_KEYWORDS.index("nav")
+_ARTICLE_BODY = re.compile(r"article[-_ ]?body")  # schema.org itemprop="articleBody"
+_KEYWORDS = Keywords(ANCESTRY_KEYWORDS, starts=("nav",))
 
 
 @lru_cache(maxsize=1 << 16)
-def _flags(words: str) -> np.ndarray:
-    """Keyword flags of one words string, split at punctuation and camelCase humps (short
-    keywords must be a token or its plural, ``nav`` may start one, long ones may be part of a
-    token), then whether it names schema.org's articleBody."""
-    tokens = class_tokens(words)
-    lowered = " ".join(tokens)
-    found = set(tokens)
-    row = [
-        key in found or key + "s" in found if len(key) <= 3 else key in lowered
-        for key in ANCESTRY_KEYWORDS
-    ]
-    row[_NAV] = row[_NAV] or any(t.startswith("nav") for t in tokens)
-    row = np.array([*row, _BODY in lowered], dtype=bool)
-    row.flags.writeable = False
-    return row
+def _word_bits(words: str) -> int:
+    """Keyword bits of an element's words, split at punctuation and camelCase humps, then (one
+    bit further) whether it names schema.org's articleBody."""
+    bits = _KEYWORDS.bits(class_tokens(words))
+    if _ARTICLE_BODY.search(words.lower()):
+        bits |= 1 << len(ANCESTRY_KEYWORDS)
+    return bits
 
 
 def _ids(values: Sequence[str]) -> tuple[np.ndarray, list[str]]:
@@ -115,7 +109,9 @@ class _Tree:
 
     def flags(self) -> np.ndarray:
         """Keyword flags of every element (elements x (keywords + articleBody))."""
-        return np.array([_flags(w) for w in self.distinct_words])[self.word]
+        rows = _KEYWORDS.rows([_word_bits(w) for w in self.distinct_words],
+                              len(ANCESTRY_KEYWORDS) + 1)
+        return rows[self.word]
 
     def sibling_groups(self) -> np.ndarray:
         """A number per element, shared by siblings with the same tag and words (the cards of a
