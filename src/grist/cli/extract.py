@@ -55,7 +55,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--quiet", action="store_true", help="no progress bar and no notes (errors are shown)"
     )
+    _add_role_options(parser)
     parser.set_defaults(func=run)
+
+
+# The text is the article's body; these put the blocks of other roles into it (methods that
+# name roles, such as auto; the others are unaffected).
+ROLE_OPTIONS = {
+    "with_title": "also the article's title and subtitle (dek)",
+    "with_byline": "also the bylines (author, date lines)",
+    "with_captions": "also the captions and photo credits",
+    "with_comments": "also the readers' comments",
+}
+
+
+def _add_role_options(parser: argparse.ArgumentParser) -> None:
+    """``--with-title``, ``--with-byline``, ``--with-captions``, ``--with-comments``."""
+    for option, help_text in ROLE_OPTIONS.items():
+        parser.add_argument("--" + option.replace("_", "-"), action="store_true", help=help_text)
 
 
 def _name(source: Source, label: str) -> str:
@@ -70,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
         method=args.method,
         config=method_config(args.method, args.model),
         limits=Limits(time_budget=args.time_budget),
+        **{option: getattr(args, option) for option in ROLE_OPTIONS},
     )
     sources, batch = expand(args.inputs)
     if args.out is not None:
