@@ -98,8 +98,8 @@ def predict(model: AutoModel, page: LabelledPage, names1: tuple[str, ...],
     model of the gold, whatever its convention, keeps what it keeps as body)."""
     matrix = FeatureMatrix(names1, page.values)
     _, p2 = model.predict(matrix, page.regions, page.paths)
-    keep, fallback = select_content(p2, matrix.column("num_words"), model.threshold_,
-                                    fallback_below)
+    words = matrix.column("num_words")
+    keep, fallback = select_content(p2, words, model.cut(p2, words), fallback_below)
     if model.config.target == "gold" or fallback is not None:
         return p2, np.where(keep, ROLES.index("body"), ROLES.index("other"))
     return p2, derive_roles(matrix, page.texts, keep)
@@ -206,10 +206,12 @@ def main() -> int:
     parser.add_argument("--page-step", type=int, default=1,
                         help="train on every N-th page of the training part (faster)")
     parser.add_argument("--rounds", type=int, default=TrainConfig.rounds)
+    parser.add_argument("--max-depth", type=int, default=TrainConfig.max_depth)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--target", choices=("body", "article", "gold"), default=TrainConfig.target)
     parser.add_argument("--no-calibration", action="store_true")
     parser.add_argument("--no-page-signals", action="store_true")
+    parser.add_argument("--page-cut", action="store_true", help="learn a threshold per page")
     parser.add_argument("--threshold", type=float, default=None)
     parser.add_argument("--fallback-below", type=float, default=AutoConfig.fallback_below)
     parser.add_argument("--peers", nargs="*", default=list(PEERS))
@@ -249,9 +251,10 @@ def main() -> int:
         for name in names:
             data[name], reduced = dropped(data[name], names1, args.drop)
         names1 = reduced
-    config = TrainConfig(rounds=args.rounds, threads=args.threads, threshold=args.threshold,
+    config = TrainConfig(rounds=args.rounds, max_depth=args.max_depth, threads=args.threads,
+                         threshold=args.threshold,
                          target=args.target, calibration=not args.no_calibration,
-                         page_signals=not args.no_page_signals)
+                         page_signals=not args.no_page_signals, page_cut=args.page_cut)
     systems = ("auto", "auto-body", *args.peers)
     tables = [f"Command: `{' '.join(sys.argv)}`"]
     predictions = {}

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from grist.classify.cut import best_cut, clip_cut, fit_cut, page_cut_features
 from grist.classify.forest import Forest
 from grist.classify.rows import LabelledPage
 from grist.document import ROLES
@@ -41,6 +42,8 @@ ARTICLE_ROLES = ("body", "title", "subtitle", "byline", "caption")
 class TrainConfig:
     """Boosting settings of both stages; stage 2 learns from ``folds`` out-of-fold stage-1 models
     of ``oof_rounds`` rounds each (cheaper than the final one, close enough in calibration).
+    ``max_depth`` caps the trees' depth (-1: only ``leaves`` limits them): the NumPy evaluator
+    takes one step per level of the deepest tree.
 
     Rows weigh their word count + 1, divided by the page's word count to ``page_power`` (1: every
     page counts the same) and by its dataset's page count to ``dataset_power`` (1: every dataset
@@ -52,10 +55,13 @@ class TrainConfig:
     ``calibration``: stage 2 also sees where each probability stands on its page
     (``grist.features.auto.page_relative``); ``page_signals``: and what kind of page it is
     (``grist.features.auto.page_signals``).
+    ``page_cut``: learn a threshold per page from the shape of its final probabilities
+    (``grist.classify.cut``; ``cut_rounds`` rounds, on out-of-fold stage-2 probabilities).
     """
 
     rounds: int = 150
     leaves: int = 63
+    max_depth: int = -1
     learning_rate: float = 0.1
     min_leaf: int = 40
     oof_rounds: int = 50
@@ -70,6 +76,8 @@ class TrainConfig:
     target: str = "body"
     calibration: bool = True
     page_signals: bool = True
+    page_cut: bool = False
+    cut_rounds: int = 100
 
 
 THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
@@ -78,6 +86,7 @@ THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
 def _params(config: TrainConfig, leaves: int) -> dict[str, Any]:
     return {
         "objective": "binary", "learning_rate": config.learning_rate, "num_leaves": leaves,
+        "max_depth": config.max_depth,
         "min_data_in_leaf": config.min_leaf, "feature_fraction": 0.5, "lambda_l2": 1.0,
         "bagging_fraction": 0.5, "bagging_freq": 1, "max_bin": 63,
         "num_threads": config.threads, "seed": config.seed, "deterministic": True,
@@ -188,11 +197,22 @@ class AutoModel:
         if threshold is None:
             threshold = _best_threshold(pages, wanted, names1,
                                         stage2.predict(values2, num_threads=1))
+        cut = ""
+        if config.page_cut:
+            cut = _fit_cut(lgb, pages, wanted, names1, values2, labels, weights1, names2, config)
         meta = {"pages": len(pages), "blocks": len(labels), "config": asdict(config),
                 "datasets": sorted({p.dataset for p in pages})}
         self.boosters_ = _Boosters(stage1.model_to_string(), stage2.model_to_string(),
-                                   threshold, meta)
+                                   threshold, meta, cut)
         return self
+
+    def cut(self, p2: np.ndarray, words: np.ndarray) -> float:
+        """The threshold for this page: learned from its probabilities when the model has a
+        page cut, else the model's one threshold."""
+        b = self._fitted()
+        if b.cut is None:
+            return b.threshold
+        return clip_cut(float(b.cut.evaluate(page_cut_features(p2, words)[None, :])[0][0]))
 
     def stage1_scores(self, matrix: FeatureMatrix, contributions: bool = False
                       ) -> tuple[np.ndarray, np.ndarray | None]:
@@ -226,6 +246,7 @@ class AutoModel:
         write_model(path, KIND, VERSION, {
             "threshold": b.threshold, "names1": list(b.stage1.names),
             "names2": list(b.stage2.names), "stage1": b.text1, "stage2": b.text2, "meta": b.meta,
+            "cut": b.text_cut,
         })
 
     @classmethod
@@ -236,7 +257,7 @@ class AutoModel:
     @classmethod
     def _from_payload(cls, payload: dict[str, Any]) -> AutoModel:
         boosters = _Boosters(payload["stage1"], payload["stage2"], float(payload["threshold"]),
-                             payload.get("meta", {}))
+                             payload.get("meta", {}), payload.get("cut", ""))
         if (boosters.stage1.names != tuple(payload["names1"])
                 or boosters.stage2.names != tuple(payload["names2"])):
             raise ModelError("the model's boosters read other features than it lists")
@@ -255,12 +276,42 @@ class _Boosters:
     text2: str
     threshold: float
     meta: dict[str, Any] = field(default_factory=dict)
+    text_cut: str = ""  # the page-cut booster, when the model has one
     stage1: Forest = field(init=False, repr=False)
     stage2: Forest = field(init=False, repr=False)
+    cut: Forest | None = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "stage1", Forest.parse(self.text1))
         object.__setattr__(self, "stage2", Forest.parse(self.text2))
+        object.__setattr__(self, "cut", Forest.parse(self.text_cut) if self.text_cut else None)
+
+
+def _fit_cut(lgb: Any, pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
+             names1: tuple[str, ...], values2: np.ndarray, labels: np.ndarray,
+             weights: np.ndarray, names2: tuple[str, ...], config: TrainConfig) -> str:
+    """The page-cut booster, from out-of-fold stage-2 probabilities of the training pages."""
+    starts = np.cumsum([0] + [len(p.labels) for p in pages])
+    folds = min(config.folds, len(pages))
+    page_fold = np.arange(len(pages)) % folds
+    row_fold = np.repeat(page_fold, np.diff(starts))
+    oof = np.zeros(len(labels))
+    for fold in range(folds):
+        train = row_fold != fold if folds > 1 else np.ones(len(labels), bool)
+        booster = _train(lgb, values2[train], labels[train], weights[train], names2,
+                         _params(config, config.leaves2), config.rounds2)
+        oof[row_fold == fold] = booster.predict(values2[row_fold == fold], num_threads=1)
+    words = list(names1).index("num_words")
+    rows, cuts = [], []
+    for i, page in enumerate(pages):
+        p = oof[starts[i]:starts[i + 1]]
+        count = page.values[:, words].astype(float)
+        best = best_cut(p, count, wanted[i])
+        if best is not None:
+            rows.append(page_cut_features(p, count))
+            cuts.append(best)
+    return fit_cut(lgb, np.array(rows), np.array(cuts), _params(config, config.leaves2),
+                   config.cut_rounds)
 
 
 def _select(matrix: FeatureMatrix, names: Sequence[str]) -> FeatureMatrix:

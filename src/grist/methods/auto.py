@@ -77,8 +77,9 @@ def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
     ctx.budget.check("features")
     model: AutoModel = ctx.resources
     p1, p2 = model.predict(matrix, [b.region for b in blocks], [b.path for b in blocks])
-    threshold = model.threshold_ if config.threshold is None else config.threshold
-    keep, share = select_content(p2, matrix.column("num_words"), threshold, config.fallback_below)
+    words = matrix.column("num_words")
+    threshold = model.cut(p2, words) if config.threshold is None else config.threshold
+    keep, share = select_content(p2, words, threshold, config.fallback_below)
     roles = derive_roles(matrix, [b.text for b in blocks], keep).tolist()
     body = ROLES.index("body")
     notes = []
