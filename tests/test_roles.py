@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from grist.classify.roles import derive_roles, role_names, structural_roles
 from grist.features.auto import page_relative, stage1_features
@@ -109,3 +110,16 @@ def test_page_relative_features_place_each_probability_on_its_page():
     assert np.allclose(column["page_otsu"], 0.65)  # {0.1, 0.15, 0.5} against {0.8, 0.9}
     assert np.allclose(column["page_gap"], 0.35) and np.allclose(column["gap_diff"], p - 0.325)
     assert np.allclose(column["page_q50"], 0.8) and np.allclose(column["page_q75"], 0.9)
+
+
+def test_best_cut_is_the_middle_of_the_best_thresholds():
+    from grist.classify.cut import best_cut, page_cut_features
+
+    p = np.array([0.9, 0.62, 0.3, 0.1])
+    words = np.array([10.0, 10.0, 10.0, 10.0])
+    # keeping exactly the first two blocks is best for any threshold in (0.3, 0.62]
+    assert best_cut(p, words, np.array([True, True, False, False])) == pytest.approx(0.4625)
+    assert best_cut(p, words, np.zeros(4, bool)) is None
+    row = page_cut_features(p, words)
+    assert row[0] == 0.1 and row[4] == 0.9  # the 10 % and 90 % word quantiles
+    assert row[9] == 0.5  # half of the words are over 0.5
