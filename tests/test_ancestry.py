@@ -99,3 +99,24 @@ def test_a_page_without_elements_gives_zeros():
     blocks, _ = page("<p>alone</p>")
     matrix = ancestry_features(blocks, None, np.ones(1), np.zeros(1))
     assert matrix.names == NAMES and not matrix.values.any()
+
+
+def test_copies_say_which_copy_a_block_is():
+    from grist.features.copies import copy_features
+
+    texts = ["Home", "The same long paragraph", "Other words here", "Home",
+             "The same long paragraph"]
+    counts = np.array([1.0, 4.0, 3.0, 1.0, 4.0])
+    got = copy_features(texts, counts)
+    assert got.values[:, 0].tolist() == [0, 0, 0, 0, 1]  # short blocks are not counted
+    assert got.values[:, 1].tolist() == [0, 1, 0, 0, 0]
+    assert got.values[0, 2] == 8 / 13
+    assert not copy_features(texts[:3], counts[:3]).values.any()
+
+
+def test_noscript_copies_are_marked():
+    got = features("<div><p>one two three four</p></div><noscript><div><p>five six seven eight"
+                   "</p></div></noscript>")
+    assert got["one two three four"]["anc_noscript"] == 0
+    assert got["five six seven eight"]["anc_noscript"] == 1 / 3
+    assert got["one two three four"]["page_noscript_share"] == 0.5

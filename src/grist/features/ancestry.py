@@ -6,6 +6,8 @@
 - ``anc_hidden``: the same for ancestors hidden by their attributes (``hidden``,
   ``aria-hidden``, inline ``display:none``); ``page_hidden_share`` is the share of the page's
   words under one. Collapsed tabs and accordions hide real content, so this is evidence, not a rule.
+  ``anc_noscript`` and ``page_noscript_share``: the same for ``noscript`` elements (kept, since
+  some forums serve their posts only there, but some pages repeat the whole article in one).
 - The article container: the ``article`` or ``articleBody`` element holding most words, else
   the ``main`` element (``art_in``: the block is inside it, ``art_share``: its share of the
   page's words, ``art_count``: how many such elements the page has, ``art_other``: the block
@@ -53,7 +55,8 @@ ANCESTRY_KEYWORDS = (
 ARTICLE_TAG, MAIN_TAG = "article", "main"
 MIN_CARDS = 3
 NAMES = (
-    *(f"anc_{k}" for k in ANCESTRY_KEYWORDS), "anc_hidden", "page_hidden_share",
+    *(f"anc_{k}" for k in ANCESTRY_KEYWORDS), "anc_hidden", "page_hidden_share", "anc_noscript",
+    "page_noscript_share",
     "art_in", "art_share", "art_count", "art_other", "dense_in", "dense_share", "dense_dist",
     "card_siblings", "card_words", "card_linkdens", "card_blocks", "card_group_share",
 )
@@ -105,6 +108,7 @@ class _Tree:
         self.tag, distinct_tags = _ids(tags)
         self.word, self.distinct_words = _ids(words)
         self.article = np.array([t == ARTICLE_TAG for t in distinct_tags])[self.tag]
+        self.noscript = np.array([t == "noscript" for t in distinct_tags])[self.tag]
         self.main = np.array([t == MAIN_TAG for t in distinct_tags])[self.tag]
 
     def flags(self) -> np.ndarray:
@@ -178,13 +182,16 @@ def ancestry_features(blocks: Sequence[Block], elements: Elements | None, counts
     groups = tree.sibling_groups()
     siblings = np.bincount(groups)[groups]
     is_card = (siblings >= MIN_CARDS) & (mass[:, 2] > 0)
-    own = np.column_stack([flags[:, :-1], tree.hidden, is_card, is_article])
+    own = np.column_stack([flags[:, :-1], tree.hidden, tree.noscript, is_card, is_article])
     nearest = tree.nearest(own, at)  # blocks x columns: nearest flagged element or -1
     k = len(ANCESTRY_KEYWORDS)
-    distance = block_depth[:, None] - tree.depth[np.maximum(nearest[:, : k + 1], 0)]
-    closeness = np.where(nearest[:, : k + 1] >= 0, 1.0 / np.maximum(distance, 1), 0.0)
-    columns = [closeness[:, :k], closeness[:, k]]
-    columns.append(np.full(n, float(counts[nearest[:, k] >= 0].sum()) / total))
+    distance = block_depth[:, None] - tree.depth[np.maximum(nearest[:, : k + 2], 0)]
+    closeness = np.where(nearest[:, : k + 2] >= 0, 1.0 / np.maximum(distance, 1), 0.0)
+    columns = [closeness[:, :k]]
+    for column in (k, k + 1):  # hidden, noscript: closeness and the page's share of words
+        columns += [closeness[:, column],
+                    np.full(n, float(counts[nearest[:, column] >= 0].sum()) / total)]
+    k += 1  # the card and article columns come one later
 
     def inside(index: int) -> np.ndarray:
         if index < 0:

@@ -17,6 +17,7 @@ from grist.document import Block, Document
 from grist.features.ancestry import ancestry_features
 from grist.features.candidates import candidate_features
 from grist.features.context import context_features, with_neighbours
+from grist.features.copies import copy_features
 from grist.features.matrix import FeatureMatrix
 from grist.features.text import block_features
 from grist.segment.elements import Elements
@@ -36,8 +37,8 @@ STAGE2_KEEP = ("num_words", "link_density", "text_density", "ctx_heading", "ctx_
 
 def stage1_features(blocks: Sequence[Block], doc: Document | None,
                     elements: Elements | None = None) -> FeatureMatrix:
-    """Shallow, context, container and ancestry features of every block, with the blocks two
-    steps away. ``elements``: the page's element table from ``segment_elements`` (without it
+    """Shallow, context, container, ancestry and copy features of every block, with the blocks
+    two steps away. ``elements``: the page's element table from ``segment_elements`` (without it
     the ancestry columns are zeros).
 
     The blocks' ``str.split()`` word counts are computed once here and handed to the context,
@@ -48,6 +49,7 @@ def stage1_features(blocks: Sequence[Block], doc: Document | None,
     matrix = block_features(blocks).hstack(context_features(blocks, doc, counts))
     matrix = matrix.hstack(candidate_features(blocks, counts))
     matrix = matrix.hstack(ancestry_features(blocks, elements, counts, links))
+    matrix = matrix.hstack(copy_features([b.text for b in blocks], counts))
     return with_neighbours(matrix, FAR_COLUMNS, (-2, 2))
 
 
