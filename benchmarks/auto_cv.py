@@ -93,13 +93,13 @@ def peer_outputs(peer: str, path: Path, cache: Path) -> dict[str, str]:
 
 
 def predict(model: AutoModel, page: LabelledPage, names1: tuple[str, ...],
-            fallback_below: float) -> tuple[np.ndarray, np.ndarray]:
+            fallback_words: int) -> tuple[np.ndarray, np.ndarray]:
     """Final probabilities and roles of a labelled page's blocks, as ``auto`` gives them (a
     model of the gold, whatever its convention, keeps what it keeps as body)."""
     matrix = FeatureMatrix(names1, page.values)
     _, p2 = model.predict(matrix, page.regions, page.paths)
     words = matrix.column("num_words")
-    keep, fallback = select_content(p2, words, model.cut(p2, words), fallback_below)
+    keep, fallback = select_content(p2, words, model.cut(p2, words), 0.0, fallback_words)
     if model.config.target == "gold" or fallback is not None:
         return p2, np.where(keep, ROLES.index("body"), ROLES.index("other"))
     return p2, derive_roles(matrix, page.texts, keep)
@@ -157,7 +157,7 @@ def run_validation(kind: str, data: dict[str, list[LabelledPage]], folds: dict[s
             folder.mkdir(parents=True, exist_ok=True)
             model.save(folder / f"{part}.json.gz")
         for page in held:
-            out[key(page)] = predict(model, page, names1, args.fallback_below)
+            out[key(page)] = predict(model, page, names1, args.fallback_words)
         print(f"{kind} {part}: trained on {len(train)} pages, threshold {model.threshold_}, "
               f"{time.perf_counter() - started:.0f}s", file=sys.stderr)
     return out
@@ -182,6 +182,31 @@ def report(kind: str, data: dict[str, list[LabelledPage]], found: dict, cache: P
     return rows
 
 
+def role_table(data: dict[str, list[LabelledPage]]) -> str:
+    """Per dataset and role: the share of the page words the role holds, the share of the role's
+    words that are in the gold, and on how many pages the role occurs (the derivation's
+    coverage, and the measure behind each dataset's convention)."""
+    names = stage1_features([], None).names
+    words_at = names.index("num_words")
+    lines = ["| dataset | pages | " + " | ".join(ROLES) + " |", "|---|---:|" + "---|" * len(ROLES)]
+    for name, pages in data.items():
+        total = np.zeros(len(ROLES))
+        gold = np.zeros(len(ROLES))
+        present = np.zeros(len(ROLES))
+        for page in pages:
+            words = page.values[:, words_at].astype(float)
+            for code in range(len(ROLES)):
+                mask = page.roles == code
+                total[code] += words[mask].sum()
+                gold[code] += (words[mask] * page.labels[mask]).sum()
+                present[code] += mask.any()
+        everything = max(total.sum(), 1.0)
+        cells = [f"{100 * total[c] / everything:.1f} % ({gold[c] / max(total[c], 1):.2f}; "
+                 f"{int(present[c])})" for c in range(len(ROLES))]
+        lines.append(f"| {name} | {len(pages)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def render(kind: str, rows: list[dict], systems: Sequence[str]) -> str:
     lines = [f"\n{kind}: shingle F1 (P / R) and LCS F1\n",
              "| dataset | " + " | ".join(systems) + " |", "|---|" + "---:|" * len(systems)]
@@ -202,7 +227,7 @@ def main() -> int:
     parser.add_argument("--cache", default="/tmp/grist-roles-cache")
     parser.add_argument("--validation", nargs="+", choices=("cv", "lodo"), default=["cv"])
     parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--stage", choices=("labels", "peers", "all"), default="all")
+    parser.add_argument("--stage", choices=("labels", "peers", "roles", "all"), default="all")
     parser.add_argument("--page-step", type=int, default=1,
                         help="train on every N-th page of the training part (faster)")
     parser.add_argument("--rounds", type=int, default=TrainConfig.rounds)
@@ -213,7 +238,7 @@ def main() -> int:
     parser.add_argument("--no-page-signals", action="store_true")
     parser.add_argument("--page-cut", action="store_true", help="learn a threshold per page")
     parser.add_argument("--threshold", type=float, default=None)
-    parser.add_argument("--fallback-below", type=float, default=AutoConfig.fallback_below)
+    parser.add_argument("--fallback-words", type=int, default=AutoConfig.fallback_words)
     parser.add_argument("--peers", nargs="*", default=list(PEERS))
     parser.add_argument("--drop", nargs="*", default=[],
                         help="leave out the stage-1 features whose names start with these")
@@ -238,6 +263,8 @@ def main() -> int:
         data[name] = pages
         print(f"labels {name}: {rep.pages} pages, {rep.skipped} skipped, coverage "
               f"{rep.mean_coverage:.4f}, {time.perf_counter() - started:.1f}s", file=sys.stderr)
+    if args.stage == "roles":
+        print(role_table(data))
     if args.stage != "all":
         return 0
     site = {f"{n}/{k}": g for n in names for k, g in groups(paths[n], cache).items()}

@@ -80,7 +80,7 @@ def stage_times(pages: list) -> dict[str, float]:
         p2 = timed("stage2 forest", lambda s=second: model.boosters_.stage2.predict(
             s.values[:, [s.names.index(n) for n in model.names2_]]))
         timed("roles", lambda m=matrix, b=blocks, p=p2: derive_roles(
-            m, [x.text for x in b], select_content(p, m.column("num_words"), 0.5, 0.04)[0]))
+            m, [x.text for x in b], select_content(p, m.column("num_words"), 0.5, 0.0, 10)[0]))
     return totals
 
 

@@ -120,6 +120,11 @@ def test_fallback_keeps_the_whole_page_when_the_model_keeps_almost_nothing():
     assert share == 2 / 105 and keep.all()  # under 4 %: the whole page
     keep, share = select_content(np.array([0.6, 0.3, 0.2]), words, 0.5, 0.04)
     assert share is None and keep.tolist() == [True, False, False]
+    # by words: 3 kept words are under 10, 100 are not
+    keep, share = select_content(np.array([0.1, 0.2, 0.9]), words, 0.5, 0.0, 10)
+    assert share == 3 / 105 and keep.all()
+    keep, share = select_content(np.array([0.9, 0.2, 0.1]), words, 0.5, 0.0, 10)
+    assert share is None and keep.tolist() == [True, False, False]
 
 
 def test_fallback_in_the_pipeline_warns_and_says_why():
@@ -127,9 +132,9 @@ def test_fallback_in_the_pipeline_warns_and_says_why():
     assert all(b.is_content for b in strict.blocks)
     assert all(b.reason.endswith("fallback: whole page kept") for b in strict.blocks)
     assert any("every block is kept" in w for w in strict.warnings)
-    off = grist.extract(ARTICLE, method="auto", config=AutoConfig(threshold=0.9999, fallback_below=0))
+    off = grist.extract(ARTICLE, method="auto", config=AutoConfig(threshold=0.9999, fallback_words=0))
     assert not any(b.is_content for b in off.blocks) and not off.warnings
-    assert method_config("auto/no-fallback").fallback_below == 0.0
+    assert method_config("auto/no-fallback").fallback_words == 0
 
 
 def test_context_features_of_a_small_page():
