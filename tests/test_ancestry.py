@@ -120,3 +120,11 @@ def test_noscript_copies_are_marked():
     assert got["one two three four"]["anc_noscript"] == 0
     assert got["five six seven eight"]["anc_noscript"] == 1 / 3
     assert got["one two three four"]["page_noscript_share"] == 0.5
+
+
+def test_markup_shown_as_text_is_measured():
+    from grist.features.markup import markup_features
+
+    got = markup_features(['<div class="a"><img src=x></div>', "plain words here"],
+                          np.array([3.0, 3.0]))
+    assert got.values[:, 0].tolist() == [2.0, 0.0]

@@ -18,6 +18,7 @@ from grist.features.ancestry import ancestry_features
 from grist.features.candidates import candidate_features
 from grist.features.context import context_features, with_neighbours
 from grist.features.copies import copy_features
+from grist.features.markup import markup_features
 from grist.features.matrix import FeatureMatrix
 from grist.features.text import block_features
 from grist.segment.elements import Elements
@@ -26,8 +27,8 @@ FAR_COLUMNS = ("num_words", "link_density", "text_density", "ctx_up1_share")
 STAGE2_OFFSETS = (-3, -2, -1, 1, 2, 3)
 PAGE_RELATIVE = ("above_share", "of_max", "otsu_diff", "page_otsu", "gap_diff", "page_gap",
                  "page_q25", "page_q50", "page_q75")
-PAGE_COPIED = ("page_hidden_share", "art_share", "art_count", "dense_share", "ctx_page_words",
-               "ctx_page_blocks")  # stage-1 columns that are the same for the whole page
+PAGE_COPIED = ("page_hidden_share", "page_noscript_share", "page_copy_share", "art_share",
+               "art_count", "dense_share", "ctx_page_words", "ctx_page_blocks")  # stage-1 columns that are the same for the whole page
 PAGE_SIGNALS = ("page_link_share", "page_card_share", "page_list_share", "page_cell_share",
                 "page_code_share", "page_heading_share", "page_thread_share", "page_shop_share",
                 *(f"s1_{c}" for c in PAGE_COPIED))
@@ -37,8 +38,8 @@ STAGE2_KEEP = ("num_words", "link_density", "text_density", "ctx_heading", "ctx_
 
 def stage1_features(blocks: Sequence[Block], doc: Document | None,
                     elements: Elements | None = None) -> FeatureMatrix:
-    """Shallow, context, container, ancestry and copy features of every block, with the blocks
-    two steps away. ``elements``: the page's element table from ``segment_elements`` (without it
+    """Shallow, context, container, ancestry, copy and markup features of every block, with the
+    blocks two steps away. ``elements``: the page's element table from ``segment_elements`` (without it
     the ancestry columns are zeros).
 
     The blocks' ``str.split()`` word counts are computed once here and handed to the context,
@@ -49,7 +50,8 @@ def stage1_features(blocks: Sequence[Block], doc: Document | None,
     matrix = block_features(blocks).hstack(context_features(blocks, doc, counts))
     matrix = matrix.hstack(candidate_features(blocks, counts))
     matrix = matrix.hstack(ancestry_features(blocks, elements, counts, links))
-    matrix = matrix.hstack(copy_features([b.text for b in blocks], counts))
+    texts = [b.text for b in blocks]
+    matrix = matrix.hstack(copy_features(texts, counts)).hstack(markup_features(texts, counts))
     return with_neighbours(matrix, FAR_COLUMNS, (-2, 2))
 
 
