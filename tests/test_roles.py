@@ -58,7 +58,18 @@ def test_furniture_gets_its_role_whether_or_not_the_gold_holds_it():
         assert roles["Copyright 2024 Town Herald"] == "footer"
 
 
-def test_gold_text_under_a_comment_class_stays_body_and_a_comments_gold_names_comments():
+def test_readers_comments_are_comments_even_in_the_gold():
+    html = ("<html><body><article><p>" + PARAGRAPH + "</p><p>" + PARAGRAPH + "</p></article>"
+            "<div class=comments><p>I disagree with the council on this one.</p></div>"
+            "</body></html>")
+    doc = parse_document(load_document(html))
+    blocks, elements = segment_elements(doc)
+    roles = role_names(derive_roles(stage1_features(blocks, doc, elements),
+                                    [b.text for b in blocks], np.array([True, True, True])))
+    assert roles == ["body", "body", "comment"]
+
+
+def test_a_thread_is_body_and_a_comments_gold_names_comments():
     html = ("<html><body><div class=comment-thread><p>" + PARAGRAPH + "</p></div>"
             "<div class=box><p>I disagree with the council on this one entirely.</p></div>"
             "</body></html>")

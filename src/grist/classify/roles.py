@@ -16,9 +16,10 @@ becomes an output choice (``grist.document.ROLES``):
   ``itemprop``, or starting with "By" / "Updated" / "Published".
 - ``caption``: a short block of the article in a ``figcaption``/``figure`` or under a
   ``caption``/``credit`` class (photo and gallery captions, credits).
-- ``comment``: aligned with Dragnet's ``gold_comments``, or outside the gold under a
-  ``comment``/``reply``/``disqus`` class. Gold blocks under such classes stay ``body``
-  (forum posts are the main text of a thread).
+- ``comment``: aligned with Dragnet's ``gold_comments``, or under a ``comment``/``reply``/
+  ``disqus`` class, in the gold or not (CleanEval counts readers' comments as main text,
+  Dragnet and L3S-GN1 do not) — unless most of the page's gold is under such classes: then the
+  page is a thread and its posts are the body.
 - ``body``: every other gold block.
 - The rest, outside the gold: ``navigation``, ``footer``, ``promo``, ``related`` after the
   nearest ancestor class word of their kind (or the ``nav``/``footer`` element), else ``other``.
@@ -140,13 +141,19 @@ def derive_roles(matrix: FeatureMatrix, texts: Sequence[str], gold: np.ndarray,
         return roles
     if comments is not None:
         roles[np.asarray(comments, dtype=bool) & ~gold] = ROLE_INDEX["comment"]
+    # Readers' comments under an article are comments whether the gold holds them or not; on a
+    # thread (most of the gold under comment words) the posts are the body.
+    threaded = gold & (ev.near("comment") > 0)
+    words = ev["num_words"]
+    if 0 < words[threaded].sum() < 0.5 * words[gold].sum():
+        roles[threaded] = ROLE_INDEX["comment"]
+        gold = gold & ~threaded
     paragraphs = np.flatnonzero(_paragraphs(ev, gold))
     if not len(paragraphs):
         paragraphs = np.flatnonzero(gold)
     if not len(paragraphs):
         return roles
     first, last = int(paragraphs[0]), int(paragraphs[-1])
-    words = ev["num_words"]
     links = ev["link_density"]
     short = words <= MAX_FURNITURE_WORDS
     index = np.arange(n)

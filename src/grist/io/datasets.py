@@ -28,12 +28,13 @@ DEFAULT_DATASETS_DIR = Path(os.environ.get("GRIST_DATASETS", "../shared/datasets
 # the roles of which at least half the words are in the gold, measured with the role
 # derivation of ``grist.classify.roles`` (docs/training.md has the shares). The current
 # convention (modern-dev, wcxb-dev, today's benchmarks and corpus builders) is the body alone;
-# the older datasets also count the headline and dek, and some the bylines or captions.
+# the older datasets also count the headline and dek, and some the bylines, captions or readers'
+# comments.
 BODY_ONLY = frozenset({"body"})
 _TITLE = frozenset({"title", "subtitle"})
 CONVENTIONS: dict[str, frozenset[str]] = {
-    "cleaneval-dev": BODY_ONLY | _TITLE | {"byline", "caption"},
-    "cleaneval-final": BODY_ONLY | _TITLE | {"byline", "caption"},
+    "cleaneval-dev": BODY_ONLY | _TITLE | {"byline", "caption", "comment"},
+    "cleaneval-final": BODY_ONLY | _TITLE | {"byline", "caption", "comment"},
     "l3s-gn1": BODY_ONLY | _TITLE | {"byline", "caption"},
     "dragnet": BODY_ONLY | _TITLE | {"byline"},
     "cleanportaleval": BODY_ONLY | _TITLE | {"caption"},
