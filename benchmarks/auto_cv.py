@@ -232,6 +232,8 @@ def main() -> int:
                         help="train on every N-th page of the training part (faster)")
     parser.add_argument("--rounds", type=int, default=TrainConfig.rounds)
     parser.add_argument("--max-depth", type=int, default=TrainConfig.max_depth)
+    parser.add_argument("--dataset-power", type=float, default=TrainConfig.dataset_power)
+    parser.add_argument("--page-power", type=float, default=TrainConfig.page_power)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--target", choices=("body", "article", "gold"), default=TrainConfig.target)
     parser.add_argument("--no-calibration", action="store_true")
@@ -279,6 +281,7 @@ def main() -> int:
             data[name], reduced = dropped(data[name], names1, args.drop)
         names1 = reduced
     config = TrainConfig(rounds=args.rounds, max_depth=args.max_depth, threads=args.threads,
+                         dataset_power=args.dataset_power, page_power=args.page_power,
                          threshold=args.threshold,
                          target=args.target, calibration=not args.no_calibration,
                          page_signals=not args.no_page_signals, page_cut=args.page_cut)
