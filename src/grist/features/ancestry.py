@@ -30,7 +30,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from grist.clean.rules import class_tokens
 from grist.document import Block
 from grist.features.keywords import Keywords
 from grist.features.matrix import FeatureMatrix
@@ -61,15 +60,17 @@ NAMES = (
     "card_siblings", "card_words", "card_linkdens", "card_blocks", "card_group_share",
 )
 _ARTICLE_BODY = re.compile(r"article[-_ ]?body")  # schema.org itemprop="articleBody"
+_TOKEN = re.compile(r"[a-z0-9]+")
 _KEYWORDS = Keywords(ANCESTRY_KEYWORDS, starts=("nav",))
 
 
 @lru_cache(maxsize=1 << 16)
 def _word_bits(words: str) -> int:
-    """Keyword bits of an element's words, split at punctuation and camelCase humps, then (one
+    """Keyword bits of an element's words (lower-case runs of letters and digits), then (one
     bit further) whether it names schema.org's articleBody."""
-    bits = _KEYWORDS.bits(class_tokens(words))
-    if _ARTICLE_BODY.search(words.lower()):
+    lowered = words.lower()
+    bits = _KEYWORDS.bits(_TOKEN.findall(lowered))
+    if _ARTICLE_BODY.search(lowered):
         bits |= 1 << len(ANCESTRY_KEYWORDS)
     return bits
 
