@@ -9,7 +9,8 @@ stage-1 probabilities of the neighbours, of the block's region and DOM path, and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Hashable, Sequence
 
 import numpy as np
 
@@ -55,14 +56,12 @@ def stage1_features(blocks: Sequence[Block], doc: Document | None,
     return with_neighbours(matrix, FAR_COLUMNS, (-2, 2))
 
 
-def _group_mean(keys: Sequence[object], p: np.ndarray, weight: np.ndarray) -> np.ndarray:
+def _group_mean(keys: Sequence[Hashable], p: np.ndarray, weight: np.ndarray) -> np.ndarray:
     """Word-weighted mean of ``p`` over the blocks sharing a key."""
-    sums: dict[object, float] = {}
-    totals: dict[object, float] = {}
-    for key, value, w in zip(keys, p.tolist(), weight.tolist(), strict=True):
-        sums[key] = sums.get(key, 0.0) + value * w
-        totals[key] = totals.get(key, 0.0) + w
-    return np.array([sums[k] / totals[k] for k in keys])
+    index: dict[Hashable, int] = {}
+    which = np.fromiter(map(index.setdefault, keys, itertools.count()), np.int64, len(keys))
+    sums = np.bincount(which, weights=p * weight)
+    return sums[which] / np.bincount(which, weights=weight)[which]
 
 
 def _window_mean(p: np.ndarray, weight: np.ndarray, radius: int) -> np.ndarray:
