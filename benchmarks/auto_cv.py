@@ -239,6 +239,7 @@ def main() -> int:
     parser.add_argument("--no-calibration", action="store_true")
     parser.add_argument("--no-page-signals", action="store_true")
     parser.add_argument("--page-cut", action="store_true", help="learn a threshold per page")
+    parser.add_argument("--no-page-type", action="store_true")
     parser.add_argument("--threshold", type=float, default=None)
     parser.add_argument("--fallback-words", type=int, default=AutoConfig.fallback_words)
     parser.add_argument("--peers", nargs="*", default=list(PEERS))
@@ -284,7 +285,8 @@ def main() -> int:
                          dataset_power=args.dataset_power, page_power=args.page_power,
                          threshold=args.threshold,
                          target=args.target, calibration=not args.no_calibration,
-                         page_signals=not args.no_page_signals, page_cut=args.page_cut)
+                         page_signals=not args.no_page_signals, page_cut=args.page_cut,
+                         page_type=not args.no_page_type)
     systems = ("auto", "auto-body", *args.peers)
     tables = [f"Command: `{' '.join(sys.argv)}`"]
     predictions = {}

@@ -24,6 +24,7 @@ import numpy as np
 
 from grist.classify.cut import best_cut, clip_cut, fit_cut, page_cut_features
 from grist.classify.forest import Forest
+from grist.classify.pagetype import fit_types, known_types, page_row, type_columns
 from grist.classify.rows import LabelledPage
 from grist.document import ROLES
 from grist.errors import ModelError
@@ -57,6 +58,8 @@ class TrainConfig:
     (``grist.features.auto.page_signals``).
     ``page_cut``: learn a threshold per page from the shape of its final probabilities
     (``grist.classify.cut``; ``cut_rounds`` rounds, on out-of-fold stage-2 probabilities).
+    ``page_type``: stage 2 also sees the predicted type of the page (``grist.classify.pagetype``;
+    ``type_rounds`` rounds).
     """
 
     rounds: int = 150
@@ -78,6 +81,8 @@ class TrainConfig:
     page_signals: bool = True
     page_cut: bool = False
     cut_rounds: int = 100
+    page_type: bool = True
+    type_rounds: int = 60
 
 
 THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
@@ -190,7 +195,10 @@ class AutoModel:
         values1, labels, weights1 = _stack(pages, wanted, weights, everything)
         stage1 = _train(lgb, values1, labels, weights1, names1, params1, config.rounds)
         del values1
-        values2, names2 = _stage2_rows(pages, names1, oof, config)
+        types, type_text = None, ""
+        if config.page_type:
+            types, type_text = _fit_types(lgb, pages, names1, oof, config)
+        values2, names2 = _stage2_rows(pages, names1, oof, config, types)
         stage2 = _train(lgb, values2, labels, weights1, names2, _params(config, config.leaves2),
                         config.rounds2)
         threshold = config.threshold
@@ -203,8 +211,16 @@ class AutoModel:
         meta = {"pages": len(pages), "blocks": len(labels), "config": asdict(config),
                 "datasets": sorted({p.dataset for p in pages})}
         self.boosters_ = _Boosters(stage1.model_to_string(), stage2.model_to_string(),
-                                   threshold, meta, cut)
+                                   threshold, meta, cut, type_text)
         return self
+
+    def page_types(self, matrix: FeatureMatrix, p1: np.ndarray) -> np.ndarray:
+        """The predicted probability of each page type (``grist.classify.pagetype.TYPES``);
+        empty when the model has no type stage."""
+        types = self._fitted().types
+        if types is None:
+            return np.zeros(0)
+        return types.predict(page_row(matrix, p1)[None, :])[0]
 
     def cut(self, p2: np.ndarray, words: np.ndarray) -> float:
         """The threshold for this page: learned from its probabilities when the model has a
@@ -228,7 +244,10 @@ class AutoModel:
                       p1: np.ndarray) -> tuple[np.ndarray, FeatureMatrix]:
         """Final probabilities from the stage-1 ones in context, and the stage-2 features."""
         second = stage2_features(regions, paths, matrix, p1)
-        stage2 = self._fitted().stage2
+        b = self._fitted()
+        if b.types is not None:
+            second = second.hstack(type_columns(self.page_types(matrix, p1), len(second)))
+        stage2 = b.stage2
         if second.names != stage2.names:
             second = _select(second, stage2.names)
         return stage2.predict(second.values), second
@@ -246,7 +265,7 @@ class AutoModel:
         write_model(path, KIND, VERSION, {
             "threshold": b.threshold, "names1": list(b.stage1.names),
             "names2": list(b.stage2.names), "stage1": b.text1, "stage2": b.text2, "meta": b.meta,
-            "cut": b.text_cut,
+            "cut": b.text_cut, "types": b.text_types,
         })
 
     @classmethod
@@ -257,7 +276,8 @@ class AutoModel:
     @classmethod
     def _from_payload(cls, payload: dict[str, Any]) -> AutoModel:
         boosters = _Boosters(payload["stage1"], payload["stage2"], float(payload["threshold"]),
-                             payload.get("meta", {}), payload.get("cut", ""))
+                             payload.get("meta", {}), payload.get("cut", ""),
+                             payload.get("types", ""))
         if (boosters.stage1.names != tuple(payload["names1"])
                 or boosters.stage2.names != tuple(payload["names2"])):
             raise ModelError("the model's boosters read other features than it lists")
@@ -277,14 +297,18 @@ class _Boosters:
     threshold: float
     meta: dict[str, Any] = field(default_factory=dict)
     text_cut: str = ""  # the page-cut booster, when the model has one
+    text_types: str = ""  # the page-type booster, when the model has one
     stage1: Forest = field(init=False, repr=False)
     stage2: Forest = field(init=False, repr=False)
     cut: Forest | None = field(init=False, repr=False)
+    types: Forest | None = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "stage1", Forest.parse(self.text1))
         object.__setattr__(self, "stage2", Forest.parse(self.text2))
         object.__setattr__(self, "cut", Forest.parse(self.text_cut) if self.text_cut else None)
+        object.__setattr__(self, "types",
+                           Forest.parse(self.text_types) if self.text_types else None)
 
 
 def _fit_cut(lgb: Any, pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
@@ -332,13 +356,29 @@ def _stack(pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
             np.concatenate([weights[i] for i in chosen]))
 
 
+def _fit_types(lgb: Any, pages: Sequence[LabelledPage], names1: tuple[str, ...],
+               oof: Sequence[np.ndarray], config: TrainConfig) -> tuple[np.ndarray | None, str]:
+    """Out-of-fold type probabilities of every page and the type booster, or (None, "") when
+    too few training pages have a type."""
+    labels = known_types(pages)
+    if (labels >= 0).sum() < 20 or len(set(labels[labels >= 0].tolist())) < 2:
+        return None, ""
+    rows = np.array([page_row(FeatureMatrix(names1, p.values), prob)
+                     for p, prob in zip(pages, oof, strict=True)])
+    text, types = fit_types(lgb, rows, labels, _params(config, 15), config.type_rounds,
+                            config.folds)
+    return types, text
+
+
 def _stage2_rows(pages: Sequence[LabelledPage], names1: tuple[str, ...],
-                 probabilities: Sequence[np.ndarray], config: TrainConfig
-                 ) -> tuple[np.ndarray, tuple[str, ...]]:
+                 probabilities: Sequence[np.ndarray], config: TrainConfig,
+                 types: np.ndarray | None = None) -> tuple[np.ndarray, tuple[str, ...]]:
     parts = [
         stage2_features(p.regions, p.paths, FeatureMatrix(names1, p.values), prob)
         for p, prob in zip(pages, probabilities, strict=True)
     ]
+    if types is not None:
+        parts = [m.hstack(type_columns(t, len(m))) for m, t in zip(parts, types, strict=True)]
     names = parts[0].names
     left_out = (PAGE_RELATIVE if not config.calibration else ()) + (
         PAGE_SIGNALS if not config.page_signals else ())
