@@ -21,7 +21,7 @@ from grist.methods.auto import AutoConfig, select_content
 from grist.segment.blocks import segment
 from grist.classify.rows import LabelledPage
 from grist.features.auto import _run_edges
-from grist.classify.boosted import TrainConfig, _best_threshold, _page_weights
+from grist.classify.fitting import TrainConfig, _best_threshold, _page_weights
 
 ARTICLE = (
     "<html><head><title>Rivers of the north</title></head><body>"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -31,6 +32,14 @@ class FeatureMatrix:
             return self.values[:, self.positions[name]]
         except KeyError:
             raise ValueError(f"no feature named {name!r}") from None
+
+    def select(self, names: Sequence[str]) -> FeatureMatrix:
+        """The columns ``names``, in that order (ValueError when one is missing)."""
+        at = self.positions
+        missing = [n for n in names if n not in at]
+        if missing:
+            raise ValueError(f"no feature named {missing[0]!r}")
+        return FeatureMatrix(tuple(names), self.values[:, [at[n] for n in names]])
 
     def row(self, index: int) -> dict[str, float]:
         return {n: float(v) for n, v in zip(self.names, self.values[index], strict=True)}
