@@ -134,3 +134,24 @@ def test_best_cut_is_the_middle_of_the_best_thresholds():
     row = page_cut_features(p, words)
     assert row[0] == 0.1 and row[4] == 0.9  # the 10 % and 90 % word quantiles
     assert row[9] == 0.5  # half of the words are over 0.5
+
+
+def test_page_types_are_learned_from_typed_pages_and_predicted_out_of_fold():
+    lgb = pytest.importorskip("lightgbm")
+    from grist.classify.pagetype import ROW_NAMES, TYPES, fit_types, type_label
+
+    assert type_label("blog", "modern-dev") == TYPES.index("article")
+    assert type_label(None, "dragnet") == 0 and type_label(None, "cleaneval-final") == -1
+    assert type_label("unknown-kind", "x") == -1
+    rng = np.random.default_rng(0)
+    rows = rng.normal(size=(120, len(ROW_NAMES)))
+    labels = np.where(rows[:, 0] > 0, 1, 0)  # "forum" when the first signal is high
+    labels[:10] = -1  # untyped pages get predictions too
+    params = {"learning_rate": 0.3, "verbosity": -1, "num_threads": 1, "seed": 1,
+              "deterministic": True}
+    text, probabilities = fit_types(lgb, rows, labels, params, rounds=30, folds=2)
+    assert probabilities.shape == (120, len(TYPES))
+    assert np.allclose(probabilities.sum(axis=1), 1.0)
+    guessed = probabilities[10:, :2].argmax(axis=1)
+    assert (guessed == labels[10:]).mean() > 0.85  # out of fold, so not memorised
+    assert "num_class=7" in text
