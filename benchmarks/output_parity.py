@@ -23,13 +23,10 @@ from pathlib import Path
 import grist
 from grist.io.datasets import read_dataset
 
-DATASETS = Path("../shared/datasets")
-
-
-def outputs(methods: list[str], limit: int) -> dict[str, dict]:
+def outputs(methods: list[str], limit: int, datasets: Path) -> dict[str, dict]:
     """Key ``method|dataset|id`` -> what the method returned for that page."""
     found: dict[str, dict] = {}
-    for path in sorted(DATASETS.glob("*.jsonl.gz")):
+    for path in sorted(datasets.glob("*.jsonl.gz")):
         if path.name.endswith("-meta.jsonl.gz"):  # metadata gold, no pages
             continue
         pages = [p for p in read_dataset(path, limit) if p.html]
@@ -58,15 +55,20 @@ def main() -> int:
     parser.add_argument("file", type=Path)
     parser.add_argument("--limit", type=int, default=100, help="pages per dataset")
     parser.add_argument("--methods", nargs="+", default=None)
+    parser.add_argument("--datasets-dir", type=Path, default=Path("../shared/datasets"))
+    parser.add_argument("--dump", type=Path, help="compare: also record the new outputs here")
     args = parser.parse_args()
     methods = args.methods or grist.available_methods()
-    now = outputs(methods, args.limit)
-    if args.mode == "record":
-        args.file.parent.mkdir(parents=True, exist_ok=True)
-        with gzip.open(args.file, "wt", encoding="utf-8") as out:
+    now = outputs(methods, args.limit, args.datasets_dir)
+    for path in (args.file if args.mode == "record" else None, args.dump):
+        if path is None:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with gzip.open(path, "wt", encoding="utf-8") as out:
             for key, value in now.items():
                 out.write(json.dumps({"key": key, **value}, ensure_ascii=False) + "\n")
-        print(f"recorded {len(now)} outputs", file=sys.stderr)
+        print(f"recorded {len(now)} outputs in {path}", file=sys.stderr)
+    if args.mode == "record":
         return 0
     with gzip.open(args.file, "rt", encoding="utf-8") as handle:
         before = {r.pop("key"): r for r in map(json.loads, handle)}

@@ -72,7 +72,7 @@ def test_markdown_and_json_content(
         "## Harbour reopens\n\nThe old harbour"
     )
     data = json.loads(run(capsys, "--method", standin, "--format", "json", str(page))[1])
-    assert data["title"] == "Harbour" and data["text"] == TEXT
+    assert data["metadata"]["title"] == "Harbour" and data["text"] == TEXT
     assert [b["label"] for b in data["blocks"]] == ["boilerplate", "content", "content"]
 
 
@@ -188,18 +188,35 @@ def _folder(tmp_path: Path) -> Path:
     return root
 
 
-def test_folder_batch_goes_on_after_errors(
+def test_folder_reads_the_html_files_and_names_what_it_skipped(
     capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path
 ) -> None:
     root = _folder(tmp_path)
+    (root / "page.php").write_text(GOOD.replace("Monday", "Friday"))  # no .htm* suffix
+    (root / "empty.html").write_text("")
     code, out, err = run(capsys, "--method", standin, str(root))
-    assert code == 1
+    assert code == 0
     tuesday = TEXT.replace("Monday", "Tuesday")
-    assert out == f"==> {root}/a.html <==\n{TEXT}\n\n==> {root}/sub/b.htm <==\n{tuesday}\n"
+    friday = TEXT.replace("Monday", "Friday")
+    assert out == (f"==> {root}/a.html <==\n{TEXT}\n\n==> {root}/page.php <==\n{friday}\n\n"
+                   f"==> {root}/sub/b.htm <==\n{tuesday}\n")
+    *skipped, summary = err.splitlines()
+    assert skipped == [
+        f"grist: skipped: {root}/c.html: not HTML: it looks like a PNG image",
+        f"grist: skipped: {root}/empty.html: empty file",
+        f"grist: skipped: {root}/notes.txt: not HTML: no HTML tag in its first 4 KiB",
+    ]
+    assert summary.startswith("grist extract: 3 pages, 3 results, 0 errors, 3 other files "
+                              "skipped in ")
+
+
+def test_a_named_file_that_is_not_html_is_an_error(
+    capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path
+) -> None:
+    root = _folder(tmp_path)
+    code, _, err = run(capsys, "--method", standin, str(root / "a.html"), str(root / "c.html"))
     png = "the input is not an HTML page: it looks like a PNG image"
-    error_line, summary = err.splitlines()
-    assert error_line == f"grist: error: {root}/c.html: {png}"
-    assert summary.startswith("grist extract: 3 pages, 2 results, 1 error (1 not-html) in ")
+    assert code == 1 and f"grist: error: {root}/c.html: {png}" in err.splitlines()
 
 
 def test_batch_all_good_exits_zero(
@@ -218,23 +235,15 @@ def test_batch_json_lines_with_error_records(
     code, out, _ = run(capsys, "--method", standin, "--format", "json", str(root), str(missing))
     assert code == 1
     records = [json.loads(line) for line in out.splitlines()]
-    assert [r["input"] for r in records] == [
-        f"{root}/a.html",
-        f"{root}/c.html",
-        f"{root}/sub/b.htm",
-        str(missing),
-    ]
-    assert records[0]["text"] == TEXT and records[2]["text"] == TEXT.replace("Monday", "Tuesday")
-    assert records[1] == {
-        "input": f"{root}/c.html",
-        "error": "the input is not an HTML page: it looks like a PNG image",
-        "reason": "not-html",
-    }
-    assert records[3]["reason"] == "error" and records[3]["error"] == "No such file or directory"
+    assert [r["input"] for r in records] == [f"{root}/a.html", f"{root}/sub/b.htm", str(missing)]
+    assert records[0]["text"] == TEXT and records[1]["text"] == TEXT.replace("Monday", "Tuesday")
+    assert records[2] == {"input": str(missing), "error": "No such file or directory",
+                          "reason": "error"}
 
 
 @pytest.mark.parametrize(
-    ("fmt", "suffix"), [("text", ".txt"), ("markdown", ".md"), ("json", ".json"), ("html", ".html")]
+    ("fmt", "suffix"), [("text", ".txt"), ("markdown", ".md"), ("json", ".json"), ("html", ".html"),
+                        ("xml", ".xml"), ("csv", ".csv")]
 )
 def test_out_dir_one_file_per_page(
     capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path, fmt: str, suffix: str
@@ -251,7 +260,7 @@ def test_out_dir_one_file_per_page(
         str(root),
         str(root / "a.html"),
     )
-    assert (code, out) == (1, "") and err.count("\n") == 2  # the error and the summary
+    assert (code, out) == (0, "") and err.count("\n") == 3  # two skipped files and the summary
     written = sorted(str(p.relative_to(out_dir)) for p in out_dir.rglob("*") if p.is_file())
     assert written == sorted([f"a{suffix}", f"a-2{suffix}", f"sub/b{suffix}"])
     body = (out_dir / f"a{suffix}").read_text(encoding="utf-8")
@@ -265,7 +274,7 @@ def test_empty_folder(capsys: pytest.CaptureFixture[str], standin: str, tmp_path
     assert run(capsys, "--method", standin, str(tmp_path)) == (
         1,
         "",
-        f"grist: error: {tmp_path}: no *.htm* files in this folder\n",
+        f"grist: error: {tmp_path}: no files in this folder\n",
     )
 
 
@@ -313,7 +322,7 @@ def test_python_m_grist_subprocess(tmp_path: Path, page: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["title"] == "Harbour"
+    assert json.loads(done.stdout)["metadata"]["title"] == "Harbour"
     done = subprocess.run(
         [sys.executable, "-m", "grist", "extract", "--method", methods[0], str(bad)],
         capture_output=True,

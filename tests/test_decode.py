@@ -83,3 +83,44 @@ def test_binary_input_is_not_html(data, kind):
     assert sniff_binary(data) is not None
     with pytest.raises(NotHTMLError, match=kind):
         decode(data)
+
+
+@pytest.mark.parametrize("label", ["undefined", "idna", "punycode", "rot13", "zlib", "base64",
+                                   "unicode-escape", "utf-7", "cp037", "hz-gb-2312"])
+def test_labels_outside_the_whatwg_table_are_ignored(label):
+    # A label is looked up in the Encoding Standard's table only: Python's codec registry
+    # would hand "idna" or "undefined" a page and raise UnicodeError (fuzz case 01).
+    for page in (f"<meta charset={label}><p>caf\u00e9 au lait</p>",
+                 f'<?xml version="1.0" encoding="{label}"?><p>caf\u00e9 au lait</p>'):
+        text, encoding = decode(page.encode("utf-8"))
+        assert "caf\u00e9" in text and encoding == "utf-8"
+    text, encoding = decode("<p>caf\u00e9</p>".encode("utf-8"), http_charset=label)
+    assert "caf\u00e9" in text
+
+
+def test_whatwg_labels_and_their_browser_decoders():
+    assert normalise_label("x-mac-cyrillic") == "mac-cyrillic"
+    assert normalise_label(" Windows-874 ") == "cp874"
+    assert normalise_label("gbk") == "gb18030" and normalise_label("unicode") == "utf-16-le"
+    meta_utf16 = b'<meta charset="utf-16"><p>plain ASCII bytes</p>'
+    assert decode(meta_utf16)[1] == "utf-8"  # a readable meta cannot be UTF-16
+    user_defined = b"<meta charset=x-user-defined><p>caf\xe9</p>"
+    assert decode(user_defined) == ("<meta charset=x-user-defined><p>caf\u00e9</p>", "cp1252")
+
+
+def test_utf16_without_byte_order_mark_is_read():
+    page = "<html><body><p>Gr\u00fc\u00dfe aus der Stadt am Fluss</p></body></html>"
+    for codec in ("utf-16-le", "utf-16-be"):
+        text, encoding = decode(page.encode(codec))
+        assert (text, encoding) == (page, codec)
+
+
+def test_random_bytes_are_not_html():
+    import random
+
+    for size in (300, 5000, 100_000):
+        with pytest.raises(NotHTMLError, match="control"):
+            decode(random.Random(size).randbytes(size).replace(b"\x00", b"\x01"))
+    # A few stray control characters in a real page do not make it binary.
+    text, _ = decode(b"<p>" + b"words of a page, " * 40 + b"\x01\x02\x1b[0m</p>")
+    assert "words" in text

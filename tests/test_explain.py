@@ -35,12 +35,20 @@ def test_reasons_are_short_until_explained():
     assert result.explained().text == result.text
 
 
-def test_json_output_carries_full_explanations_and_features():
+def test_explained_json_carries_full_explanations_and_features():
     result = grist.extract(PAGE, method="auto")
-    record = json.loads(result.to_json())
+    record = json.loads(result.to_json(explain=True))
     reasons = [b["reason"] for b in record["blocks"]]
     assert all(r.count(";") == 2 for r in reasons)
     assert all(b["features"] and "link_density" in b["features"] for b in record["blocks"])
+
+
+def test_compact_json_has_the_short_reasons_and_no_features():
+    result = grist.extract(PAGE, method="auto")
+    record = json.loads(result.to_json())
+    assert [b["reason"] for b in record["blocks"]] == [b.reason for b in result.blocks]
+    assert all(set(b) == {"text", "role", "label", "score", "reason"} for b in record["blocks"])
+    assert [b["score"] for b in record["blocks"]] == [round(b.score, 4) for b in result.blocks]
 
 
 def test_explanations_off_leave_the_probability_only():

@@ -181,7 +181,7 @@ def test_a_processing_instruction_in_the_body_is_skipped():
 def test_json_output_shows_each_blocks_class_reason_and_features():
     import json
 
-    record = json.loads(grist.extract(PAGE, method="justext").to_json())
+    record = json.loads(grist.extract(PAGE, method="justext").to_json(explain=True))
     nav = record["blocks"][0]
     assert nav["info"]["class"] == BAD and nav["reason"].startswith("context-free: link density")
     assert nav["features"]["link_density"] == pytest.approx(3 / 5)

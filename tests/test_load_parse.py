@@ -8,8 +8,8 @@ from grist.errors import (
     LimitExceededError,
     NotHTMLError,
 )
-from grist.html.load import load_document, title_from_source
-from grist.html.parse import check_structure, estimate_depth, parse_document
+from grist.html.load import load_document, title_from_source, utf8_size
+from grist.html.parse import check_structure, parse_document
 from grist.limits import Budget, Limits
 
 
@@ -67,42 +67,31 @@ def test_tag_cap_is_reported():
         parse_document(load_document("<p>x</p>" * 100), Limits(max_tags=50))
 
 
-def test_depth_estimate_ignores_implicitly_closed_tags():
-    assert estimate_depth("<ul>" + "<li>item" * 1000 + "</ul>", 10_000) == 1
-    assert estimate_depth("<div><div><span>x</span></div></div>", 10) == 3
-    assert estimate_depth("<p>a<p>b<br><img src=x>", 10) == 0
-
-
 def test_budget_raises_after_deadline():
     budget = Budget(0.0)
     with pytest.raises(ExtractionTimeout, match="time budget"):
         budget.check("parsing")
 
 
-def test_depth_estimate_closes_self_closing_tags_only_inside_svg_and_math():
-    icons = "<svg>" + '<path d="M0 0"/>' * 5000 + "<g><circle r=1 /></g></svg>"
-    assert estimate_depth("<div>" + icons + "</div>", 10_000) == 3
-    assert estimate_depth("<div/>" * 50, 10_000) == 50  # HTML ignores "/>" on a div
-    assert estimate_depth("<svg>" + "<path/>" * 9 + "</svg>" + "<b/>" * 5, 100) == 5
-
-
-def test_depth_estimate_reads_whole_tag_names_in_any_case():
-    # "col"/"p"/"th" never nest, but "colgroup"... do not either while "colx"/"param2"/"thx" do
-    assert estimate_depth("<COLGROUP><Col><P><TH><THEAD><Br/>", 10) == 0
-    assert estimate_depth("<colx><param2><thx><pre>", 10) == 4
-    assert estimate_depth("<SVG><path/><Path/></svg><Math><mi/></MATH>", 10) == 1
-    assert estimate_depth("<svgx><path/></svgx>", 10) == 2  # not svg: "/>" is ignored
-    assert estimate_depth("<ba\u017fe><ſpan>", 10) == 1  # only ASCII letters make a name
-
-
-def test_depth_estimate_ignores_stray_closing_tags_and_stops_one_past_the_limit():
-    page = "</div></div><div><b>x</b></div></span><i><u><em>"
-    assert estimate_depth(page, 100) == 3
-    assert estimate_depth("<svg></svg>" + page, 100) == 3  # the tag-by-tag walk agrees
-    assert estimate_depth("<div>" * 50, 9) == 10
-    assert estimate_depth("<svg></svg>" + "<div>" * 50, 9) == 10
-    assert estimate_depth("no tags", 5) == estimate_depth("</p></div>", 5) == 0
-
-
 def test_tag_count_is_the_number_of_tag_starts():
     assert check_structure("a < b, <<div>x</div><!-- c --><?pi?> <", Limits()) == 3
+
+
+def test_a_str_is_capped_by_its_utf8_size():
+    limits = Limits(max_bytes=3000)
+    assert load_document("<p>" + "x" * 2990, limits=limits).html.startswith("<p>x")
+    with pytest.raises(LimitExceededError, match="max_bytes"):
+        load_document("<p>" + "\u20ac" * 1000, limits=limits)  # 1003 characters, 3003 bytes
+    assert utf8_size("\u20ac" * 1000, 3000) == 3000 and utf8_size("x" * 10, 100) == 10
+    assert utf8_size("\ud800" * 2, 7) == 6  # a lone surrogate counts as U+FFFD would
+
+
+def test_lone_surrogates_in_a_str_become_replacement_characters():
+    doc = load_document("<p>broken \ud800 surrogate \udfff here</p>")
+    assert doc.html == "<p>broken \ufffd surrogate \ufffd here</p>"
+    doc.html.encode("utf-8")
+
+
+def test_a_str_of_control_characters_is_not_html():
+    with pytest.raises(NotHTMLError):
+        load_document("".join(chr(1 + i % 30) for i in range(2000)))

@@ -56,7 +56,7 @@ def steep(t):
 
 1\\. a number
 
-2021\\. A year, kept as is."""
+2021\\. A year, **kept** as is."""
 
 
 @pytest.fixture
@@ -112,7 +112,7 @@ def test_layout_table_keeps_lists_inside() -> None:
 def test_data_table_missing_cell_is_empty() -> None:
     blocks = [_cell("a", 0, 0), _cell("b", 0, 1), _cell("c", 1, 1)]
     (part,) = layout(blocks)
-    assert part.rows == [["a", "b"], ["", "c"]]
+    assert [[c.text if c else "" for c in row] for row in part.rows] == [["a", "b"], ["", "c"]]
 
 
 def _result(blocks: list[Block], features: FeatureMatrix | None = None) -> Result:
@@ -126,10 +126,11 @@ def test_json_has_every_block_and_features() -> None:
         Block(text="Dropped", index=1, label=BOILERPLATE, reason="link density", score=0.25),
     ]
     matrix = FeatureMatrix(("words", "density"), np.array([[2.0, np.nan], [1.0, 0.5]]))
-    out = _result(blocks, matrix).to_json()
+    out = _result(blocks, matrix).to_json(explain=True)
     assert "ünïcode" in out  # ensure_ascii=False
     data = json.loads(out)
-    assert data["title"] == "Tïtle" and data["url"] == "http://e.com/" and data["method"] == "m"
+    assert data["metadata"]["title"] == "Tïtle" and data["url"] == "http://e.com/"
+    assert data["method"] == "m"
     assert data["text"] == "Kept ünïcode" and data["empty_reason"] is None
     assert [b["label"] for b in data["blocks"]] == [CONTENT, BOILERPLATE]
     assert data["blocks"][1]["reason"] == "link density" and data["blocks"][1]["score"] == 0.25
@@ -141,7 +142,7 @@ def test_json_has_every_block_and_features() -> None:
 def test_json_without_features_and_numpy_values() -> None:
     blocks = [Block(text="a", label=CONTENT, reason="r", score=np.float32(0.5), cell=(1, 2, 3))]
     blocks[0].info["votes"] = np.int64(3)
-    data = json.loads(_result(blocks).to_json())
+    data = json.loads(_result(blocks).to_json(explain=True))
     block = data["blocks"][0]
     assert "features" not in block
     assert block["score"] == 0.5 and block["info"] == {"votes": 3} and block["cell"] == [1, 2, 3]
@@ -155,7 +156,7 @@ def test_html_structure_and_escaping(result: Result) -> None:
     assert "<ol><li>Pour</li><li>Wait</li></ol>" in out
     assert "<thead><tr><th>Tea</th><th>Minutes</th></tr></thead>" in out
     assert "<td>Gyokuro | shaded</td>" in out
-    assert "<pre>def steep(t):\n    if t &gt; 3:\n\treturn &quot;bitter *&quot;</pre>" in out
+    assert '<pre><code>def steep(t):\n    if t &gt; 3:\n\treturn "bitter *"</code></pre>' in out
     assert "Home" not in out and "nav" not in out
 
 

@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from grist.classify.table_units import tables_as_units
 from grist.crosspage import CrossPageModel, apply_verdicts
 from grist.document import Block, RawPage
 from grist.errors import NoTextError
@@ -13,7 +14,7 @@ from grist.html.load import load_document
 from grist.html.parse import check_structure, parse_document
 from grist.limits import Budget, Limits
 from grist.methods import DEFAULT_METHOD, PageContext, get_method, method_config
-from grist.render import check_format
+from grist.render import RenderOptions, check_format
 from grist.result import Result
 
 
@@ -24,6 +25,9 @@ class Extractor:
     ``method`` is a method name or ``name/variant``; ``config`` defaults to that method's (variant's).
     The method's resources (a model file) are loaded once, when the Extractor is built, and held
     by it. It keeps no state between pages: calling it twice on the same page gives the same result.
+    ``table_units``: every data table is kept or dropped whole (``grist.classify.table_units``).
+    ``links``, ``images``, ``with_metadata`` and ``explain`` are the rendering options the
+    results carry (``grist.render.RenderOptions``); they never change what is extracted.
 
     The text is the article's body. Methods that name block roles (``auto``) report the title,
     subtitle, bylines, captions and comments as blocks with that ``role``, outside the text;
@@ -35,6 +39,11 @@ class Extractor:
     config: Any = None
     limits: Limits = field(default_factory=Limits)
     output: str = "text"
+    table_units: bool = True
+    links: bool = False
+    images: bool = False
+    with_metadata: bool = False
+    explain: bool = False
     with_title: bool = False
     with_byline: bool = False
     with_captions: bool = False
@@ -67,7 +76,7 @@ class Extractor:
             http_charset = http_charset or source.http_charset
             source = source.content
         started = time.perf_counter()
-        budget = Budget(self.limits.time_budget)
+        budget = Budget(self.limits.time_budget, self.limits.max_blocks)
         doc = load_document(source, url, http_charset=http_charset, limits=self.limits)
         if self._method.needs_dom:
             parse_document(doc, self.limits)
@@ -81,6 +90,8 @@ class Extractor:
         if not any(b.text.strip() for b in blocks):
             raise NoTextError("the page has no visible text")
         notes = list(labelled.notes)
+        if self.table_units:
+            tables_as_units(blocks)
         apply_verdicts(models, doc, blocks, notes)
         result = Result(
             document=doc,
@@ -92,6 +103,8 @@ class Extractor:
             warnings=notes,
             meta=dict(labelled.meta),
             reasons=labelled.reasons,
+            options=RenderOptions(links=self.links, images=self.images,
+                                  with_metadata=self.with_metadata, explain=self.explain),
         )
         if self.included_roles:
             result = result.including(self.included_roles)
@@ -131,6 +144,10 @@ def extract(
     limits: Limits | None = None,
     site: CrossPageModel | None = None,
     stream: CrossPageModel | None = None,
+    links: bool = False,
+    images: bool = False,
+    with_metadata: bool = False,
+    explain: bool = False,
     with_title: bool = False,
     with_byline: bool = False,
     with_captions: bool = False,
@@ -139,13 +156,16 @@ def extract(
     """Extract the main content of one page.
 
     ``html`` is raw bytes (decoded as a browser would), an already decoded str, or a RawPage.
-    Returns a Result (``.text``, ``.title``, ``.blocks``, renderers); ``str(result)`` renders
-    ``output``. ``site`` / ``stream`` are cross-page models read (never updated) by the
-    extraction. The text is the body; ``with_title``, ``with_byline``, ``with_captions`` and
-    ``with_comments`` add those blocks (see ``Extractor``). Raises a
-    ``grist.errors.GristError`` subclass for input that cannot be extracted.
+    Returns a Result (``.text``, ``.metadata``, ``.blocks``, renderers); ``str(result)`` renders
+    ``output`` with links and images (absolute URLs) when ``links`` / ``images``, a metadata
+    header when ``with_metadata``, and in JSON every feature value when ``explain``. ``site`` /
+    ``stream`` are cross-page models read (never updated) by the extraction. The text is the
+    body; ``with_title``, ``with_byline``, ``with_captions`` and ``with_comments`` add those
+    blocks (see ``Extractor``). Raises a ``grist.errors.GristError`` subclass for input that
+    cannot be extracted.
     """
     extractor = Extractor(method=method, config=config, limits=limits or Limits(), output=output,
-                          with_title=with_title, with_byline=with_byline,
+                          links=links, images=images, with_metadata=with_metadata,
+                          explain=explain, with_title=with_title, with_byline=with_byline,
                           with_captions=with_captions, with_comments=with_comments)
     return extractor(html, url, site=site, stream=stream)

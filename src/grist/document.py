@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from selectolax.lexbor import LexborHTMLParser
@@ -51,6 +51,35 @@ class Document:
     dom: LexborHTMLParser | None = None
 
 
+class Inline(NamedTuple):
+    """Inline markup inside a block's text: ``text[start:end]`` is a ``link`` (``url`` is its
+    href as written), ``em``, ``strong``, ``code`` or ``del``; an ``image`` is a point
+    (start == end) with its ``url`` (src) and ``alt``."""
+
+    start: int
+    end: int
+    kind: str
+    url: str = ""
+    alt: str = ""
+
+
+@dataclass(slots=True)
+class TableInfo:
+    """What the segmenter saw of one ``<table>``: its size (rows, widest row), header markup
+    (``th`` cells; ``thead``/``tfoot``/``colgroup``/``col``; a ``caption``), whether it holds
+    another table, and its ``role``/``summary`` attributes. Data-table tests read it."""
+
+    id: int
+    rows: int = 0
+    cols: int = 0
+    th: int = 0
+    head: bool = False
+    caption: bool = False
+    nested: bool = False
+    role: str = ""
+    summary: bool = False
+
+
 @dataclass(slots=True)
 class Block:
     """One atomic text block of a page, in page order.
@@ -68,6 +97,11 @@ class Block:
     list_kind:    ``ul``/``ol`` when the block is a list item, else ``""``; ``list_depth`` nests.
     cell:         (table id, row, column) when the block is a table cell, else None.
     preformatted: the block is inside ``pre``/``code`` whose whitespace must be kept.
+    code_language: the language a ``pre`` block's markup names (``class="language-python"``).
+    quote_depth:  how many ``blockquote`` elements enclose the block.
+    marks:        what the segmenter recorded of the inline markup (links, images, emphasis),
+                  read through ``inline``.
+    table:        the table a cell belongs to (shared by its cells), when ``cell`` is set.
     label:        ``content`` or ``boilerplate`` once classified, else None.
     reason:       why the label was given (the rule that fired, the model's explanation).
     score:        a method's confidence or importance score, when it has one.
@@ -91,6 +125,10 @@ class Block:
     list_depth: int = 0
     cell: tuple[int, int, int] | None = None
     preformatted: bool = False
+    code_language: str = ""
+    quote_depth: int = 0
+    marks: tuple[list[str], list[Any]] | None = field(default=None, repr=False, compare=False)
+    table: TableInfo | None = None
     label: str | None = None
     reason: str | None = None
     score: float | None = None
@@ -101,3 +139,12 @@ class Block:
     @property
     def is_content(self) -> bool:
         return self.label == CONTENT
+
+    @property
+    def inline(self) -> tuple[Inline, ...]:
+        """Links, images and emphasis inside ``text`` as spans (computed when asked)."""
+        if self.marks is None:
+            return ()
+        from grist.segment.inline import collapse
+
+        return collapse(*self.marks)[1]

@@ -36,6 +36,12 @@ class LimitExceededError(GristError):
     reason = "limit-exceeded"
 
 
+class ParseError(GristError):
+    """The HTML parser failed on the page (it ran out of memory or gave up)."""
+
+    reason = "parse-failed"
+
+
 class ExtractionTimeout(GristError):
     """The page took longer than the per-page time budget (``Limits.time_budget``)."""
 
@@ -43,9 +49,17 @@ class ExtractionTimeout(GristError):
 
 
 class FetchError(GristError):
-    """A URL could not be fetched (network error, HTTP error status, too large, not HTML)."""
+    """A URL could not be fetched (network error, HTTP error status, too large, not HTML).
+
+    ``retryable``: the failure may pass (a timeout, a refused connection, HTTP 5xx or 429), so
+    trying again later makes sense.
+    """
 
     reason = "fetch-failed"
+
+    def __init__(self, message: str, *, retryable: bool = False) -> None:
+        super().__init__(message)
+        self.retryable = retryable
 
 
 class UnknownMethodError(GristError, ValueError):
@@ -64,3 +78,33 @@ class DatasetError(GristError):
     """A dataset file or folder is missing or malformed."""
 
     reason = "dataset-error"
+
+
+class WarcError(GristError):
+    """A WARC record or byte range could not be read (corrupt gzip member, wrong length, cut off)."""
+
+    reason = "warc-error"
+
+
+class NotWarcError(WarcError):
+    """A file given as a WARC file is not one."""
+
+    reason = "not-warc"
+
+
+class ConfigError(GristError, ValueError):
+    """A user's configuration file (a feed list, URL rules) is missing or malformed."""
+
+    reason = "config-error"
+
+
+class StateError(GristError):
+    """A stream state file is corrupt, of another version, or not a grist state file."""
+
+    reason = "state-error"
+
+
+class FeedError(GristError):
+    """A feed could not be read: not XML, no entries, or a page without a feed link."""
+
+    reason = "feed-error"

@@ -13,24 +13,37 @@ class Limits:
     """Caps applied to every page; hitting one raises a grist error that names the cap.
 
     max_bytes:   largest accepted input (bytes, or UTF-8 size of a str); default 20 MiB.
-    max_tags:    most tags (``<`` characters followed by a letter or ``/``) a page may hold.
-    max_depth:   deepest element nesting accepted (browsers stop nesting at 512; we allow more).
-    time_budget: seconds one page may take end to end (checked between pipeline stages).
+    max_tags:    most tags (``<`` characters followed by a letter, ``/`` or ``!``) a page may
+                 hold, and most elements the HTML parser may build for it (it re-opens unclosed
+                 formatting tags in every block: those count too), checked before parsing.
+    max_depth:   deepest element nesting accepted (browsers stop nesting at 512; we allow more),
+                 as the parser would build it, checked before parsing.
+    max_blocks:  most text blocks a page may be cut into (each block costs every method
+                 per-block features and memory); real pages hold a few thousand.
+    time_budget: seconds one page may take end to end (checked between pipeline stages and
+                 inside their long loops).
     """
 
     max_bytes: int = 20 * 1024 * 1024
     max_tags: int = 400_000
     max_depth: int = 4_000
+    max_blocks: int = 100_000
     time_budget: float = 5.0
 
 
 class Budget:
-    """A per-page deadline; ``check(stage)`` raises ExtractionTimeout once it has passed."""
+    """A per-page deadline; ``check(stage)`` raises ExtractionTimeout once it has passed.
 
-    __slots__ = ("deadline", "seconds")
+    Long stages call ``check`` inside their loops (every few thousand steps), so no stage runs
+    far past the deadline. ``max_blocks`` is the page's block cap (Limits.max_blocks), checked
+    by segmentation as blocks are made.
+    """
 
-    def __init__(self, seconds: float) -> None:
+    __slots__ = ("deadline", "max_blocks", "seconds")
+
+    def __init__(self, seconds: float, max_blocks: int | None = None) -> None:
         self.seconds = seconds
+        self.max_blocks = max_blocks
         self.deadline = time.perf_counter() + seconds
 
     def check(self, stage: str) -> None:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from grist import render as renderers
 from grist.document import CONTENT, Block, Document
+from grist.metadata import Metadata, extract_metadata
+from grist.render import RenderOptions
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.features.matrix import FeatureMatrix
@@ -21,7 +24,10 @@ class Result:
     ``empty_reason`` says why nothing was kept when ``text`` is empty. ``features`` is the block
     feature matrix when the method computed one; ``warnings`` are notes about the page (a
     fallback, a cross-page model that could not judge it); ``meta`` holds page facts the method
-    established (e.g. ``language``). Rendering never changes a Result.
+    established (e.g. ``language``). ``metadata`` (title, authors, dates, site, language, ...) is
+    read from the page when first asked for. ``options`` are the rendering options (links,
+    images, metadata header, explanations) ``render`` uses unless told otherwise. Rendering never
+    changes a Result.
     """
 
     document: Document
@@ -34,6 +40,7 @@ class Result:
     meta: dict[str, str] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     reasons: Callable[[], list[str]] | None = field(default=None, repr=False, compare=False)
+    options: RenderOptions = field(default_factory=RenderOptions)
 
     def explained(self) -> Result:
         """This result with every block's complete ``reason``, where the method computes it on
@@ -42,9 +49,15 @@ class Result:
         if self.reasons is None:
             return self
         full = self.reasons()
-        blocks = [replace(b, reason=why) if b.decided_by == "page" else b
-                  for b, why in zip(self.blocks, full, strict=True)]
+        blocks = [replace(b, reason=_completed(b, why)) for b, why in zip(self.blocks, full,
+                                                                             strict=True)]
         return replace(self, blocks=blocks, reasons=None)
+
+    @cached_property
+    def metadata(self) -> Metadata:
+        """The page's metadata (JSON-LD, OpenGraph, microdata, ``<meta>``, then the blocks),
+        computed on first use: text output does not pay for it."""
+        return extract_metadata(self.document, self.blocks)
 
     def including(self, roles: Collection[str]) -> Result:
         """This result with the blocks of the given roles (``title``, ``caption``, ...; see
@@ -69,7 +82,9 @@ class Result:
 
     @property
     def title(self) -> str:
-        return self.document.title
+        """The page's title, cleaned of the site name (``metadata.title``), else its
+        ``<title>``."""
+        return self.metadata.title or self.document.title
 
     @property
     def url(self) -> str | None:
@@ -83,21 +98,36 @@ class Result:
     def text(self) -> str:
         return self.render("text")
 
-    def render(self, fmt: str | None = None) -> str:
-        """Render in ``fmt`` (see ``grist.render.FORMATS``); defaults to the requested output."""
-        return renderers.render(self, fmt or self.output)
+    def render(self, fmt: str | None = None, **options: Any) -> str:
+        """Render in ``fmt`` (see ``grist.render.FORMATS``; default: the requested output), with
+        this result's options changed by ``options`` (``links=True``, ``explain=True``, ...)."""
+        return renderers.render(self, fmt or self.output, replace(self.options, **options))
 
-    def to_text(self) -> str:
-        return self.render("text")
+    def to_text(self, **options: Any) -> str:
+        return self.render("text", **options)
 
-    def to_markdown(self) -> str:
-        return self.render("markdown")
+    def to_markdown(self, **options: Any) -> str:
+        return self.render("markdown", **options)
 
-    def to_json(self) -> str:
-        return self.render("json")
+    def to_json(self, **options: Any) -> str:
+        return self.render("json", **options)
 
-    def to_html(self) -> str:
-        return self.render("html")
+    def to_html(self, **options: Any) -> str:
+        return self.render("html", **options)
+
+    def to_xml(self, **options: Any) -> str:
+        """TEI XML (``grist.render.tei``)."""
+        return self.render("xml", **options)
 
     def __str__(self) -> str:
         return self.render()
+
+
+def _completed(block: Block, full: str) -> str | None:
+    """The block's reason with the method's complete one: the whole reason when the method
+    decided, else inside the ``(page: ...)`` that a table vote or a cross-page model kept."""
+    if block.decided_by == "page":
+        return full
+    reason = block.reason or ""
+    head, sep, _ = reason.rpartition(" (page: ")
+    return f"{head}{sep}{full})" if sep else reason

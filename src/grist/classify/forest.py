@@ -26,6 +26,7 @@ from grist.errors import ModelError
 K_ZERO = 1e-35  # LightGBM's kZeroThreshold
 _CATEGORICAL, _DEFAULT_LEFT = 1, 2
 _MISSING_ZERO, _MISSING_NAN = 1, 2
+_PAIRS_PER_SLICE = 1 << 20  # (row, tree) pairs walked at once
 
 
 @dataclass(frozen=True)
@@ -102,12 +103,18 @@ class Forest:
             return per_tree.sum(axis=1), None
         raw = np.zeros(rows)
         contrib = np.zeros((rows, width + 1)) if contributions else None
-        if rows and self.num_trees:
-            leaves, steps = self._walk(values, contributions)
-            raw = self.value[leaves].reshape(rows, self.num_trees).sum(axis=1)
+        # The walk holds a few arrays of (row, tree) pairs: rows go in slices of about a million
+        # pairs, so memory stays bounded on pages of many blocks (each row's sums are unchanged).
+        step = max(1, _PAIRS_PER_SLICE // max(self.num_trees, 1))
+        for start in range(0, rows if self.num_trees else 0, step):
+            part = values[start : start + step]
+            leaves, steps = self._walk(part, contributions)
+            raw[start : start + len(part)] = self.value[leaves].reshape(
+                len(part), self.num_trees).sum(axis=1)
             if contrib is not None:
-                contrib[:, :width] = steps.reshape(rows, width)
-                contrib[:, width] = self.value[self.roots].sum()
+                contrib[start : start + len(part), :width] = steps.reshape(len(part), width)
+        if contrib is not None and rows and self.num_trees:
+            contrib[:, width] = self.value[self.roots].sum()
         if self.average and self.num_trees:
             raw /= self.num_trees
             if contrib is not None:

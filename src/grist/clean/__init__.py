@@ -4,13 +4,15 @@ report each removal with the rule and the reason."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from grist.clean.counts import WordCounter, word_count
 from grist.clean.lists import load_list
-from grist.clean.rules import RULES, RuleContext, outermost, word_count
+from grist.clean.rules import RULES, RuleContext, outermost
 from grist.document import Document
 from grist.errors import GristError
+from grist.limits import Budget
 
 ALL_RULES: tuple[str, ...] = tuple(RULES)
 
@@ -68,8 +70,12 @@ def build_context(url: str | None, config: RuleConfig) -> RuleContext:
     )
 
 
-def apply_rules(doc: Document, config: RuleConfig | None = None) -> list[Removal]:
-    """Run the configured rules on ``doc.dom`` in order, deleting what they hit; returns the log."""
+def apply_rules(doc: Document, config: RuleConfig | None = None,
+                budget: Budget | None = None) -> list[Removal]:
+    """Run the configured rules on ``doc.dom`` in order, deleting what they hit; returns the log.
+
+    With a ``budget``, its deadline is checked between rules and inside their long loops.
+    """
     config = config or RuleConfig()
     if doc.dom is None:
         raise GristError("apply_rules() needs a parsed document; call grist.html.parse first")
@@ -83,7 +89,11 @@ def apply_rules(doc: Document, config: RuleConfig | None = None) -> list[Removal
     limit = config.max_share * word_count(body)
     log: list[Removal] = []
     for name in config.rules:
-        hits = [(n, why) for n, why in RULES[name](doc.dom, ctx) if word_count(n) <= limit]
+        if budget is not None:
+            budget.check(f"noise rule {name}")
+        words = WordCounter(doc.dom.root, budget)  # the DOM changes between rules
+        hits = [(n, why) for n, why in RULES[name](doc.dom, replace(ctx, words=words, budget=budget))
+                if words(n) <= limit]
         # Remove outermost hits only: destroying a node frees its descendants' handles too.
         reasons = {n.mem_id: why for n, why in hits}
         for node in outermost([n for n, _ in hits]):

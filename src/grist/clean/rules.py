@@ -12,7 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from grist.clean.counts import SubtreeCounts, word_count
 from grist.clean.domains import host_matches, host_of, registrable_domain
+from grist.limits import Budget
 
 Node = Any  # a selectolax LexborNode
 Hit = tuple[Node, str]
@@ -20,8 +22,9 @@ Hit = tuple[Node, str]
 _NEVER = frozenset({"html", "head", "body"})
 _TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_BACKGROUND_STYLE = re.compile(r"background(?:-image)?\s*:[^;]*url\(", re.IGNORECASE)
-_PIXELS = re.compile(r"^\s*(\d+)\s*(?:px)?\s*$")
+_BACKGROUND_PROPERTY = re.compile(r"background(?:-image)?\s*:", re.IGNORECASE)
+_URL = re.compile(r"url\(", re.IGNORECASE)
+_PIXELS = re.compile(r"(\d+)\s*(?:px)?")  # fullmatch on the stripped value: one \s* run, linear
 _COPYRIGHT = re.compile(r"©|&copy;|\bcopyright\b|\ball rights reserved\b", re.IGNORECASE)
 _LINK_CONTAINERS = frozenset(
     "li ul ol p div nav footer header aside section td tr table dd dt dl span small center".split()
@@ -44,11 +47,24 @@ class RuleContext:
     background_max_words: int
     link_block_max_other_words: int
     copyright_max_words: int
+    words: Callable[[Node], int] = word_count
+    budget: Budget | None = None
 
 
-def word_count(node: Node) -> int:
-    """Visible words under ``node`` (its text split at whitespace)."""
-    return len(node.text(deep=True, separator=" ").split())
+def background_images(style: str) -> tuple[bool, str]:
+    """Whether a style sets a background image (``background[-image]: ... url(``, in one
+    declaration), and the style with each such declaration's head up to its last ``url(`` cut
+    out. The same as searching and substituting ``background(?:-image)?\\s*:[^;]*url\\(``, but
+    linear: that pattern backtracks over every ``background:`` without a ``url(`` after it."""
+    found, kept = False, []
+    for declaration in style.split(";"):
+        head = _BACKGROUND_PROPERTY.search(declaration)
+        urls = [m.start() for m in _URL.finditer(declaration, head.end())] if head else []
+        if urls:
+            found = True
+            declaration = declaration[: head.start()] + declaration[urls[-1] + 4 :]
+        kept.append(declaration)
+    return found, ";".join(kept)
 
 
 def class_tokens(value: str) -> list[str]:
@@ -67,13 +83,14 @@ def background(dom: Node, ctx: RuleContext) -> list[Hit]:
         attrs = node.attributes
         has_attr = "background" in attrs
         style = attrs.get("style") or ""
-        if not has_attr and not _BACKGROUND_STYLE.search(style):
+        image, stripped = background_images(style)
+        if not has_attr and not image:
             continue
-        if node.tag in _NEVER or word_count(node) > ctx.background_max_words:
+        if node.tag in _NEVER or ctx.words(node) > ctx.background_max_words:
             if has_attr:  # a content-bearing container: drop the decoration, keep the text
                 del node.attrs["background"]
             if style:
-                node.attrs["style"] = _BACKGROUND_STYLE.sub("", style)
+                node.attrs["style"] = stripped
             continue
         hits.append((node, "background attribute" if has_attr else "background-image style"))
     return hits
@@ -126,7 +143,7 @@ def ad_keywords(dom: Node, ctx: RuleContext) -> list[Hit]:
 
 
 def _size(attrs: dict, name: str) -> int | None:
-    match = _PIXELS.match(attrs.get(name) or "")
+    match = _PIXELS.fullmatch((attrs.get(name) or "").strip())
     return int(match.group(1)) if match else None
 
 
@@ -145,39 +162,73 @@ def plugins(dom: Node, ctx: RuleContext) -> list[Hit]:
     return [(n, f"plug-in <{n.tag}>") for n in dom.css("embed, object, applet, audio, video, iframe[src]")]
 
 
-def _link_blocks(dom: Node, is_target: Callable[[Node], bool], max_other: int, what: str) -> list[Hit]:
+def _link_blocks(dom: Node, is_target: Callable[[Node], bool], max_other: int, what: str,
+                 budget: Budget | None = None) -> list[Hit]:
     """The largest containers made of target links: at least half their links are targets and at
-    most ``max_other`` words lie outside links."""
-    chosen: dict[int, Node] = {}
+    most ``max_other`` words lie outside links.
+
+    Totals come from one walk (``SubtreeCounts``) and each container is judged once, however
+    many links lie under it, so a storm of links costs linear time.
+    """
+    counts = SubtreeCounts(dom.root, is_target, budget)
+    if not counts.target_links:
+        return []
+    words, links, targets, linked = counts.words, counts.links, counts.targets, counts.linked
 
     def qualifies(node: Node) -> bool:
         if node.tag in _NEVER or node.tag not in _LINK_CONTAINERS:
             return False
-        links = node.css("a")
-        targets = sum(1 for a in links if is_target(a))
-        linked = sum(word_count(a) for a in links)
-        return targets * 2 >= len(links) and word_count(node) - linked <= max_other
+        key = node.mem_id
+        return targets[key] * 2 >= links[key] and words[key] - linked[key] <= max_other
 
-    for link in dom.css("a"):
-        if not is_target(link):
-            continue
-        best, node = link, link.parent
-        while node is not None and qualifies(node):
-            best, node = node, node.parent
+    top: dict[int, Node] = {}  # a qualifying container -> the highest one its climb reaches
+    failed: set[int] = set()
+    chosen: dict[int, Node] = {}
+    for link in counts.target_links:
+        climbed, node, best = [], link.parent, None
+        while node is not None:
+            key = node.mem_id
+            if key in top:
+                best = top[key]
+                break
+            if key in failed or not qualifies(node):
+                failed.add(key)
+                break
+            climbed.append(node)
+            node = node.parent
+        if best is None:
+            best = climbed[-1] if climbed else link
+        for node in climbed:
+            top[node.mem_id] = best
         if best is not link:  # a lone link inside running text stays
             chosen[best.mem_id] = best
     return [(n, what) for n in outermost(list(chosen.values()))]
 
 
 def outermost(nodes: list[Node]) -> list[Node]:
-    """The distinct nodes of the list that do not lie inside another node of the list."""
+    """The distinct nodes of the list that do not lie inside another node of the list.
+
+    Each ancestor is visited once over all nodes (what is known of it is remembered), so the
+    cost is linear in the size of the tree, not in nodes times depth.
+    """
     unique = {n.mem_id: n for n in nodes}
+    inside: dict[int, bool] = {}  # an ancestor -> whether it lies inside a node of the list
     kept = []
     for node in unique.values():
-        parent = node.parent
-        while parent is not None and parent.mem_id not in unique:
+        climbed, parent, covered = [], node.parent, False
+        while parent is not None:
+            key = parent.mem_id
+            if key in unique:
+                covered = True
+                break
+            if key in inside:
+                covered = inside[key]
+                break
+            climbed.append(key)
             parent = parent.parent
-        if parent is None:
+        for key in climbed:
+            inside[key] = covered
+        if not covered:
             kept.append(node)
     return kept
 
@@ -189,7 +240,8 @@ def social_links(dom: Node, ctx: RuleContext) -> list[Hit]:
         href = a.attributes.get("href") or ""
         return host_matches(host_of(href, ctx.url), ctx.social) is not None
 
-    return _link_blocks(dom, is_social, ctx.link_block_max_other_words, "social-network links")
+    return _link_blocks(dom, is_social, ctx.link_block_max_other_words, "social-network links",
+                        ctx.budget)
 
 
 def legal_links(dom: Node, ctx: RuleContext) -> list[Hit]:
@@ -202,11 +254,13 @@ def legal_links(dom: Node, ctx: RuleContext) -> list[Hit]:
         text = f" {' '.join(words)} "
         return any(f" {phrase} " in text for phrase in ctx.legal)
 
-    hits = _link_blocks(dom, is_legal, ctx.link_block_max_other_words, "legal links")
-    notices = [
-        n for n in _elements(dom, _COPYRIGHT_TAGS)
-        if word_count(n) <= ctx.copyright_max_words and _COPYRIGHT.search(n.text(deep=True))
-    ]
+    hits = _link_blocks(dom, is_legal, ctx.link_block_max_other_words, "legal links", ctx.budget)
+    notices = []
+    for number, node in enumerate(_elements(dom, _COPYRIGHT_TAGS)):
+        if ctx.budget is not None and number % 1024 == 1023:
+            ctx.budget.check("noise rules")
+        if ctx.words(node) <= ctx.copyright_max_words and _COPYRIGHT.search(node.text(deep=True)):
+            notices.append(node)
     hits.extend((n, "copyright notice") for n in outermost(notices))
     return hits
 

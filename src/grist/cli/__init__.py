@@ -17,6 +17,11 @@ _SUBCOMMANDS = (
     "grist.cli.bench",
     "grist.cli.train",
     "grist.cli.dedup",
+    "grist.cli.serve",
+    "grist.cli.inspect",
+    "grist.cli.batch",
+    "grist.cli.stream",
+    "grist.cli.templates",
 )
 
 

@@ -13,13 +13,15 @@ import argparse
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from grist.api import Extractor
+from grist.dedup.documents import MinHashConfig, MinHashGroups
 from grist.dedup.groups import DuplicateGroups
 from grist.dedup.index import FingerprintIndex
 from grist.dedup.stage import FINGERPRINTS
 from grist.errors import GristError
-from grist.io.sources import Unreadable, expand, is_json_lines, json_records
+from grist.io.sources import Skipped, Unreadable, expand, is_json_lines, json_records
 from grist.methods import DEFAULT_METHOD
 from grist.progress import progress
 from grist.render.json_output import dumps
@@ -37,8 +39,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("inputs", nargs="+", metavar="FOLDER|FILE.jsonl[.gz]|-")
     parser.add_argument("--level", choices=("document", "block"), default="document")
-    parser.add_argument("--fingerprint", choices=tuple(FINGERPRINTS), default="modified_simhash")
-    parser.add_argument("-k", type=int, default=3, help="max differing bits of near-duplicates")
+    parser.add_argument("--fingerprint", choices=("minhash", *FINGERPRINTS),
+                        help="minhash (MinHash-LSH over word shingles; default for documents), "
+                        "simhash or modified_simhash (seed 001; default for blocks)")
+    parser.add_argument("-k", type=int, default=3,
+                        help="simhash: max differing bits of near-duplicates (default 3)")
+    parser.add_argument("--threshold", type=float, default=MinHashConfig.threshold,
+                        help="minhash: Jaccard similarity of near-duplicates "
+                        f"(default {MinHashConfig.threshold})")
+    parser.add_argument("--shingle", type=int, default=MinHashConfig.shingle,
+                        help=f"minhash: words per shingle (default {MinHashConfig.shingle})")
     parser.add_argument("--method", default=DEFAULT_METHOD, help="extraction method for raw HTML")
     parser.add_argument("--min-words", type=int, default=5, help="ignore shorter texts")
     parser.add_argument("--index", type=Path, metavar="FILE", help="load this index first")
@@ -75,6 +85,8 @@ def _items(source: str, level: str, extractor: Extractor, errors: list[str]) -> 
     sources, _ = expand([source])
     for page_source in sources:
         for page in page_source.pages(extractor.limits):
+            if isinstance(page, Skipped):
+                continue
             try:
                 if isinstance(page, Unreadable):
                     raise page.error
@@ -83,10 +95,23 @@ def _items(source: str, level: str, extractor: Extractor, errors: list[str]) -> 
                 errors.append(f"{page.input}: {exc}")
 
 
+def _finder(args: argparse.Namespace) -> tuple[DuplicateGroups | MinHashGroups, Any]:
+    """The duplicate finder the options ask for, and its index (keys, size, save)."""
+    fingerprint = args.fingerprint or ("minhash" if args.level == "document" else
+                                       "modified_simhash")
+    if args.index and not args.fingerprint and not MinHashGroups.is_index(args.index):
+        fingerprint = "modified_simhash"  # a simhash index says how to fingerprint
+    if fingerprint == "minhash":
+        groups = MinHashGroups.load(args.index, args.threshold) if args.index else \
+            MinHashGroups(MinHashConfig(shingle=args.shingle, threshold=args.threshold))
+        return groups, groups
+    index = FingerprintIndex.load(args.index) if args.index else FingerprintIndex(args.k)
+    return DuplicateGroups(index, FINGERPRINTS[fingerprint]), index
+
+
 def run(args: argparse.Namespace) -> int:
     """Fingerprint every document or block, report the duplicate groups, save the index."""
-    index = FingerprintIndex.load(args.index) if args.index else FingerprintIndex(args.k)
-    finder = DuplicateGroups(index, FINGERPRINTS[args.fingerprint])
+    finder, index = _finder(args)
     extractor = Extractor(method=args.method)
     errors: list[str] = []
     texts = short = pages = 0

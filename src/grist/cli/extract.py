@@ -1,24 +1,35 @@
-"""``grist extract``: the main content of pages given as files, folders, URLs, JSON lines or stdin.
+"""``grist extract``: the main content of pages given as files, folders, URLs, JSON lines, a
+list of inputs (``-i``) or stdin.
 
 One input prints its result (or one ``grist: error:`` line and exit status 1). Several inputs, a
 folder or a JSON-lines file form a batch: a progress bar on stderr, one error record per failing
 page while the batch goes on, a one-line summary at the end, and exit status 1 if any page failed.
+A folder's files that are not HTML pages are skipped, each named on stderr with the reason.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+import tempfile
 from pathlib import Path
 
 from grist.api import Extractor
+from grist.batch.job import JobConfig
+from grist.batch.run import BatchOptions, default_jobs, run_job
+from grist.cli.batch import add_executor_options
+from grist.crosspage import CrossPageModel
 from grist.errors import GristError
-from grist.io.sources import Source, Unreadable, expand, url_name
+from grist.io.records import read_final
 from grist.io.sinks import ResultSink, Summary, message_of
+from grist.io.sources import Skipped, Source, Unreadable, expand, read_list, url_name
+from grist.io.warc import is_warc
 from grist.limits import Limits
 from grist.methods import DEFAULT_METHOD, available_methods, method_config
 from grist.progress import progress
-from grist.render import FORMATS
+from grist.render import FORMATS, csv_output
+from grist.render.json_output import dumps
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,11 +37,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "extract",
         help="extract the main content of pages (files, folders, URLs, JSON lines or - for stdin)",
-        description="Extract the main content of web pages. A folder is searched recursively "
-        "for *.htm* files; a .jsonl[.gz] file holds one page per line (fields html, url); "
-        "several inputs are processed as a batch.",
+        description="Extract the main content of web pages. A folder gives every file under it "
+        "that is an HTML page (gzip-compressed too; the others are skipped and named); a "
+        ".jsonl[.gz] file holds one page per line (fields html, url); several inputs are "
+        "processed as a batch.",
     )
-    parser.add_argument("inputs", nargs="+", metavar="PATH|URL|-", help="pages to extract")
+    parser.add_argument("inputs", nargs="*", metavar="PATH|URL|-", help="pages to extract")
+    parser.add_argument(
+        "-i", "--input-list", metavar="FILE", action="append", default=[],
+        help="a file listing inputs (URLs or paths), one per line (- for stdin; # comments)",
+    )
+    parser.add_argument(
+        "--url", help="the URL of the one file or stdin page (for links, images, metadata)"
+    )
     parser.add_argument(
         "--method",
         default=DEFAULT_METHOD,
@@ -46,15 +65,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--model", metavar="FILE", help="a model trained with `grist train` (methods auto, tree)"
     )
     parser.add_argument(
+        "--site", metavar="MODEL", help="a site model from `grist templates --save MODEL`: its "
+        "templates' blocks are dropped (pages of sites it does not know: page level, with a "
+        "note); read in one process"
+    )
+    parser.add_argument(
         "--time-budget",
         type=float,
         default=Limits.time_budget,
         metavar="SECONDS",
         help=f"time allowed per page (default: {Limits.time_budget:g})",
     )
+    parser.add_argument("--links", action="store_true",
+                        help="keep links, with absolute URLs (markdown, html, xml)")
+    parser.add_argument("--images", action="store_true",
+                        help="keep images, with absolute URLs (markdown, html, xml)")
+    parser.add_argument("--with-metadata", action="store_true",
+                        help="start text and markdown with a front-matter header of the metadata")
+    parser.add_argument("--explain", action="store_true",
+                        help="json: every block's full reason, structure and feature values")
     parser.add_argument(
         "--quiet", action="store_true", help="no progress bar and no notes (errors are shown)"
     )
+    add_executor_options(parser)
     _add_role_options(parser)
     parser.set_defaults(func=run)
 
@@ -81,15 +114,98 @@ def _name(source: Source, label: str) -> str:
         else source.name
 
 
+def _run_parallel(args: argparse.Namespace, inputs: list[str], sources: list[Source]) -> int:
+    """A batch on ``-j`` worker processes (grist batch's executor, into a temporary folder),
+    written in input order as the one-process path writes it."""
+    config = JobConfig(method=args.method, model=args.model, time_budget=args.time_budget,
+                       page_timeout=3 * args.time_budget, text_format=args.format)
+    by_path = {str(Path(s.location).resolve()): s for s in sources if s.kind != "url"}
+    summary, counted = Summary("extract"), Summary("extract")
+    with tempfile.TemporaryDirectory(prefix="grist-extract-") as folder, \
+            progress(unit="page", quiet=args.quiet) as bar:
+        run_job(inputs, config, Path(folder), BatchOptions(jobs=args.jobs or default_jobs()),
+                counted, lambda reason: bar.update())
+        summary.notes = counted.notes  # WARC records that are not pages
+        sink = ResultSink(args.format, args.out, True, bar, args.quiet, summary)
+        for path in sorted(Path(folder).glob("shard-*.jsonl")):
+            for record in read_final(path):
+                _write_record(sink, record, by_path.get(record["source"]), args.format)
+    print(summary.line(), file=sys.stderr)
+    return 1 if summary.errors else 0
+
+
+def _write_record(sink: ResultSink, record: dict, source: Source | None, fmt: str) -> None:
+    """One batch record through the sink, as the one-process path would have written it."""
+    label = record["input"]
+    if "error" in record:
+        error = GristError(record["error"])
+        error.reason = record["reason"]
+        sink.error(label, error)
+        return
+    text = record["text"]
+    if fmt == "json" and sink.out is None:
+        text = dumps({"input": label, **json.loads(text)})
+    elif fmt == "csv" and sink.out is None:  # one table: the header once, the input named
+        text = csv_output.with_input(text, label, header=not sink.printed)
+    name = _name(source, label) if source else url_name(label)
+    notes = [f"nothing extracted: {record['empty_reason']}"] if "empty_reason" in record else []
+    sink.rendered(label, name, text, notes + record.get("warnings", []))
+
+
+def _inputs(args: argparse.Namespace) -> list[str]:
+    """The inputs named on the command line and in ``-i`` lists."""
+    inputs = list(args.inputs)
+    for location in args.input_list:
+        inputs += read_list(location)
+    if not inputs:
+        raise GristError("no input: give pages, folders, URLs, - for stdin, or -i FILE")
+    return inputs
+
+
+def _sources(args: argparse.Namespace, inputs: list[str]) -> tuple[list[Source], bool]:
+    """The sources of the inputs, and whether they form a batch; ``--url`` checked."""
+    sources, batch = expand(inputs)
+    if args.input_list:
+        batch = True
+    if args.url and (len(sources) != 1 or sources[0].kind not in ("file", "stdin")):
+        raise GristError("--url sets the URL of one page read from a file or stdin")
+    return sources, batch
+
+
+def _site_model(path: str | None) -> CrossPageModel | None:
+    """The site model of ``--site`` (read before any page, so a bad file stops at once)."""
+    if path is None:
+        return None
+    from grist.sites.model import SiteModel
+
+    return SiteModel.load(path)
+
+
 def run(args: argparse.Namespace) -> int:
     """Extract every input; returns 1 if a page failed, else 0."""
+    inputs = _inputs(args)
+    site = _site_model(args.site)
+    if site is not None and any(is_warc(item) for item in inputs):
+        raise GristError("--site reads pages in one process and WARC files go to the batch "
+                         "executor: use grist batch --site-aware for a crawl")
+    if any(is_warc(item) for item in inputs):  # a crawl: the batch executor reads WARC
+        return _run_parallel(args, inputs, expand([i for i in inputs if not is_warc(i)])[0]
+                             if not all(is_warc(i) for i in inputs) else [])
+    if args.jobs and args.jobs > 1 and site is None:
+        sources, batch = expand(inputs)
+        if batch and all(s.kind != "stdin" for s in sources):
+            return _run_parallel(args, inputs, sources)
     extractor = Extractor(
         method=args.method,
         config=method_config(args.method, args.model),
         limits=Limits(time_budget=args.time_budget),
+        links=args.links,
+        images=args.images,
+        with_metadata=args.with_metadata,
+        explain=args.explain,
         **{option: getattr(args, option) for option in ROLE_OPTIONS},
     )
-    sources, batch = expand(args.inputs)
+    sources, batch = _sources(args, inputs)
     if args.out is not None:
         try:
             args.out.mkdir(parents=True, exist_ok=True)
@@ -101,10 +217,14 @@ def run(args: argparse.Namespace) -> int:
         sink = ResultSink(args.format, args.out, batch, bar, args.quiet, summary)
         for source in sources:
             for page in source.pages(extractor.limits):
+                if isinstance(page, Skipped):
+                    sink.skipped(page.input, page.reason)
+                    bar.update()
+                    continue
                 try:
                     if isinstance(page, Unreadable):
                         raise page.error
-                    result = extractor(page)
+                    result = extractor(page, url=args.url, site=site)
                 except Exception as exc:  # noqa: BLE001 - one bad page never stops a batch
                     if not batch:
                         print(f"grist: error: {source.input}: {message_of(exc)}", file=sys.stderr)

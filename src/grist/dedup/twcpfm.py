@@ -10,6 +10,11 @@ cannot change a simhash fingerprint, so Eq. 3 is followed as written.
 Walking all pairs costs O(unique^2); the same sum is gathered in one pass per occurrence: for the
 occurrence at p, every position r before the next occurrence of the same term whose term did not
 occur in (p, r) is the nearest occurrence of a distinct t_j, and contributes 1 / (r - p).
+
+That pass is still quadratic in the length of a block whose terms rarely repeat. Blocks of up to
+``EXACT_TERMS`` terms (real ones have at most a few thousand) get the exact sums; longer ones
+(a 4 MB text node) sum each occurrence's nearest ``max(256, 5e7 / n)`` positions only, the far
+terms' 1 / (r - p) being the smallest parts of the sum.
 """
 
 from __future__ import annotations
@@ -17,6 +22,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+
+EXACT_TERMS = 20_000
+_WINDOW_WORK = 50_000_000
 
 
 def twc_pfm_weights(seq: Sequence[str]) -> dict[str, float]:
@@ -33,12 +41,19 @@ def twc_pfm_weights(seq: Sequence[str]) -> dict[str, float]:
             prev[pos] = before
             nxt[before] = pos
         last[term] = pos
-    inverse = 1.0 / np.arange(1, n + 1, dtype=np.float64)
     proximity = np.zeros(n)
-    for p in range(n - 1):
-        end = int(nxt[p])
-        window = prev[p + 1 : end] <= p  # first occurrences (after p) of other terms
-        proximity[p] = inverse[: end - p - 1][window].sum()
+    if n <= EXACT_TERMS:
+        inverse = 1.0 / np.arange(1, n + 1, dtype=np.float64)
+        for p in range(n - 1):
+            end = int(nxt[p])
+            window = prev[p + 1 : end] <= p  # first occurrences (after p) of other terms
+            proximity[p] = inverse[: end - p - 1][window].sum()
+    else:  # the nearest positions only, one array pass per distance
+        positions = np.arange(n)
+        for d in range(1, max(256, _WINDOW_WORK // n) + 1):
+            p = positions[: n - d]
+            near = (p + d < nxt[: n - d]) & (prev[d:] <= p)
+            proximity[: n - d] += near / d
     weights: dict[str, float] = {}
     for term, tp in zip(seq, proximity, strict=True):
         weights[term] = weights.get(term, 0.0) + 1.0 + float(tp)

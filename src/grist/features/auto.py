@@ -22,6 +22,7 @@ from grist.features.copies import copy_features
 from grist.features.markup import markup_features
 from grist.features.matrix import FeatureMatrix
 from grist.features.text import block_features
+from grist.limits import Budget
 from grist.segment.elements import Elements
 
 FAR_COLUMNS = ("num_words", "link_density", "text_density", "ctx_up1_share")
@@ -38,17 +39,24 @@ STAGE2_KEEP = ("num_words", "link_density", "text_density", "ctx_heading", "ctx_
 
 
 def stage1_features(blocks: Sequence[Block], doc: Document | None,
-                    elements: Elements | None = None) -> FeatureMatrix:
+                    elements: Elements | None = None, budget: Budget | None = None
+                    ) -> FeatureMatrix:
     """Shallow, context, container, ancestry, copy and markup features of every block, with the
-    blocks two steps away. ``elements``: the page's element table from ``segment_elements`` (without it
-    the ancestry columns are zeros).
+    blocks two steps away. ``elements``: the page's element table from ``segment_elements``
+    (without it the ancestry columns are zeros).
 
     The blocks' ``str.split()`` word counts are computed once here and handed to the context,
-    container and ancestry features, which all need them.
+    container and ancestry features, which all need them. With a ``budget``, its deadline is
+    checked between the feature families (each is one pass of array work over the page's text).
     """
     counts = np.array([len(b.text.split()) for b in blocks], dtype=float)
     links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), counts)
-    matrix = block_features(blocks).hstack(context_features(blocks, doc, counts))
+    shallow = block_features(blocks)
+    if budget is not None:
+        budget.check("shallow features")
+    matrix = shallow.hstack(context_features(blocks, doc, counts))
+    if budget is not None:
+        budget.check("context features")
     matrix = matrix.hstack(candidate_features(blocks, counts))
     matrix = matrix.hstack(ancestry_features(blocks, elements, counts, links))
     texts = [b.text for b in blocks]

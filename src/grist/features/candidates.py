@@ -24,7 +24,8 @@ import numpy as np
 from grist.document import Block
 from grist.features.context import Runs, common_prefixes
 from grist.features.matrix import FeatureMatrix
-from grist.segment.blocks import HTML5_BLOCK_TAGS, REGION_TAGS
+from grist.segment.blocks import HTML5_BLOCK_TAGS
+from grist.segment.context import REGION_TAGS
 
 # Points a paragraph gives to its ancestor ``level`` steps up (Readability: 1, 1/2, 1/(3 level)).
 DIVIDERS = (1.0, 2.0, 6.0, 9.0, 12.0)

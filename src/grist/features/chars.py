@@ -105,7 +105,7 @@ def chars_of(texts: Sequence[str]) -> Chars:
     joined = "\n".join(texts)
     codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
     lengths = np.fromiter(map(len, texts), np.int64, len(texts))
-    block = np.repeat(np.arange(len(texts)), lengths + 1)[: len(codes)]
+    block = np.repeat(np.arange(len(texts), dtype=np.int32), lengths + 1)[: len(codes)]
     return Chars(joined, codes, char_flags(codes), lengths, block)
 
 
@@ -119,10 +119,11 @@ def tokenize(texts: Sequence[str]) -> Tokens:
     before[1:] = solid[:-1]
     after = np.zeros_like(solid)
     after[:-1] = solid[1:]
-    start = np.flatnonzero(solid & ~before)
-    end = np.flatnonzero(solid & ~after)
+    start = np.flatnonzero(solid & ~before).astype(np.int32)  # 4-byte offsets (pages < 2 GB)
+    end = np.flatnonzero(solid & ~after).astype(np.int32)
     m = len(start)
-    token_of_char = np.cumsum(solid & ~before) - 1
+    token_of_char = np.cumsum(solid & ~before, dtype=np.int32) - 1  # 4 bytes a character
+    del before, after
     in_token = solid
 
     block_starts = np.cumsum(lengths + 1) - (lengths + 1)
@@ -130,13 +131,16 @@ def tokenize(texts: Sequence[str]) -> Tokens:
     per_block = chars.per_block
     word = _per_token_any(token_of_char, in_token & ((flags & ALNUM) != 0), m)
     digit = _per_token_any(token_of_char, in_token & ((flags & DIGIT) != 0), m)
-    # first character that is not an opening quote/bracket, per token
+    # first character that is not an opening quote/bracket, per token (the per-character index
+    # arrays are let go as soon as they are used: a page may hold 20 million characters)
     body = np.flatnonzero(in_token & ((flags & OPENER) == 0))
     first_body = np.zeros(m, bool)
     if body.size:
         tok = token_of_char[body]
         is_first = np.concatenate(([True], tok[1:] != tok[:-1]))
         first_body[tok[is_first]] = (flags[body[is_first]] & UPPER) != 0
+        del tok, is_first
+    del body
     # last character that is not a closing quote/bracket, per token
     core = np.flatnonzero(in_token & ((flags & CLOSER) == 0))
     ends = np.zeros(m, bool)
@@ -144,6 +148,8 @@ def tokenize(texts: Sequence[str]) -> Tokens:
         tok = token_of_char[core]
         is_last = np.concatenate((tok[1:] != tok[:-1], [True]))
         ends[tok[is_last]] = (flags[core[is_last]] & STOP) != 0
+        del tok, is_last
+    del core
     return Tokens(
         joined=joined,
         owner=owner,

@@ -102,7 +102,7 @@ def _bincount(owner: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(owner, weights=values.astype(float), minlength=n)
 
 
-def _wrapped_density(line_end: list[int], words: list[int], first: int, stop: int) -> float:
+def _wrapped_density(line_end: np.ndarray, words: np.ndarray, first: int, stop: int) -> float:
     """Kohlschütter's text density of the block made of tokens ``first..stop-1``.
 
     ``line_end[k]``: the token after the line that starts at token k; ``words[k]``: words of the
@@ -110,13 +110,13 @@ def _wrapped_density(line_end: list[int], words: list[int], first: int, stop: in
     """
     lines, start = 0, first
     while True:
-        end = line_end[start]
+        end = int(line_end[start])
         if end >= stop:
             break
         lines, start = lines + 1, end
     if lines == 0:
         return float(words[stop] - words[first])
-    return float(words[start] - words[first]) / lines
+    return float(words[start] - words[first]) / lines  # (NumPy integers: exact, as ints)
 
 
 def text_densities(
@@ -135,8 +135,8 @@ def text_densities(
         return density
     widths = np.concatenate(([0], np.cumsum(token_lengths + 1)))
     fits = widths.searchsorted(widths[:-1] + LINE_WIDTH + 1, side="right") - 1
-    line_end = np.maximum(fits, np.arange(1, len(token_lengths) + 1)).tolist()
-    words = np.concatenate(([0], np.cumsum(word_flags))).tolist()
+    line_end = np.maximum(fits, np.arange(1, len(token_lengths) + 1))
+    words = np.concatenate(([0], np.cumsum(word_flags)))
     for i in wrapped:
         density[i] = _wrapped_density(line_end, words, int(starts[i]), int(ends[i]))
     return density

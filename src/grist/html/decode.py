@@ -9,56 +9,26 @@ from __future__ import annotations
 import codecs
 import re
 
+import webencodings
+
 from grist.errors import EmptyInputError, NotHTMLError
+from grist.html.sniff import BOMS, looks_binary, sniff_binary, utf16_without_bom
 
-# Legacy labels mapped to the superset browsers actually use (WHATWG Encoding Standard).
-_WHATWG_SUPERSETS = {
-    "ascii": "cp1252",
-    "latin_1": "cp1252",
-    "iso8859_1": "cp1252",
-    "iso8859_9": "cp1254",
-    "iso8859_11": "cp874",
-    "tis_620": "cp874",
-    "gb2312": "gb18030",
-    "gbk": "gb18030",
-    "euc_kr": "cp949",
-    "ks_c_5601_1987": "cp949",
-    "shift_jis": "cp932",
-    "big5": "big5hkscs",
-    # A page cannot really be UTF-16 if its meta tag was readable as ASCII: the spec says UTF-8.
-    "utf_16": "utf-8",
-    "utf_16_le": "utf-8",
-    "utf_16_be": "utf-8",
-}
-
-_BOMS = (
-    (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
-)
-
-# Magic numbers of common non-HTML payloads a crawler meets.
-_BINARY_SIGNATURES = (
-    (b"%PDF-", "a PDF document"),
-    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
-    (b"\xff\xd8\xff", "a JPEG image"),
-    (b"GIF87a", "a GIF image"),
-    (b"GIF89a", "a GIF image"),
-    (b"RIFF", "a RIFF file (WebP image, WAV or AVI)"),
-    (b"PK\x03\x04", "a ZIP archive (or an Office document)"),
-    (b"\x1f\x8b", "gzip-compressed data"),
-    (b"BZh", "bzip2-compressed data"),
-    (b"\xfd7zXZ\x00", "xz-compressed data"),
-    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
-    (b"\x00\x00\x01\x00", "an ICO image"),
-    (b"ID3", "an MP3 file"),
-    (b"OggS", "an Ogg file"),
-    (b"\x7fELF", "an executable"),
-    (b"MZ", "a Windows executable"),
-    (b"wOFF", "a web font"),
-    (b"wOF2", "a web font"),
-    (b"\xd0\xcf\x11\xe0", "an old Office document"),
-)
+# The WHATWG encodings (webencodings holds the label table) that grist decodes with another
+# Python codec than webencodings chooses: GBK's decoder is gb18030's in the Encoding Standard.
+_DECODERS = {"gbk": "gb18030"}
+# A label that names the "replacement" encoding (ISO-2022-KR, HZ, ...) makes a browser show one
+# U+FFFD; a page declaring one is read as if it declared nothing.
+_REFUSED = "replacement"
+# What a page's own declaration may not say (Encoding Standard, "prescan"): it was readable as
+# ASCII, so it is not UTF-16; x-user-defined means windows-1252 there.
+_DECLARED = {"utf-16le": "utf-8", "utf-16be": "utf-8", "x-user-defined": "windows-1252"}
+# charset-normalizer's arbitrary single-byte Central/Eastern European code-page guesses for
+# Western pages with a few typographic quotes; browsers default to windows-1252 there.
+_WESTERN_GUESSES = frozenset(("windows-1250", "windows-1257", "macintosh", "ibm866"))
+# Python codec -> WHATWG encoding, to read charset-normalizer's guesses (Python codec names).
+_BY_CODEC = {codecs.lookup(e.codec_info.name).name: e.name for e in map(
+    webencodings.lookup, webencodings.LABELS.values()) if e.name not in ("x-user-defined", _REFUSED)}
 
 _META_CHARSET = re.compile(
     rb"""<meta[^>]{0,512}?charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]{1,40})""", re.IGNORECASE
@@ -67,31 +37,28 @@ _XML_ENCODING = re.compile(rb"""^<\?xml[^>]{0,200}?encoding\s*=\s*["']([a-zA-Z0-
 _PRESCAN_BYTES = 2048
 
 
-def normalise_label(label: str | None) -> str | None:
-    """Map an encoding label to the Python codec a browser would use, or None if unknown."""
+def whatwg_encoding(label: str | None) -> str | None:
+    """The WHATWG encoding a label names (``latin1`` -> ``windows-1252``), or None for a label
+    the Encoding Standard does not know or that names the "replacement" encoding. Labels never
+    reach Python's codec registry, which knows non-text codecs (``idna``, ``rot13``, ``zlib``)."""
     if not label:
         return None
-    try:
-        name = codecs.lookup(label.strip().strip("\"'").lower()).name
-    except LookupError:
+    found = webencodings.lookup(label.strip().strip("\"'"))
+    if found is None or found.name == _REFUSED:
         return None
-    return _WHATWG_SUPERSETS.get(name.replace("-", "_"), name)
+    return found.name
 
 
-def sniff_binary(data: bytes) -> str | None:
-    """Return a description of the binary format if ``data`` is clearly not a text page."""
-    head = data[:16]
-    for signature, description in _BINARY_SIGNATURES:
-        if head.startswith(signature):
-            if signature == b"RIFF" and data[8:12] not in (b"WEBP", b"WAVE", b"AVI "):
-                continue
-            return description
-    if any(data.startswith(bom) for bom, _ in _BOMS):
-        return None
-    sample = data[:4096]
-    if sample.count(0) > len(sample) // 100:
-        return "binary data (it contains NUL bytes)"
-    return None
+def codec_of(encoding: str) -> codecs.CodecInfo:
+    """The Python codec grist decodes a WHATWG encoding with."""
+    name = _DECODERS.get(encoding)
+    return codecs.lookup(name) if name else webencodings.lookup(encoding).codec_info
+
+
+def normalise_label(label: str | None) -> str | None:
+    """Map an encoding label to the Python codec a browser's decoder matches, or None if unknown."""
+    encoding = whatwg_encoding(label)
+    return codec_of(encoding).name if encoding else None
 
 
 def declared_encoding(data: bytes) -> str | None:
@@ -100,7 +67,8 @@ def declared_encoding(data: bytes) -> str | None:
     match = _XML_ENCODING.match(head) or _META_CHARSET.search(head)
     if match is None:
         return None
-    return normalise_label(match.group(1).decode("ascii", "replace"))
+    encoding = whatwg_encoding(match.group(1).decode("ascii", "replace"))
+    return codec_of(_DECLARED.get(encoding, encoding)).name if encoding else None
 
 
 def _is_valid_utf8(data: bytes) -> bool:
@@ -118,37 +86,44 @@ def detect_encoding(data: bytes) -> str:
     from charset_normalizer import from_bytes
 
     best = from_bytes(data[:65536]).best()
-    if best is None:
+    guess = None
+    if best is not None:  # a Python codec name: charset-normalizer tries only real codecs
+        guess = _BY_CODEC.get(codecs.lookup(best.encoding).name) \
+            or whatwg_encoding(best.encoding.replace("_", "-"))
+    if guess is None or guess in _WESTERN_GUESSES:  # not a web encoding, or an arbitrary one
         return "cp1252"
-    guess = normalise_label(best.encoding) or "cp1252"
-    # charset-normalizer picks arbitrary single-byte Central/Eastern European code pages for
-    # Western pages with a few typographic quotes; browsers default to windows-1252 there.
-    if guess in ("cp1250", "cp775", "cp850", "cp437", "cp1257", "mac_roman", "latin_1"):
-        return "cp1252"
-    return guess
+    return codec_of(guess).name
 
 
 def decode(data: bytes, http_charset: str | None = None) -> tuple[str, str]:
     """Decode page bytes; return ``(text, encoding)``.
 
     Order: byte-order mark, the HTTP ``charset`` if given, the page's own declaration, then
-    detection. A page declaring a legacy charset whose bytes are valid non-ASCII UTF-8 is read as
-    UTF-8 (common after transcoding by a crawler). Undecodable bytes become U+FFFD.
+    detection (UTF-16 without a byte-order mark is recognised by its NUL bytes). A page declaring
+    a legacy charset whose bytes are valid non-ASCII UTF-8 is read as UTF-8 (common after
+    transcoding by a crawler). Undecodable bytes become U+FFFD; text with too many control
+    characters (random or compressed bytes; see grist.html.sniff) is refused with NotHTMLError.
     """
     if not data.strip():
         raise EmptyInputError("the page is empty")
     binary = sniff_binary(data)
     if binary:
         raise NotHTMLError(f"the input is not an HTML page: it looks like {binary}")
-    for bom, name in _BOMS:
+    text, encoding = _decode(data, http_charset)
+    if looks_binary(text):
+        raise NotHTMLError("the input is not an HTML page: it decodes to control characters "
+                           f"({encoding}), as random or compressed bytes do")
+    return text, encoding
+
+
+def _decode(data: bytes, http_charset: str | None) -> tuple[str, str]:
+    for bom, name in BOMS:
         if data.startswith(bom):
             return data[len(bom) :].decode(name, "replace"), name
-    encoding = normalise_label(http_charset) or declared_encoding(data)
+    encoding = normalise_label(http_charset) or declared_encoding(data) or utf16_without_bom(data)
     if encoding is None:
         encoding = detect_encoding(data)
     elif encoding != "utf-8" and not data.isascii() and _is_valid_utf8(data):
         encoding = "utf-8"
-    try:
-        return data.decode(encoding, "replace"), encoding
-    except LookupError:  # a codec Python lacks: fall back like a browser would
-        return data.decode("cp1252", "replace"), "cp1252"
+    info = codecs.lookup(encoding) if encoding != "x-user-defined" else codec_of(encoding)
+    return info.decode(data, "replace")[0], encoding

@@ -8,18 +8,44 @@ import re
 from grist.document import Document
 from grist.errors import EmptyInputError, LimitExceededError, NotHTMLError
 from grist.html.decode import decode
+from grist.html.sniff import looks_binary
 from grist.limits import Limits
 
-_TITLE = re.compile(r"<title\b[^>]*>([^<]*)", re.IGNORECASE)
+_TITLE_OPEN = re.compile(r"<title\b", re.IGNORECASE)
+_TITLE_SCAN = 200_000  # the title is looked for in the page's first characters only
 _WHITESPACE = re.compile(r"\s+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_CHUNK = 1 << 20
 
 
 def title_from_source(source: str) -> str:
     """The page's ``<title>`` read from the source without a DOM (first one, entities decoded)."""
-    match = _TITLE.search(source, 0, 200_000)
-    if match is None:
+    # The first "<title" decides (as the pattern <title\b[^>]*>([^<]*) would, without its
+    # rescans: thousands of "<title" without ">" made that quadratic).
+    opening = _TITLE_OPEN.search(source, 0, _TITLE_SCAN)
+    if opening is None:
         return ""
-    return _WHITESPACE.sub(" ", html_lib.unescape(match.group(1))).strip()
+    start = source.find(">", opening.end(), _TITLE_SCAN)
+    if start < 0:
+        return ""
+    end = source.find("<", start + 1, _TITLE_SCAN)
+    text = source[start + 1 : end if end >= 0 else min(len(source), _TITLE_SCAN)]
+    return _WHITESPACE.sub(" ", html_lib.unescape(text)).strip()
+
+
+def utf8_size(text: str, cap: int) -> int:
+    """The UTF-8 size of ``text`` (a lone surrogate counts as the three bytes of U+FFFD), exact
+    when it is near ``cap``; far below or above it, a bound that settles the comparison.
+
+    Each character takes one to four bytes, so only a text of between cap/4 and cap characters
+    is measured, in slices of a MiB, without a copy of the whole text.
+    """
+    if text.isascii() or len(text) > cap:
+        return len(text)  # exact, or over the cap already
+    if 4 * len(text) <= cap:
+        return 4 * len(text)  # a bound under the cap
+    return sum(len(text[i : i + _CHUNK].encode("utf-8", "surrogatepass"))
+               for i in range(0, len(text), _CHUNK))
 
 
 def _size_error(size: int, limits: Limits) -> LimitExceededError:
@@ -44,13 +70,18 @@ def load_document(
             raise _size_error(len(data), limits)
         text, encoding = decode(data, http_charset)
     elif isinstance(source, str):
-        if len(source) > limits.max_bytes:
-            raise _size_error(len(source.encode("utf-8", "replace")), limits)
+        size = utf8_size(source, limits.max_bytes)
+        if size > limits.max_bytes:
+            raise _size_error(size, limits)
         if not source.strip():
             raise EmptyInputError("the page is empty")
         if source.count("\x00", 0, 4096) > min(len(source), 4096) // 100:
             raise NotHTMLError("the input is not an HTML page: it contains NUL characters")
+        if looks_binary(source):
+            raise NotHTMLError("the input is not an HTML page: it is mostly control characters")
         text, encoding = source, None
+        if not text.isascii() and _SURROGATE.search(text):  # as undecodable bytes are
+            text = _SURROGATE.sub("\ufffd", text)
     else:
         raise TypeError(f"expected bytes or str, got {type(source).__name__}")
     return Document(html=text, url=url, encoding=encoding, title=title_from_source(text))

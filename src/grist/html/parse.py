@@ -1,107 +1,81 @@
 """Parse a Document's source into a DOM with lexbor (via selectolax), within the caps.
 
 lexbor follows the WHATWG tree-construction rules, so broken HTML parses as browsers would, and it
-has no depth truncation (libxml2 silently drops content below depth 256). Its parse time grows with
-the square of the nesting depth, so very deep pages are refused before parsing (Limits.max_depth).
-The parser was chosen by measurement: see docs/decisions.md.
+has no depth truncation (libxml2 silently drops content below depth 256). Those rules can make it
+build far more than the page holds (deep nesting costs it quadratic time; unclosed formatting
+tags are re-opened in every paragraph), so ``grist.html.structure`` bounds the depth and the
+elements it would build before it is asked (Limits.max_depth, Limits.max_tags). The parser was
+chosen by measurement: see docs/decisions.md.
 """
 
 from __future__ import annotations
 
 import re
 
-import numpy as np
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, SelectolaxError
 
 from grist.document import Document
-from grist.errors import LimitExceededError
+from grist.errors import LimitExceededError, ParseError
+from grist.html.structure import ATTRIBUTE_WORK, StructureLimit, measure, quick_bound
 from grist.limits import Limits
 
-# Elements that never nest: void elements and those the tree builder closes implicitly.
-_NON_NESTING = (
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
-    "track", "wbr", "p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup", "rb", "rp", "rt",
-    "rtc", "thead", "tbody", "tfoot", "colgroup", "caption", "html", "head", "body",
-)
-_FOREIGN = ("svg", "math")
-# A tag that nests: whether it closes, whether it is <svg>/<math>, whether it ends with "/>"
-# (self-closing: SVG's thousands of <path/> elements). A name is a letter and letters or digits,
-# compared without case; the non-nesting ones are skipped by the pattern itself.
-_END_OF_NAME = r"(?![a-zA-Z0-9])"
-_NESTING_TAG = re.compile(
-    rf"<(/?)(?!(?i:{'|'.join(_NON_NESTING)}){_END_OF_NAME})"
-    rf"(?:((?i:{'|'.join(_FOREIGN)})){_END_OF_NAME}|[a-zA-Z][a-zA-Z0-9]*+)(?:[^<>]*+(?<=(/))>)?",
-    re.ASCII,
-)  # possessive runs: "/" before the first ">" is found without backtracking over attributes
-_FOREIGN_OPEN = re.compile(rf"<(?i:{'|'.join(_FOREIGN)}){_END_OF_NAME}", re.ASCII)
-# Without svg/math only the order of opening and closing nesting tags matters: "x" or "/x" each.
-_NESTING_START = re.compile(
-    rf"<(/?(?!(?i:{'|'.join(_NON_NESTING)}){_END_OF_NAME})[a-zA-Z])", re.ASCII
-)
 _NOT_TAG_START = re.compile(r"<(?![a-zA-Z/!])")
 _TITLE = re.compile("<[tT][iI][tT][lL][eE]")
 _TITLE_END = re.compile("</[tT][iI][tT][lL][eE]")
+_NOSCRIPT_OPEN = re.compile("<[nN][oO][sS][cC][rR][iI][pP][tT]\\b[^>]*+>")
+_NOSCRIPT_CLOSE = re.compile("</[nN][oO][sS][cC][rR][iI][pP][tT]")
+# Elements whose content the tokenizer reads as raw text up to their own end tag.
+_RAW_TEXT = re.compile(
+    r"<(iframe|noembed|noframes|xmp|style|script|textarea|title)\b[^>]*+>", re.IGNORECASE
+)
 
 
-def estimate_depth(source: str, stop_at: int) -> int:
-    """Upper estimate of the element nesting depth of ``source``; stops counting past ``stop_at``.
-
-    Inside ``<svg>`` and ``<math>`` a tag ending in ``/>`` closes itself, as in the tree builder;
-    elsewhere ``/>`` is ignored (``<div/>`` opens a div), so it cannot hide real nesting.
-    """
-    if _FOREIGN_OPEN.search(source) is None:
-        return _plain_depth(source, stop_at)
-    depth = deepest = 0
-    foreign_from = 0  # depth of the outermost open <svg>/<math>; 0 when outside
-    for closing, foreign, self_closing in _NESTING_TAG.findall(source):
-        if self_closing and foreign_from:
-            continue
-        if closing:
-            depth = max(depth - 1, 0)
-            if depth < foreign_from:
-                foreign_from = 0
-            continue
-        depth += 1
-        if foreign and not foreign_from and not self_closing:
-            foreign_from = depth
-        if depth > deepest:
-            deepest = depth
-            if deepest > stop_at:
-                break
-    return deepest
+def count_tags(source: str) -> int:
+    """Tags in ``source``: ``<`` characters followed by a letter, ``/`` or ``!``."""
+    return source.count("<") - len(_NOT_TAG_START.findall(source))  # faster than finding tags
 
 
-def _plain_depth(source: str, stop_at: int) -> int:
-    """``estimate_depth`` of a page without ``<svg>``/``<math>``, with array operations.
-
-    The depth after each tag is ``max(previous + step, 0)`` for steps of +1 (open) and -1
-    (close): the running sum of the steps minus its lowest point so far below 0.
-    """
-    marks = np.frombuffer("".join(_NESTING_START.findall(source)).encode("ascii"), np.uint8)
-    slash = marks == ord("/")
-    closing = np.concatenate(([False], slash[:-1]))[~slash]
-    total = np.cumsum(1 - 2 * closing.astype(np.int64))
-    if not len(total):
-        return 0
-    deepest = int((total - np.minimum(np.minimum.accumulate(total), 0)).max())
-    return min(deepest, max(stop_at, 0) + 1)  # the loop stops counting one past stop_at
-
-
-def check_structure(source: str, limits: Limits) -> int:
-    """Raise LimitExceededError if the page has too many tags or nests too deep; return tag count."""
-    tags = source.count("<") - len(_NOT_TAG_START.findall(source))  # faster than finding tags
+def check_tags(source: str, limits: Limits) -> int:
+    """Raise LimitExceededError if the page has more tags than Limits.max_tags; return the count."""
+    tags = count_tags(source)
     if tags > limits.max_tags:
         raise LimitExceededError(
             f"the page has {tags} tags; the limit is {limits.max_tags} (Limits.max_tags)"
         )
-    if tags > limits.max_depth:
-        depth = estimate_depth(source, limits.max_depth)
-        if depth > limits.max_depth:
-            raise LimitExceededError(
-                f"the page nests elements more than {limits.max_depth} deep "
-                "(Limits.max_depth)"
-            )
     return tags
+
+
+def check_structure(source: str, limits: Limits) -> int:
+    """Raise LimitExceededError if the page has too many tags, nests too deep, or would make the
+    parser build too many elements; return the tag count."""
+    tags = check_tags(source, limits)
+    bound = quick_bound(source)  # settles most real pages at once
+    if (bound.depth <= limits.max_depth and bound.elements <= limits.max_tags
+            and bound.attribute_work <= ATTRIBUTE_WORK):
+        return tags
+    try:
+        measure(source, limits.max_depth, limits.max_tags)
+    except StructureLimit as hit:
+        raise _structure_error(hit, limits) from None
+    return tags
+
+
+def _structure_error(hit: StructureLimit, limits: Limits) -> LimitExceededError:
+    if hit.what == "depth":
+        return LimitExceededError(
+            f"the page nests elements more than {limits.max_depth} deep (Limits.max_depth)")
+    if hit.what == "elements":
+        return LimitExceededError(
+            f"the page would make the HTML parser build more than {limits.max_tags} elements "
+            "(unclosed formatting tags are re-opened in every block); the limit is "
+            f"{limits.max_tags} (Limits.max_tags)")
+    if hit.what == "attributes":
+        return LimitExceededError(
+            "the page's tags hold too many attributes for the HTML parser (it compares each "
+            "attribute of a tag with the others: tens of thousands on one tag take seconds)")
+    return LimitExceededError(
+        "the page's misnested formatting tags are too tangled for the HTML parser (untangling "
+        "them would move elements more than 16 times per character of the page)")
 
 
 def close_unterminated_title(source: str) -> str:
@@ -125,11 +99,55 @@ def close_unterminated_title(source: str) -> str:
     return f"{source[:cut]}</title>{source[cut:]}"
 
 
+def close_noscript_raw_text(source: str) -> str:
+    """Close, at the end of their ``<noscript>``, raw-text elements left open inside it.
+
+    grist parses ``noscript`` content as markup (as a browser with scripting off does; some
+    forums serve their posts only there). A ``<noscript><iframe/></noscript>``, common in tracking
+    snippets, then opens an iframe whose raw text runs to the end of the page, since ``/>`` does
+    not close an iframe. A browser with scripting on, what page authors test with, reads
+    ``noscript`` as raw text ending at ``</noscript>``: the iframe cannot outlive it. So an
+    ``iframe``, ``style``, ``textarea``, ... opened and not closed inside a ``noscript`` is closed
+    just after its start tag.
+    """
+    pieces: list[str] = []
+    last = 0
+    position = 0
+    while True:
+        opened_noscript = _NOSCRIPT_OPEN.search(source, position)
+        if opened_noscript is None:
+            break
+        start = opened_noscript.end()
+        closed = _NOSCRIPT_CLOSE.search(source, start)
+        end = closed.start() if closed else len(source)
+        position = end
+        inner = source[start:end]
+        if "<" not in inner:
+            continue
+        lowered = None
+        for opened in _RAW_TEXT.finditer(inner):
+            name = opened.group(1).lower()
+            lowered = lowered if lowered is not None else inner.lower()
+            if f"</{name}" not in lowered[opened.end():]:
+                cut = start + opened.end()
+                pieces += [source[last:cut], f"</{name}>"]
+                last = cut
+        if closed is None:
+            break
+    if not pieces:
+        return source
+    pieces.append(source[last:])
+    return "".join(pieces)
+
+
 def parse_document(doc: Document, limits: Limits | None = None) -> Document:
     """Fill ``doc.dom`` (and ``doc.title`` when the source had none); returns ``doc``."""
     limits = limits or Limits()
     check_structure(doc.html, limits)
-    doc.dom = LexborHTMLParser(close_unterminated_title(doc.html))
+    try:
+        doc.dom = LexborHTMLParser(close_noscript_raw_text(close_unterminated_title(doc.html)))
+    except (SelectolaxError, MemoryError) as exc:  # within the caps this should not happen
+        raise ParseError(f"the HTML parser could not build this page ({exc})") from None
     if not doc.title:
         node = doc.dom.css_first("title")
         if node is not None:

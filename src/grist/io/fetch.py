@@ -1,45 +1,66 @@
-"""Fetch one web page over HTTP(S) with httpx: bounded in time and size, HTML only.
+"""Fetch web pages over HTTP(S) with httpx: bounded in time and size, polite, and retried.
 
-Redirects are followed; the body is streamed and the download stops as soon as it passes the size
-cap. Every failure (DNS, refused connection, timeout, HTTP error status, too large, not HTML)
-becomes a FetchError with a plain message.
+``fetch(url)`` downloads one page synchronously (``grist extract URL``). ``AsyncFetcher`` serves
+many (the stream and batch levels): per-host politeness (at most ``host_concurrency`` requests
+at once, ``host_delay`` seconds apart, longer when robots.txt asks), robots.txt, conditional
+requests (ETag / Last-Modified) and retries with exponential backoff for failures that may pass.
+
+Redirects are followed and the response URL is reported; the body is streamed and the download
+stops as soon as it passes the size cap. Every failure (DNS, refused connection, timeout, HTTP
+error status, too large, wrong type, redirect loop, robots.txt) becomes a FetchError with a plain
+message; ``retryable`` says whether trying later may help. Every entry point takes
+``transport=``, which replaces the network (tests, or a guard that vets addresses).
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import httpx
 
 from grist import __version__
 from grist.errors import FetchError
+from grist.io.hosts import HostGate, RobotsCache
 from grist.limits import Limits
 
 USER_AGENT = f"grist/{__version__} (main-content extractor; python-httpx)"
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+_RETRY_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504})
 
 
 @dataclass(frozen=True)
 class FetchConfig:
     """timeout: seconds the whole download may take (and each network step);
-    max_bytes: largest body accepted (after decompression)."""
+    max_bytes: largest body accepted (after decompression); the rest applies to AsyncFetcher:
+    retries after a failure that may pass, ``backoff`` seconds before the first (doubling),
+    per-host concurrency and delay between requests, and whether robots.txt is obeyed."""
 
     timeout: float = 15.0
     max_bytes: int = Limits().max_bytes
     max_redirects: int = 10
     user_agent: str = USER_AGENT
+    retries: int = 2
+    backoff: float = 1.0
+    host_concurrency: int = 2
+    host_delay: float = 1.0
+    robots: bool = True
 
 
 @dataclass(frozen=True)
 class FetchedPage:
-    """A downloaded page: its final URL (after redirects), body and the HTTP charset, if any."""
+    """A downloaded page: its final URL (after redirects), body, the HTTP charset if any, and
+    the validators for a conditional request next time. Status 304 has an empty body."""
 
     url: str
     content: bytes
     charset: str | None
     content_type: str
     status: int
+    etag: str | None = None
+    last_modified: str | None = None
 
 
 def is_url(source: str) -> bool:
@@ -47,12 +68,16 @@ def is_url(source: str) -> bool:
     return source.lower().startswith(("http://", "https://"))
 
 
-def _check_headers(response: httpx.Response, config: FetchConfig) -> str:
-    """Raise FetchError for an error status, a non-HTML type or a declared oversize body."""
+def _check_headers(response: httpx.Response, config: FetchConfig,
+                   kinds: Collection[str] | None) -> str:
+    """Raise FetchError for an error status, a type not in ``kinds`` or a declared oversize body."""
     if response.status_code >= 400:
-        raise FetchError(f"HTTP {response.status_code} {response.reason_phrase}".rstrip())
+        raise FetchError(f"HTTP {response.status_code} {response.reason_phrase}".rstrip(),
+                         retryable=response.status_code in _RETRY_STATUS)
     content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
-    if content_type and content_type not in HTML_TYPES:
+    if response.status_code == 304:
+        return content_type
+    if kinds is not None and content_type and content_type not in kinds:
         raise FetchError(f"the server sent {content_type}, not an HTML page")
     declared = response.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > config.max_bytes:
@@ -60,59 +85,143 @@ def _check_headers(response: httpx.Response, config: FetchConfig) -> str:
     return content_type
 
 
-def _read_body(response: httpx.Response, config: FetchConfig, deadline: float) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    for chunk in response.iter_bytes():
-        if time.monotonic() > deadline:
-            raise FetchError(f"the download took longer than {config.timeout:g} s")
-        size += len(chunk)
-        if size > config.max_bytes:
-            raise FetchError(f"the page is larger than the limit of {config.max_bytes} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
+class _Body:
+    """Collects a streamed body and enforces the size cap and the deadline."""
+
+    def __init__(self, config: FetchConfig) -> None:
+        self.config = config
+        self.deadline = time.monotonic() + config.timeout
+        self.chunks: list[bytes] = []
+        self.size = 0
+
+    def add(self, chunk: bytes) -> None:
+        if time.monotonic() > self.deadline:
+            raise FetchError(f"the download took longer than {self.config.timeout:g} s",
+                             retryable=True)
+        self.size += len(chunk)
+        if self.size > self.config.max_bytes:
+            raise FetchError(f"the page is larger than the limit of {self.config.max_bytes} bytes")
+        self.chunks.append(chunk)
+
+    def page(self, response: httpx.Response, content_type: str) -> FetchedPage:
+        return FetchedPage(url=str(response.url), content=b"".join(self.chunks),
+                           charset=response.charset_encoding, content_type=content_type,
+                           status=response.status_code, etag=response.headers.get("etag"),
+                           last_modified=response.headers.get("last-modified"))
 
 
-def _describe(exc: Exception) -> str:
+def _describe(exc: Exception) -> FetchError:
     if isinstance(exc, httpx.TimeoutException):
-        return "timed out"
+        return FetchError("timed out", retryable=True)
     if isinstance(exc, httpx.TooManyRedirects):
-        return "too many redirects"
+        return FetchError("too many redirects (a redirect loop?)")
     if isinstance(exc, httpx.ConnectError):
-        return f"could not connect ({exc or 'connection failed'})"
+        return FetchError(f"could not connect ({exc or 'connection failed'})", retryable=True)
     if isinstance(exc, (httpx.UnsupportedProtocol, httpx.InvalidURL)):
-        return f"not a valid http(s) URL ({exc})"
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        return FetchError(f"not a valid http(s) URL ({exc})")
+    if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
+        return FetchError(f"the connection failed ({exc or type(exc).__name__})", retryable=True)
+    return FetchError(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+
+
+def _client_options(config: FetchConfig) -> dict:
+    return {"follow_redirects": True, "max_redirects": config.max_redirects,
+            "timeout": config.timeout,
+            "headers": {"User-Agent": config.user_agent, "Accept": "text/html,*/*;q=0.5"}}
 
 
 def fetch(
-    url: str, config: FetchConfig | None = None, *, transport: httpx.BaseTransport | None = None
+    url: str, config: FetchConfig | None = None, *, transport: httpx.BaseTransport | None = None,
+    kinds: Collection[str] | None = HTML_TYPES,
 ) -> FetchedPage:
     """Download ``url``; return the page or raise FetchError (its message omits the URL).
 
-    ``transport`` replaces the network (tests).
+    ``kinds``: the content types accepted (None: any). ``transport`` replaces the network.
     """
     config = config or FetchConfig()
-    deadline = time.monotonic() + config.timeout
+    body = _Body(config)
     try:
         with (
-            httpx.Client(
-                follow_redirects=True,
-                max_redirects=config.max_redirects,
-                timeout=config.timeout,
-                headers={"User-Agent": config.user_agent, "Accept": "text/html,*/*;q=0.5"},
-                transport=transport,
-            ) as client,
+            httpx.Client(transport=transport, **_client_options(config)) as client,
             client.stream("GET", url) as response,
         ):
-            content_type = _check_headers(response, config)
-            content = _read_body(response, config, deadline)
-            return FetchedPage(
-                url=str(response.url),
-                content=content,
-                charset=response.charset_encoding,
-                content_type=content_type,
-                status=response.status_code,
-            )
+            content_type = _check_headers(response, config, kinds)
+            for chunk in response.iter_bytes():
+                body.add(chunk)
+            return body.page(response, content_type)
     except (httpx.HTTPError, httpx.InvalidURL) as exc:
-        raise FetchError(_describe(exc)) from None
+        raise _describe(exc) from None
+
+
+class AsyncFetcher:
+    """Many downloads at once over one connection pool, polite to each host (see the module doc).
+
+    Use as ``async with AsyncFetcher(config) as fetcher: page = await fetcher.fetch(url)``.
+    """
+
+    def __init__(self, config: FetchConfig | None = None, *,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self.config = config or FetchConfig()
+        self.client = httpx.AsyncClient(transport=transport, **_client_options(self.config))
+        self.gate = HostGate(self.config.host_concurrency, self.config.host_delay)
+        self.robots = RobotsCache(self.config.user_agent)
+
+    async def __aenter__(self) -> AsyncFetcher:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+
+    async def fetch(self, url: str, *, kinds: Collection[str] | None = HTML_TYPES,
+                    etag: str | None = None, last_modified: str | None = None) -> FetchedPage:
+        """Download ``url`` (a conditional request when validators are given: status 304 then
+        means unchanged), retrying failures that may pass; raise FetchError when it fails."""
+        if self.config.robots:
+            await self._check_robots(url)
+        headers = {}
+        if etag:
+            headers["If-None-Match"] = etag
+        if last_modified:
+            headers["If-Modified-Since"] = last_modified
+        delay = self.config.backoff
+        for attempt in range(self.config.retries + 1):
+            try:
+                return await self._once(url, kinds, headers)
+            except FetchError as exc:
+                if not exc.retryable or attempt == self.config.retries:
+                    raise
+            await asyncio.sleep(delay)
+            delay *= 2
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _once(self, url: str, kinds: Collection[str] | None,
+                    headers: dict[str, str]) -> FetchedPage:
+        body = _Body(self.config)
+        try:
+            async with self.gate.slot(url):
+                async with self.client.stream("GET", url, headers=headers) as response:
+                    content_type = _check_headers(response, self.config, kinds)
+                    async for chunk in response.aiter_bytes():
+                        body.add(chunk)
+                    return body.page(response, content_type)
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            raise _describe(exc) from None
+
+    async def _check_robots(self, url: str) -> None:
+        origin = self.robots.origin(url)
+        if origin is None:
+            raise FetchError(f"not a valid http(s) URL ({url})")
+        async with self.robots.lock(origin):  # one robots.txt request per origin at a time
+            if not self.robots.known(origin):
+                try:
+                    page = await self._once(origin + "/robots.txt", None, {})
+                    self.robots.learn(origin, page.content)
+                except FetchError as exc:
+                    self.robots.failed(origin, str(exc), exc.retryable)
+        verdict = self.robots.verdict(origin, url)
+        if verdict is not None:
+            raise FetchError(verdict, retryable=self.robots.retry_later(origin))
+        self.gate.slow_down(url, self.robots.crawl_delay(origin))

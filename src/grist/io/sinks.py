@@ -18,6 +18,7 @@ from tqdm import tqdm
 
 from grist.errors import GristError
 from grist.render import FORMATS
+from grist.render import csv_output
 from grist.render.json_output import dumps, result_dict
 from grist.result import Result
 
@@ -34,13 +35,17 @@ def message_of(exc: BaseException) -> str:
 
 @dataclass
 class Summary:
-    """What a batch did: pages read, results, errors by kind, time; ``line()`` says it in one
-    line for stderr, written whether stderr is a terminal or not."""
+    """What a batch did: pages read, results, errors by kind, files of a folder skipped as not
+    HTML, time; ``line()`` says it in one line for stderr, written whether stderr is a terminal
+    or not."""
 
     command: str
     results: int = 0
     errors: Counter[str] = field(default_factory=Counter)
+    skipped_files: int = 0  # files of a folder that are not HTML pages
     started: float = field(default_factory=time.perf_counter)
+    skipped: Counter[str] = field(default_factory=Counter)  # input records that are not pages
+    notes: list[str] = field(default_factory=list)  # more clauses for the line
 
     @property
     def pages(self) -> int:
@@ -49,9 +54,12 @@ class Summary:
     def line(self) -> str:
         kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(self.errors.items()))
         errors = sum(self.errors.values())
+        skipped = f", {self.skipped_files} other files skipped" if self.skipped_files else ""
         return (f"grist {self.command}: {_count(self.pages, 'page')}, "
                 f"{_count(self.results, 'result')}, {_count(errors, 'error')}"
-                f"{f' ({kinds})' if kinds else ''} in {time.perf_counter() - self.started:.1f} s")
+                f"{f' ({kinds})' if kinds else ''}{skipped} in "
+                f"{time.perf_counter() - self.started:.1f} s"
+                + "".join(f"; {note}" for note in self.notes))
 
 
 def _count(n: int, noun: str) -> str:
@@ -78,14 +86,23 @@ class ResultSink:
 
     def result(self, label: str, name: str, result: Result) -> None:
         """Write one page's result (and its notes on stderr unless quiet)."""
-        self.summary.results += 1
         if self.fmt == "json" and self.batch and self.out is None:
-            text = dumps({"input": label, **result_dict(result)})
+            text = dumps({"input": label, **result_dict(result, result.options)})
+        elif self.fmt == "csv" and self.out is None:  # one table: the header once
+            text = csv_output.row(result, result.options, label)
+            if not self.printed:
+                text = csv_output.header() + "\n" + text
         else:
             text = result.render(self.fmt)
+        notes = [f"nothing extracted: {result.empty_reason}"] if result.empty_reason else []
+        self.rendered(label, name, text, notes + list(result.warnings))
+
+    def rendered(self, label: str, name: str, text: str, notes: list[str]) -> None:
+        """Write one page's already rendered result and its notes (the batch executor's path)."""
+        self.summary.results += 1
         if self.out is not None:
             self._file(name).write_text(text + "\n", encoding="utf-8")
-        elif self.batch and self.fmt != "json":
+        elif self.batch and self.fmt not in ("json", "csv"):
             gap = "\n" if self.printed else ""
             self._write(f"{gap}==> {label} <==\n{text}", sys.stdout)
         elif text:
@@ -93,11 +110,14 @@ class ResultSink:
         self.printed += 1
         if self.quiet:
             return
-        if result.empty_reason:
-            self._write(f"grist: note: {label}: nothing extracted: {result.empty_reason}",
-                        sys.stderr)
-        for warning in result.warnings:
-            self._write(f"grist: note: {label}: {warning}", sys.stderr)
+        for note in notes:
+            self._write(f"grist: note: {label}: {note}", sys.stderr)
+
+    def skipped(self, label: str, reason: str) -> None:
+        """A file of a folder that is not an HTML page: counted, and named unless quiet."""
+        self.summary.skipped_files += 1
+        if not self.quiet:
+            self._write(f"grist: skipped: {label}: {reason}", sys.stderr)
 
     def error(self, label: str, exc: BaseException) -> None:
         """Write one page's error record (JSON lines on stdout) and its line on stderr."""

@@ -2,16 +2,20 @@
 
 ``expand(inputs)`` turns what a user typed into ``Source``s without reading them (a folder of a
 million files costs a directory walk, not a million reads); ``Source.pages()`` then yields a
-``RawPage`` per page, or an ``Unreadable`` record naming the input and the reason, so that a
-caller can report every input exactly once and go on. Every command that reads pages
+``RawPage`` per page, an ``Unreadable`` record naming the input and the reason, or, for a file
+found in a folder that is not an HTML page, a ``Skipped`` record saying why, so that a caller can
+report every input exactly once and go on. gzip-compressed files are decompressed whatever their
+name; ``read_list`` reads a file of inputs (``-i``). Every command that reads pages
 (``extract``, ``dedup``, ``templates``, ``stream --replay``, ``batch``) reads them through here.
 """
 
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import sys
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,11 +23,17 @@ from typing import Any
 
 from grist.document import RawPage
 from grist.errors import DatasetError, GristError, LimitExceededError
+from grist.html.decode import sniff_binary
 from grist.io.fetch import FetchConfig, fetch, is_url
 from grist.limits import Limits
 
-PAGE_GLOB = "*.htm*"  # what a folder holds: pages (recursively)
 JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
+_GZIP = b"\x1f\x8b"
+_SNIFF_BYTES = 4096
+# Tags whose presence near the start of a file says it is an HTML page (or a fragment of one).
+_HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body", b"<title", b"<meta", b"<div",
+                 b"<p>", b"<p ", b"<table", b"<article", b"<section", b"<h1", b"<h2", b"<ul",
+                 b"<span", b"<a href", b"<br", b"<script", b"<link", b"<main", b"<header")
 _UNSAFE = str.maketrans({c: "_" for c in ':/?&=#%*"<>|\\ '})
 
 
@@ -35,7 +45,54 @@ class Unreadable:
     error: GristError
 
 
-PageOrError = RawPage | Unreadable
+@dataclass(frozen=True)
+class Skipped:
+    """A file in a folder that is not an HTML page (an image, a stylesheet, an empty file)."""
+
+    input: str
+    reason: str
+
+
+PageOrError = RawPage | Unreadable | Skipped
+
+
+def not_html_reason(data: bytes) -> str | None:
+    """Why ``data`` (a file's first bytes, decompressed) is not an HTML page; None when it is."""
+    if not data.strip():
+        return "empty file"
+    binary = sniff_binary(data)
+    if binary:
+        return f"not HTML: it looks like {binary}"
+    head = data[:_SNIFF_BYTES].lower()
+    if any(marker in head for marker in _HTML_MARKERS):
+        return None
+    return f"not HTML: no HTML tag in its first {_SNIFF_BYTES // 1024} KiB"
+
+
+def gunzip(data: bytes, limits: Limits) -> bytes:
+    """``data`` decompressed when it is gzip (whatever the file's name), within the size cap."""
+    if not data.startswith(_GZIP):
+        return data
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            out = stream.read(limits.max_bytes + 1)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise GristError(f"the file is not valid gzip data ({exc})") from None
+    if len(out) > limits.max_bytes:
+        raise _too_large(limits)
+    return out
+
+
+def read_list(location: str) -> list[str]:
+    """The inputs listed in a file (``-``: stdin), one per line; blank lines and lines starting
+    with ``#`` are ignored."""
+    try:
+        text = sys.stdin.read() if location == "-" else Path(location).read_text(
+            encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise GristError(f"cannot read the input list {location}: {exc.strerror or exc}") from None
+    items = [line.strip() for line in text.splitlines()]
+    return [item for item in items if item and not item.startswith("#")]
 
 
 def is_json_lines(path: str | Path) -> bool:
@@ -122,6 +179,7 @@ class Source:
     input: str
     name: str
     location: str = ""
+    sniff: bool = False  # found in a folder: skipped unless it is an HTML page
 
     def pages(self, limits: Limits | None = None,
               fetch_config: FetchConfig | None = None) -> Iterator[PageOrError]:
@@ -141,9 +199,25 @@ class Source:
                               http_charset=page.charset)
                 return
             path = None if self.kind == "stdin" else Path(self.location)
-            yield RawPage(read_capped(path, limits), input=self.input)
+            data = gunzip(read_capped(path, limits), limits)
+            reason = not_html_reason(data) if self.sniff else None
+            if reason:
+                yield Skipped(self.input, reason)
+                return
+            yield RawPage(data, input=self.input)
         except GristError as exc:
+            if self.sniff:
+                yield Skipped(self.input, str(exc))
+                return
             yield Unreadable(self.input, exc)
+
+
+def _stem(path: Path) -> str:
+    """A file's output stem: its path without the page suffixes (``a/b.html.gz`` -> ``a/b``)."""
+    name = path.name
+    for suffix in (".gz", ".html", ".htm", ".xhtml", ".shtml", ".php", ".aspx", ".asp", ".jsp"):
+        name = name.removesuffix(suffix)
+    return str(path.with_name(name or path.name))
 
 
 def url_name(url: str) -> str:
@@ -153,8 +227,9 @@ def url_name(url: str) -> str:
 
 def expand(inputs: Sequence[str]) -> tuple[list[Source], bool]:
     """The sources the inputs name, and whether they form a batch (several inputs, a folder or
-    a JSON-lines file). ``-`` is stdin; a folder is searched recursively for pages; a missing
-    path or an empty folder raises GristError before anything is read."""
+    a JSON-lines file). ``-`` is stdin; a folder gives every regular file under it (hidden
+    folders and files aside), each read only if it sniffs as HTML; a missing path or an empty
+    folder raises GristError before anything is read."""
     sources: list[Source] = []
     batch = len(inputs) > 1
     for item in inputs:
@@ -165,10 +240,11 @@ def expand(inputs: Sequence[str]) -> tuple[list[Source], bool]:
         elif Path(item).is_dir():
             batch = True
             root = Path(item)
-            files = sorted(p for p in root.rglob(PAGE_GLOB) if p.is_file())
+            files = sorted(p for p in root.rglob("*") if p.is_file()
+                           and not any(part.startswith(".") for part in p.relative_to(root).parts))
             if not files:
-                raise GristError(f"{item}: no {PAGE_GLOB} files in this folder")
-            sources += [Source("file", str(p), str(p.relative_to(root).with_suffix("")), str(p))
+                raise GristError(f"{item}: no files in this folder")
+            sources += [Source("file", str(p), _stem(p.relative_to(root)), str(p), sniff=True)
                         for p in files]
         elif is_json_lines(item):
             batch = True

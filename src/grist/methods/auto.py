@@ -1,7 +1,7 @@
 """Method ``auto``: the learned two-stage classifier over shallow + DOM-context block features.
 
 Segments the page (seed 000 §4.1.1), computes ``grist.features.auto`` rows, scores every block
-with the shipped model (``grist/data/auto-1.json.gz``) or a user's (``AutoConfig.model_path``,
+with the shipped model (``grist/data/auto-2.json.gz``) or a user's (``AutoConfig.model_path``,
 made with ``grist train``). Each block's ``score`` is the final probability of content; its
 ``reason`` lists the features that pushed it most and the shift the context stage added.
 """
@@ -75,11 +75,11 @@ def load(config: AutoConfig) -> AutoModel:
 
 def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
     """Label every block of the page with the learned model, and name every block's role."""
-    blocks, elements = segment_elements(doc)
+    blocks, elements = segment_elements(doc, budget=ctx.budget)
     ctx.budget.check("segmentation")
     if not blocks:
         return Labelled(blocks)
-    matrix = stage1_features(blocks, doc, elements)
+    matrix = stage1_features(blocks, doc, elements, ctx.budget)
     ctx.budget.check("features")
     model: AutoModel = ctx.resources
     p1, p2 = model.predict(matrix, [b.region for b in blocks], [b.path for b in blocks])

@@ -82,7 +82,7 @@ def describe_blocks(doc: Document, budget: Budget,
     """Segment the page and compute its feature rows (None when it has no block)."""
     from grist.segment.blocks import segment
 
-    blocks = segment(doc)
+    blocks = segment(doc, budget=budget)
     budget.check("segmentation")
     if not blocks:
         return blocks, None

@@ -31,7 +31,7 @@ class JustextConfig:
 
 def run(doc: Document, config: JustextConfig, ctx: PageContext) -> Labelled:
     """Segment, describe and classify the blocks of one parsed page."""
-    blocks = segment(doc, config.segment)
+    blocks = segment(doc, config.segment, ctx.budget)
     ctx.budget.check("segmentation")
     stopwords, meta = config.stopwords, {}
     if isinstance(stopwords, str) and stopwords == AUTO:

@@ -1,13 +1,16 @@
-"""Renderers: pure functions from an extraction result to text, Markdown, JSON or clean HTML.
+"""Renderers: pure functions from an extraction result to text, Markdown, JSON, clean HTML,
+TEI XML or a CSV row.
 
 ``FORMATS`` is the one list of output formats (the CLI's ``--format`` choices and file suffixes
-come from it). A renderer reads a result (``Extraction``) and never changes it.
+come from it). A renderer reads a result (``Extraction``) and ``RenderOptions`` and never changes
+the result.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from grist.errors import UnknownMethodError
@@ -15,6 +18,7 @@ from grist.errors import UnknownMethodError
 if TYPE_CHECKING:  # pragma: no cover
     from grist.document import Block, Document
     from grist.features.matrix import FeatureMatrix
+    from grist.metadata import Metadata
 
 
 class Format(NamedTuple):
@@ -29,7 +33,27 @@ FORMATS: dict[str, Format] = {
     "markdown": Format("grist.render.markdown", ".md"),
     "json": Format("grist.render.json_output", ".json"),
     "html": Format("grist.render.html_output", ".html"),
+    "xml": Format("grist.render.tei", ".xml"),
+    "csv": Format("grist.render.csv_output", ".csv"),
 }
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """What a rendering includes besides the main text.
+
+    links:         links as links (Markdown, HTML, TEI), their URLs made absolute.
+    images:        images (Markdown, HTML, TEI), their URLs made absolute.
+    with_metadata: the page's metadata (a front-matter header in text and Markdown; always in
+                   JSON, TEI, CSV and HTML, which have a place for it).
+    explain:       JSON: every block's complete reason, structure and feature values (large);
+                   without it JSON holds per block only text, role, label, score and reason.
+    """
+
+    links: bool = False
+    images: bool = False
+    with_metadata: bool = False
+    explain: bool = False
 
 
 class Extraction(Protocol):
@@ -42,6 +66,7 @@ class Extraction(Protocol):
     features: FeatureMatrix | None
     warnings: list[str]
     meta: dict[str, str]
+    options: RenderOptions
 
     @property
     def title(self) -> str: ...
@@ -51,6 +76,9 @@ class Extraction(Protocol):
 
     @property
     def content_blocks(self) -> list[Block]: ...
+
+    @property
+    def metadata(self) -> Metadata: ...
 
     def explained(self) -> Any: ...
 
@@ -64,11 +92,11 @@ def check_format(fmt: str) -> str:
     return fmt
 
 
-def renderer(fmt: str) -> Callable[[Extraction], str]:
+def renderer(fmt: str) -> Callable[[Extraction, RenderOptions], str]:
     """The render function of format ``fmt``."""
     return importlib.import_module(FORMATS[check_format(fmt)].module).render
 
 
-def render(result: Extraction, fmt: str) -> str:
-    """Render ``result`` in format ``fmt``."""
-    return renderer(fmt)(result)
+def render(result: Extraction, fmt: str, options: RenderOptions | None = None) -> str:
+    """Render ``result`` in format ``fmt`` (with the result's own options unless given)."""
+    return renderer(fmt)(result, options if options is not None else result.options)

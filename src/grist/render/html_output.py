@@ -1,6 +1,11 @@
-"""Cleaned HTML: a minimal page holding only the kept blocks as h1-h6, p, ul/ol/li, table and pre.
+"""Clean HTML: a minimal page holding only the kept blocks as h1-h6, p, ul/ol/li, table, pre and
+blockquote, with emphasis and (``links=`` / ``images=``) links and images.
 
-All text is escaped; no attribute, script or style of the source page survives.
+Safe by construction: the page is written from the blocks' text, never copied from the source, so
+no script, style, event handler or attribute of the source survives; all text is escaped; the only
+attributes written are ``href``, ``src`` and ``alt`` (escaped), and a URL whose scheme is not
+http(s), mailto, ftp or tel (``javascript:``, ``data:``, ...) is dropped. The page's metadata goes
+into ``<head>`` as ``<meta>`` elements.
 """
 
 from __future__ import annotations
@@ -8,19 +13,42 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
+from grist.render.inline import Node, inline_tree
 from grist.render.layout import Part, layout
 
 if TYPE_CHECKING:  # pragma: no cover
-    from grist.render import Extraction
+    from grist.document import Block
+    from grist.metadata import Metadata
+    from grist.render import Extraction, RenderOptions
+
+_TAGS = {"em": "em", "strong": "strong", "code": "code", "del": "del"}
 
 
-def _list(items: list[tuple[int, str, str]]) -> str:
+def _node(node: Node) -> str:
+    inner = "".join(escape(c, quote=False) if isinstance(c, str) else _node(c)
+                    for c in node.children)
+    if node.kind == "image":
+        return f'<img src="{escape(node.url)}" alt="{escape(node.alt)}">'
+    if node.kind == "link":
+        return f'<a href="{escape(node.url)}">{inner}</a>'
+    tag = _TAGS.get(node.kind)
+    return f"<{tag}>{inner}</{tag}>" if tag else inner
+
+
+def inline(block: Block, options: RenderOptions, base: str | None) -> str:
+    """A block's text as escaped HTML with its inline markup."""
+    if not block.marks:
+        return escape(block.text, quote=False)
+    return _node(inline_tree(block, options, base))
+
+
+def _list(items: list[tuple[int, str, Block]], options: RenderOptions, base: str | None) -> str:
     """Nested lists: each item opens or closes list elements to reach its depth."""
     out: list[str] = []
     open_lists: list[str] = []  # kinds of the lists currently open, outermost first
-    base = min(depth for depth, _, _ in items)
-    for depth, kind, text in items:
-        level = min(depth - base, len(open_lists))
+    low = min(depth for depth, _, _ in items)
+    for depth, kind, block in items:
+        level = min(depth - low, len(open_lists))
         while len(open_lists) > level + 1:
             out.append(f"</li></{open_lists.pop()}>")
         if len(open_lists) == level + 1:
@@ -31,38 +59,65 @@ def _list(items: list[tuple[int, str, str]]) -> str:
         if len(open_lists) == level:
             out.append(f"<{kind}>")
             open_lists.append(kind)
-        out.append(f"<li>{escape(text)}")
+        out.append(f"<li>{inline(block, options, base)}")
     while open_lists:
         out.append(f"</li></{open_lists.pop()}>")
     return "".join(out)
 
 
-def _table(rows: list[list[str]]) -> str:
-    head = "".join(f"<th>{escape(c)}</th>" for c in rows[0])
-    body = "".join(
-        "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows[1:]
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+def _table(rows: list[list[Block | None]], options: RenderOptions, base: str | None) -> str:
+    def cells(row: list[Block | None], tag: str) -> str:
+        return "".join(f"<{tag}>{inline(c, options, base) if c else ''}</{tag}>" for c in row)
+
+    body = "".join(f"<tr>{cells(row, 'td')}</tr>" for row in rows[1:])
+    return f"<table><thead><tr>{cells(rows[0], 'th')}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def render_part(part: Part) -> str:
-    """One part as an HTML element."""
+def render_part(part: Part, options: RenderOptions, base: str | None) -> str:
+    """One part as an HTML element (without its blockquotes)."""
     if part.kind == "heading":
-        return f"<h{part.level}>{escape(part.text)}</h{part.level}>"
+        return f"<h{part.level}>{inline(part.block, options, base)}</h{part.level}>"
     if part.kind == "code":
-        return f"<pre>{escape(part.text)}</pre>"
+        language = part.block.code_language
+        attr = f' class="language-{escape(language)}"' if language else ""
+        return f"<pre><code{attr}>{escape(part.text, quote=False)}</code></pre>"
     if part.kind == "list":
-        return _list(part.items)
+        return _list(part.items, options, base)
     if part.kind == "table":
-        return _table(part.rows)
-    return f"<p>{escape(part.text)}</p>"
+        return _table(part.rows, options, base)
+    return f"<p>{inline(part.block, options, base)}</p>"
 
 
-def render(result: Extraction) -> str:
+def _head(metadata: Metadata, fallback_title: str) -> str:
+    lines = [f"<title>{escape(metadata.title or fallback_title)}</title>"]
+    for name, value in metadata.as_dict().items():
+        if name == "title" or value in (None, [], ""):
+            continue
+        text = ", ".join(value) if isinstance(value, list) else str(value)
+        lines.append(f'<meta name="{name}" content="{escape(text)}">')
+    if metadata.url:
+        lines.append(f'<link rel="canonical" href="{escape(metadata.url)}">')
+    return "\n".join(lines)
+
+
+def render(result: Extraction, options: RenderOptions) -> str:
     """The kept blocks as a small standalone HTML page."""
-    body = "\n".join(render_part(p) for p in layout(result.content_blocks))
+    metadata = result.metadata
+    base = metadata.base_url if options.links or options.images else None
+    out: list[str] = []
+    depth = 0
+    for part in layout(result.content_blocks):
+        while depth < part.quote:
+            out.append("<blockquote>")
+            depth += 1
+        while depth > part.quote:
+            out.append("</blockquote>")
+            depth -= 1
+        out.append(render_part(part, options, base))
+    out += ["</blockquote>"] * depth
+    language = f' lang="{escape(metadata.language)}"' if metadata.language else ""
     return (
-        '<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{escape(result.title)}</title>\n</head>\n<body>\n<article>\n"
-        f"{body}\n</article>\n</body>\n</html>"
+        f'<!DOCTYPE html>\n<html{language}>\n<head>\n<meta charset="utf-8">\n'
+        f"{_head(metadata, result.document.title)}\n</head>\n<body>\n<article>\n"
+        + "\n".join(out) + "\n</article>\n</body>\n</html>"
     )

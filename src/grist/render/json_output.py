@@ -1,8 +1,12 @@
-"""JSON: the page (title, url, method, text, why it is empty) and every block with its decision.
+"""JSON: the page's metadata, its text, and every block with its decision.
 
-Every block, kept or dropped, carries its label, the reason (the rule that fired), its score,
-the method's details (``info``) and, when the method computed them, its features, so each
-decision can be explained. Non-finite numbers become ``null`` so the output is always valid JSON.
+Compact by default: per block only ``text``, ``role``, ``label``, ``score`` (4 decimals) and
+``reason`` (for learned methods the short one, e.g. ``p=0.981; context +0.35``), plus
+``decided_by`` when a table vote or a cross-page model overrode the method, so that a batch
+of pages stays small and cheap to write. With ``explain`` every block also carries its complete
+reason (the features that decided it), its structure (tag, path, heading, list, cell, ...), the
+method's details (``info``) and its feature values. Non-finite numbers become ``null`` so the
+output is always valid JSON.
 """
 
 from __future__ import annotations
@@ -15,10 +19,13 @@ import numpy as np
 
 from grist.document import Block
 from grist.features.matrix import FeatureMatrix
+from grist.render import RenderOptions
 from grist.render.text import render as render_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.render import Extraction
+
+_TEXT_ONLY = RenderOptions()
 
 
 def _plain(value: Any) -> Any:
@@ -40,8 +47,24 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+def compact_block(block: Block) -> dict[str, Any]:
+    """One block as the compact JSON output has it (``decided_by`` only when something other
+    than the method decided: a data-table vote, a cross-page model)."""
+    score = block.score
+    record = {
+        "text": block.text,
+        "role": block.role,
+        "label": block.label,
+        "score": round(float(score), 4) if score is not None and math.isfinite(score) else None,
+        "reason": block.reason,
+    }
+    if block.decided_by != "page":
+        record["decided_by"] = block.decided_by
+    return record
+
+
 def block_dict(block: Block, features: dict[str, float | None] | None = None) -> dict[str, Any]:
-    """One block as a JSON-ready dict (``features`` must already be JSON-safe)."""
+    """One block with everything known about it (``features`` must already be JSON-safe)."""
     record: dict[str, Any] = {
         "index": block.index,
         "text": block.text,
@@ -57,6 +80,8 @@ def block_dict(block: Block, features: dict[str, float | None] | None = None) ->
         "list_depth": block.list_depth,
         "cell": list(block.cell) if block.cell else None,
         "preformatted": block.preformatted,
+        "code_language": block.code_language,
+        "quote_depth": block.quote_depth,
         "region": block.region,
         "depth": block.depth,
         "anchor_words": block.anchor_words,
@@ -79,27 +104,32 @@ def _feature_rows(matrix: FeatureMatrix) -> list[dict[str, float | None]]:
     return [dict(zip(matrix.names, row, strict=True)) for row in rows]
 
 
-def result_dict(result: Extraction) -> dict[str, Any]:
-    """The whole result as a JSON-ready dict, every block's reason complete."""
+def result_dict(result: Extraction, options: RenderOptions | None = None) -> dict[str, Any]:
+    """The whole result as a JSON-ready dict: compact, or with ``options.explain`` every block's
+    complete reason, structure and features."""
+    explain = options is not None and options.explain
+    record: dict[str, Any] = {
+        "url": result.url,
+        "method": result.method,
+        "encoding": result.document.encoding,
+        "metadata": result.metadata.as_dict(),
+        "text": render_text(result, _TEXT_ONLY),
+        "empty_reason": result.empty_reason,
+        "warnings": list(result.warnings),
+    }
+    if result.meta:
+        record["meta"] = dict(result.meta)
+    if not explain:
+        record["blocks"] = [compact_block(b) for b in result.blocks]
+        return record
     result = result.explained()
     matrix = result.features
     rows = None
     if matrix is not None and len(matrix) == len(result.blocks):
         rows = _feature_rows(matrix)
-    return {
-        "title": result.title,
-        "url": result.url,
-        "method": result.method,
-        "encoding": result.document.encoding,
-        "text": render_text(result),
-        "empty_reason": result.empty_reason,
-        "warnings": list(result.warnings),
-        "meta": dict(result.meta),
-        "blocks": [
-            block_dict(b, rows[i] if rows is not None else None)
-            for i, b in enumerate(result.blocks)
-        ],
-    }
+    record["blocks"] = [block_dict(b, rows[i] if rows is not None else None)
+                        for i, b in enumerate(result.blocks)]
+    return record
 
 
 def dumps(record: dict[str, Any], *, indent: int | None = None) -> str:
@@ -107,6 +137,6 @@ def dumps(record: dict[str, Any], *, indent: int | None = None) -> str:
     return json.dumps(record, ensure_ascii=False, indent=indent, allow_nan=False)
 
 
-def render(result: Extraction) -> str:
+def render(result: Extraction, options: RenderOptions) -> str:
     """The result as indented JSON."""
-    return dumps(result_dict(result), indent=2)
+    return dumps(result_dict(result, options), indent=2)

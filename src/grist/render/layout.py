@@ -1,9 +1,10 @@
-"""Group a page's kept blocks into the structures the Markdown and HTML renderers write.
+"""Group a page's kept blocks into the structures the renderers write.
 
-Blocks are flat; renderers need headings, runs of list items, data tables and code. A run of
-consecutive kept table cells is a *data table* only when it looks like one (two or more rows and
-columns, each cell one short block with no heading, list or code inside); otherwise it is a layout
-table, whose cells are written as ordinary paragraphs. The cell-length cap is grist's heuristic.
+Blocks are flat; renderers need headings, runs of list items, data tables, code and quotes. A run
+of consecutive kept table cells is written as a table only when its table is a data table
+(``grist.segment.tables``: markup and size, and a grid of short cells); the cells of a layout
+table are laid out like the rest of the page. Parts hold the blocks themselves, so a renderer can
+write their inline markup (links, images, emphasis).
 """
 
 from __future__ import annotations
@@ -11,54 +12,51 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from grist.document import Block
-
-MAX_CELL_CHARS = 300
+from grist.segment.tables import cell_grid, looks_like_data
 
 
 @dataclass(frozen=True)
 class Part:
     """One rendered unit: ``kind`` is heading, paragraph, code, list or table.
 
-    heading/paragraph/code use ``text`` (and ``level`` for headings); a list holds its items as
-    ``(depth, kind, text)`` with kind ``ul`` or ``ol``; a table holds its ``rows`` of cell texts,
-    the first row being the header.
+    heading/paragraph/code hold their ``block`` (and ``level`` for headings); a list holds its
+    items as ``(depth, kind, block)`` with kind ``ul`` or ``ol``; a table holds its ``rows`` of
+    cell blocks (None for an empty cell), the first row being the header. ``quote`` is how many
+    blockquotes enclose the part.
     """
 
     kind: str
-    text: str = ""
+    block: Block | None = None
     level: int = 0
-    items: list[tuple[int, str, str]] = field(default_factory=list)
-    rows: list[list[str]] = field(default_factory=list)
+    items: list[tuple[int, str, Block]] = field(default_factory=list)
+    rows: list[list[Block | None]] = field(default_factory=list)
+    quote: int = 0
+
+    @property
+    def text(self) -> str:
+        return self.block.text if self.block is not None else ""
 
 
 def _single(block: Block) -> Part:
     if block.preformatted:
-        return Part("code", block.text)
+        return Part("code", block, quote=block.quote_depth)
     if block.heading:
-        return Part("heading", block.text, level=block.heading)
-    return Part("paragraph", block.text)
+        return Part("heading", block, level=block.heading, quote=block.quote_depth)
+    return Part("paragraph", block, quote=block.quote_depth)
 
 
-def _table_rows(run: list[Block]) -> list[list[str]] | None:
-    """The rows of a run of cells from one table, or None when it is a layout table."""
-    cells: dict[tuple[int, int], str] = {}
-    for block in run:
-        assert block.cell is not None
-        key = (block.cell[1], block.cell[2])
-        if (
-            key in cells
-            or block.heading
-            or block.list_kind
-            or block.preformatted
-            or len(block.text) > MAX_CELL_CHARS
-        ):
-            return None
-        cells[key] = block.text
-    rows = sorted({r for r, _ in cells})
-    columns = sorted({c for _, c in cells})
-    if len(rows) < 2 or len(columns) < 2:
+def table_rows(run: list[Block]) -> list[list[Block | None]] | None:
+    """The rows of a run of cells from one table (None for a missing cell), or None when it is
+    a layout table. Cells without table markup (built by hand) are judged by their shape."""
+    info = run[0].table
+    if info is not None and not looks_like_data(info):
         return None
-    return [[cells.get((r, c), "") for c in columns] for r in rows]
+    grid = cell_grid(run)
+    if grid is None:
+        return None
+    rows = sorted({r for r, _ in grid})
+    columns = sorted({c for _, c in grid})
+    return [[grid.get((r, c)) for c in columns] for r in rows]
 
 
 def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
@@ -76,16 +74,17 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
             table_id = block.cell[0]
             while j < n and blocks[j].cell is not None and blocks[j].cell[0] == table_id:
                 j += 1
-            rows = _table_rows(blocks[i:j])
+            rows = table_rows(blocks[i:j])
             if rows is None:
                 parts.extend(layout(blocks[i:j], in_layout_table=True))
             else:
-                parts.append(Part("table", rows=rows))
+                parts.append(Part("table", rows=rows, quote=block.quote_depth))
         elif _is_item(block):
-            while j < n and _is_item(blocks[j]) and (in_layout_table or blocks[j].cell is None):
+            while (j < n and _is_item(blocks[j]) and blocks[j].quote_depth == block.quote_depth
+                   and (in_layout_table or blocks[j].cell is None)):
                 j += 1
-            items = [(b.list_depth, b.list_kind, b.text) for b in blocks[i:j]]
-            parts.append(Part("list", items=items))
+            items = [(b.list_depth, b.list_kind, b) for b in blocks[i:j]]
+            parts.append(Part("list", items=items, quote=block.quote_depth))
         else:
             parts.append(_single(block))
         i = j

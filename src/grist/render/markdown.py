@@ -1,30 +1,42 @@
-"""Markdown: headings, lists, pipe tables and fenced code from the kept blocks; text escaped.
+"""Markdown (CommonMark with GFM tables and strikethrough) of the kept blocks.
 
-Ordinary text has the CommonMark special characters backslash-escaped, plus a leading ``-``,
-``+``, ``=``, ``~`` or ``1.``/``1)`` that would otherwise start a list, a rule or a fence.
+Headings, paragraphs, nested lists, pipe tables with their header row, fenced code with its
+language, blockquotes, emphasis, code spans, and with ``links=`` / ``images=`` links and images
+with absolute URLs. Text is escaped so that a CommonMark parser gives it back unchanged: the
+special characters are backslash-escaped everywhere, and so is a leading ``-``, ``+``, ``=``,
+``~`` or ``1.``/``1)`` that would start a list, a rule or a fence. Emphasis whose delimiters a
+parser would not read as such (next to punctuation or another ``*``) is written as plain text.
 Code keeps its whitespace and is never escaped; its fence is longer than any backtick run inside.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
+from grist.render.frontmatter import front_matter
+from grist.render.inline import Node, inline_tree
 from grist.render.layout import Part, layout
 
 if TYPE_CHECKING:  # pragma: no cover
-    from grist.render import Extraction
+    from grist.document import Block
+    from grist.render import Extraction, RenderOptions
 
-_SPECIAL = re.compile(r"([\\*_\[\]#<>|`])")
-_LEADING_MARK = re.compile(r"^([-+=~])")
+_SPECIAL = re.compile(r"([\\*_\[\]#<>|`~])|&(?=#?[A-Za-z0-9]+;)")
+_LEADING_MARK = re.compile(r"^([-+=])")
 _LEADING_NUMBER = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
-_BACKTICKS = re.compile(r"`{3,}")
+_BACKTICKS = re.compile(r"`+")
 _INDENT = "    "  # four spaces nest a list item under both "- " and "1. " markers
+_DELIMITERS = {"em": "*", "strong": "**", "del": "~~"}
+_OPENERS = {"em": "*", "strong": "*", "del": "~", "code": "`", "link": "[", "image": "!"}
+_URL_SAFE = ":/?#[]@!$&'*+,;=%~-._"
 
 
 def escape_inline(text: str) -> str:
     """Escape the characters Markdown treats specially anywhere in a line."""
-    return _SPECIAL.sub(r"\\\1", text)
+    return _SPECIAL.sub(lambda m: "\\" + m.group(0), text)
 
 
 def escape(text: str) -> str:
@@ -33,50 +45,142 @@ def escape(text: str) -> str:
     return _LEADING_NUMBER.sub(r"\1\\\2", text)
 
 
-def _code(text: str) -> str:
-    longest = max((len(m) for m in _BACKTICKS.findall(text)), default=2)
+def destination(url: str) -> str:
+    """A link destination that needs no angle brackets: spaces, parentheses and the like
+    percent-encoded."""
+    return quote(url, safe=_URL_SAFE)
+
+
+def _is_space(char: str) -> bool:
+    return char == "" or char.isspace()
+
+
+def _is_punct(char: str) -> bool:
+    return unicodedata.category(char)[0] in "PS"
+
+
+def _flanks(first: str, last: str, before: str, after: str) -> bool:
+    """Whether delimiters around a span starting with ``first`` and ending with ``last``,
+    between ``before`` and ``after``, open and close it (CommonMark's flanking rules)."""
+    if _is_space(first) or _is_space(last):
+        return False
+    opens = not _is_punct(first) or _is_space(before) or _is_punct(before)
+    closes = not _is_punct(last) or _is_space(after) or _is_punct(after)
+    return opens and closes
+
+
+def _first_char(child: str | Node) -> str:
+    if isinstance(child, str):
+        return escape_inline(child[:1])[:1]
+    return _OPENERS[child.kind]
+
+
+def _children(children: list[str | Node], before: str, after: str, line_start: bool) -> str:
+    parts: list[str] = []
+    for i, child in enumerate(children):
+        child_after = _first_char(children[i + 1]) if i + 1 < len(children) else after
+        if isinstance(child, str):
+            piece = escape(child) if line_start and i == 0 else escape_inline(child)
+        else:
+            piece = _span(child, parts[-1][-1] if parts else before, child_after)
+            if piece.startswith("[") and parts and parts[-1].endswith("!"):
+                parts[-1] = parts[-1][:-1] + "\\!"  # "!" then "[" would make an image
+        if piece:
+            parts.append(piece)
+    return "".join(parts)
+
+
+def _code_span(text: str) -> str:
+    longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
     fence = "`" * (longest + 1)
-    return f"{fence}\n{text}\n{fence}"
+    pad = " " if text.startswith("`") or text.endswith("`") or text.startswith(" ") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def _list(items: list[tuple[int, str, str]]) -> str:
+def _span(node: Node, before: str, after: str) -> str:
+    if node.kind == "image":
+        return f"![{escape_inline(node.alt)}]({destination(node.url)})"
+    if node.kind == "code":
+        return _code_span(node.text)
+    if node.kind == "link":
+        inner = _children(node.children, "[", "]", False)
+        return f"[{inner}]({destination(node.url)})" if inner else ""
+    delimiter = _DELIMITERS[node.kind]
+    inner = _children(node.children, delimiter[-1], delimiter[0], False)
+    if not inner:
+        return ""
+    char = delimiter[0]
+    if char in (before, after, inner[0], inner[-1]) or not _flanks(inner[0], inner[-1], before,
+                                                                    after):
+        return inner
+    return f"{delimiter}{inner}{delimiter}"
+
+
+def inline(block: Block, options: RenderOptions, base: str | None, line_start: bool) -> str:
+    """A block's text as Markdown inline content (``line_start``: it opens a line)."""
+    if not block.marks:
+        return escape(block.text) if line_start else escape_inline(block.text)
+    return _children(inline_tree(block, options, base).children, "", "", line_start)
+
+
+def _code(block: Block) -> str:
+    longest = max((len(m) for m in _BACKTICKS.findall(block.text)), default=2)
+    fence = "`" * max(longest + 1, 3)
+    return f"{fence}{block.code_language}\n{block.text}\n{fence}"
+
+
+def _list(items: list[tuple[int, str, Block]], options: RenderOptions, base: str | None) -> str:
     lines = []
     levels: list[list] = []  # per nesting level: [list kind, items numbered so far]
-    base = min(depth for depth, _, _ in items)
-    for depth, kind, text in items:
-        level = min(depth - base, len(levels))  # never skip a level: it would become code
+    low = min(depth for depth, _, _ in items)
+    for depth, kind, block in items:
+        level = min(depth - low, len(levels))  # never skip a level: it would become code
         del levels[level + 1 :]
         if len(levels) == level or levels[level][0] != kind:
             levels[level:] = [[kind, 0]]
         levels[level][1] += 1
         marker = f"{levels[level][1]}." if kind == "ol" else "-"
-        lines.append(f"{_INDENT * level}{marker} {escape(text)}")
+        lines.append(f"{_INDENT * level}{marker} {inline(block, options, base, True)}")
     return "\n".join(lines)
 
 
-def _cell(text: str) -> str:
-    return escape_inline(text.replace("\n", " ")) or " "
-
-
-def _table(rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+def _table(rows: list[list[Block | None]], options: RenderOptions, base: str | None) -> str:
+    lines = ["| " + " | ".join(inline(c, options, base, False) if c else " " for c in row) + " |"
+             for row in rows]
     lines.insert(1, "|" + "|".join(" --- " for _ in rows[0]) + "|")
     return "\n".join(lines)
 
 
-def render_part(part: Part) -> str:
-    """One part as Markdown."""
+def render_part(part: Part, options: RenderOptions, base: str | None) -> str:
+    """One part as Markdown (without its blockquote markers)."""
     if part.kind == "heading":
-        return "#" * part.level + " " + escape_inline(part.text)
+        return "#" * part.level + " " + inline(part.block, options, base, False)
     if part.kind == "code":
-        return _code(part.text)
+        return _code(part.block)
     if part.kind == "list":
-        return _list(part.items)
+        return _list(part.items, options, base)
     if part.kind == "table":
-        return _table(part.rows)
-    return escape(part.text)
+        return _table(part.rows, options, base)
+    return inline(part.block, options, base, True)
 
 
-def render(result: Extraction) -> str:
-    """The kept blocks as Markdown, parts separated by a blank line."""
-    return "\n\n".join(render_part(p) for p in layout(result.content_blocks))
+def _quoted(text: str, depth: int) -> str:
+    marker = "> " * depth
+    return "\n".join((marker + line).rstrip() for line in text.split("\n"))
+
+
+def render(result: Extraction, options: RenderOptions) -> str:
+    """The kept blocks as Markdown, parts separated by a blank line (a quote's parts by a quote
+    line), after a front-matter header when ``with_metadata``."""
+    base = result.metadata.base_url if options.links or options.images else None
+    out: list[str] = []
+    previous = 0
+    for part in layout(result.content_blocks):
+        text = render_part(part, options, base)
+        if out:
+            same_quote = part.quote and part.quote == previous
+            out.append("\n" + ("> " * part.quote).rstrip() + "\n" if same_quote else "\n\n")
+        out.append(_quoted(text, part.quote) if part.quote else text)
+        previous = part.quote
+    body = "".join(out)
+    return front_matter(result.metadata) + body if options.with_metadata else body

@@ -1,12 +1,34 @@
-"""Plain text: the content blocks' text, paragraphs separated by one blank line."""
+"""Plain text: the kept blocks' text, paragraphs separated by one blank line.
+
+A data table is written one row per line with its cells separated by a tab, never one cell per
+paragraph; a layout table's cells are ordinary paragraphs. With ``with_metadata`` a front-matter
+header comes first.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from grist.render.frontmatter import front_matter
+from grist.render.layout import Part, layout
+
 if TYPE_CHECKING:  # pragma: no cover
-    from grist.render import Extraction
+    from grist.render import Extraction, RenderOptions
 
 
-def render(result: Extraction) -> str:
-    return "\n\n".join(b.text for b in result.content_blocks if b.text)
+def render_part(part: Part) -> str:
+    """One part as plain text (a list item is a paragraph; a table one row per line)."""
+    if part.kind == "list":
+        return "\n\n".join(block.text for _, _, block in part.items)
+    if part.kind == "table":
+        return "\n".join("\t".join(c.text if c else "" for c in row) for row in part.rows)
+    return part.text
+
+
+def render(result: Extraction, options: RenderOptions) -> str:
+    blocks = result.content_blocks
+    if any(b.cell is not None for b in blocks):
+        body = "\n\n".join(filter(None, (render_part(p) for p in layout(blocks))))
+    else:  # the common case, without grouping
+        body = "\n\n".join(b.text for b in blocks if b.text)
+    return front_matter(result.metadata) + body if options.with_metadata else body

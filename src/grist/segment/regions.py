@@ -1,7 +1,7 @@
 """Seed 001's DIV/TD blocks (§3.1) and the two DOM-tree steps of §3.2 built on them: the minimum
 subtree that holds the page's content, and the punctuation filter with small-block merging.
 
-A region is a DIV/TD-like container (``grist.segment.blocks.REGION_TAGS``); its text is the text
+A region is a DIV/TD-like container (``grist.segment.context.REGION_TAGS``); its text is the text
 of the atomic blocks whose nearest enclosing container it is, so an outer TD keeps its own P text
 while an inner DIV is a region of its own — the paper's "<TD><P></TD> and <DIV> are separate
 blocks". Region ids are the ones ``segment()`` writes to ``Block.region`` (pre-order numbering,
@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from grist.document import Block, Document
 from grist.errors import GristError
-from grist.segment.blocks import REGION_TAGS, SegmentConfig
+from grist.segment.blocks import SegmentConfig
+from grist.segment.context import REGION_TAGS
 
 _PUNCTUATION = re.compile(r"[.,;:!?\u3001\u3002\uff0c\uff01\uff1f\uff1b\uff1a\u061f\u060c]")
 

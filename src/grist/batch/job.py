@@ -1,0 +1,149 @@
+"""A batch job: what to extract and how (``JobConfig``), cut into shards, recorded in ``job.json``.
+
+The plan is a pure function of the inputs and the options, so running the same command again
+finds the same shards in the same order and resumes them; a different command pointed at the
+same ``--out`` folder is refused instead of mixing two jobs' outputs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from grist.dedup.documents import MinHashConfig
+from grist.errors import GristError
+from grist.io.sources import Source, expand
+from grist.io.warc import is_warc
+
+JOB_FILE = "job.json"
+JOB_VERSION = 1
+OUTPUT_FORMATS = ("jsonl", "jsonl.gz", "parquet", "warc")
+
+
+@dataclass(frozen=True)
+class JobConfig:
+    """How every page of the job is extracted and written (the same in every worker).
+
+    ``page_timeout`` is the hard limit enforced from outside the worker (it is killed and
+    replaced); ``time_budget`` the per-page budget checked inside the extraction.
+    """
+
+    method: str = "auto"
+    model: str | None = None
+    time_budget: float = 5.0
+    page_timeout: float = 15.0
+    text_format: str = "text"
+    output_format: str = "jsonl"
+    dedup: str | None = None  # None, "mark" or "drop"
+    dedup_threshold: float = MinHashConfig.threshold
+    site_aware: bool = False
+    site_min_pages: int = 5
+    site_model: str | None = None  # module:Class of the site model (default grist's SiteModel)
+    plugins: tuple[str, ...] = ()  # modules every worker imports first (they register methods)
+
+
+@dataclass(frozen=True)
+class Shard:
+    """A unit of work: one WARC or JSON-lines file, or a run of page files (or URLs)."""
+
+    id: str
+    kind: str  # warc, jsonl, files
+    inputs: tuple[str, ...]
+
+
+@dataclass
+class Plan:
+    """The job's shards and config, as written to ``job.json``."""
+
+    config: JobConfig
+    shards: list[Shard] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return json.dumps({"format": "grist-batch-job", "version": JOB_VERSION,
+                           "config": asdict(self.config),
+                           "shards": [asdict(s) for s in self.shards]}, indent=1)
+
+
+def plan(inputs: Sequence[str], config: JobConfig, files_per_shard: int = 500) -> Plan:
+    """Cut the inputs into shards: each WARC and JSON-lines file alone, other pages (files,
+    folders searched recursively, URLs) in runs of ``files_per_shard``."""
+    if config.output_format not in OUTPUT_FORMATS:
+        raise GristError(f"unknown output format {config.output_format!r}; "
+                         f"choose one of {', '.join(OUTPUT_FORMATS)}")
+    job = Plan(config)
+    loose: list[str] = []
+
+    def flush() -> None:
+        for start in range(0, len(loose), files_per_shard):
+            job.shards.append(Shard(f"shard-{len(job.shards):05d}", "files",
+                                    tuple(loose[start:start + files_per_shard])))
+        loose.clear()
+
+    for item in inputs:
+        if item != "-" and is_warc(item):
+            if not Path(item).is_file():
+                raise GristError(f"{item}: no such file")
+            flush()
+            job.shards.append(Shard(f"shard-{len(job.shards):05d}", "warc",
+                                    (str(Path(item).resolve()),)))
+            continue
+        if item == "-":
+            raise GristError("grist batch reads files, folders and URLs, not stdin")
+        for source in _sources(item):
+            if source.kind == "jsonl":
+                flush()
+                job.shards.append(Shard(f"shard-{len(job.shards):05d}", "jsonl",
+                                        (str(Path(source.location).resolve()),)))
+            elif source.kind == "url":
+                loose.append(source.location)
+            elif is_warc(source.location):
+                flush()
+                job.shards.append(Shard(f"shard-{len(job.shards):05d}", "warc",
+                                        (str(Path(source.location).resolve()),)))
+            else:
+                loose.append(str(Path(source.location).resolve()))
+    flush()
+    return job
+
+
+def _sources(item: str) -> list[Source]:
+    """The sources of one input; a folder gives its WARC files as well as its pages."""
+    if not Path(item).is_dir():
+        return expand([item])[0]
+    warcs = sorted(p for p in Path(item).rglob("*") if p.is_file() and is_warc(p))
+    found = [Source("file", str(p), p.name, str(p)) for p in warcs]
+    try:
+        found += [s for s in expand([item])[0] if not is_warc(s.location)]
+    except GristError:
+        if not found:
+            raise
+    return found
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a small file so that a kill leaves either the old or the new content, never half."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+def open_job(out: Path, job: Plan) -> None:
+    """Record the job in ``out/job.json``, or check that the folder holds this same job."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise GristError(f"cannot create {out}: {exc.strerror or exc}") from None
+    path = out / JOB_FILE
+    text = job.to_json()
+    if path.exists():
+        if path.read_text(encoding="utf-8") != text:
+            raise GristError(f"{out} holds another job (different inputs or options); "
+                             "rerun the same command to resume it, or choose another --out")
+        return
+    write_atomic(path, text)

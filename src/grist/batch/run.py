@@ -1,0 +1,120 @@
+"""A whole batch job: plan, (fit site models,) extract every shard, (deduplicate across the
+run,) finish the shards, and add up what happened — on the local executor or on Ray."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grist.batch.job import JobConfig, Plan, open_job, plan, write_atomic
+from grist.batch.local import LocalExecutor, RunReport, Task
+from grist.batch.worker import ShardCounts, ShardFiles
+from grist.errors import GristError
+from grist.io.sinks import Summary
+
+SUMMARY_FILE = "summary.json"
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@dataclass
+class BatchOptions:
+    """Where and how to run: the executor, its parallelism, the shard size, Ray's address."""
+
+    jobs: int = field(default_factory=default_jobs)
+    executor: str = "local"
+    files_per_shard: int = 500
+    ray_address: str | None = None
+
+
+def make_executor(job: Plan, out: Path, options: BatchOptions,
+                  on_page: Callable[[str | None], None]) -> LocalExecutor:
+    """The executor the options name (Ray's shares the local one's interface)."""
+    if options.executor == "ray":
+        from grist.batch.ray_executor import RayExecutor
+
+        return RayExecutor(job.config, out, options.jobs, on_page, options.ray_address)
+    if options.executor != "local":
+        raise GristError(f"unknown executor {options.executor!r}; choose local or ray")
+    return LocalExecutor(job.config, out, options.jobs, on_page)
+
+
+def run_job(inputs: Sequence[str], config: JobConfig, out: Path, options: BatchOptions,
+            summary: Summary, on_page: Callable[[str | None], None] | None = None) -> RunReport:
+    """Run (or resume) the job; fills ``summary`` with the counts of every shard."""
+    job = plan(inputs, config, options.files_per_shard)
+    open_job(out, job)
+
+    def count(reason: str | None) -> None:
+        if on_page is not None:
+            on_page(reason)
+
+    executor = make_executor(job, out, options, count)
+    if config.site_aware:
+        from grist.batch.sites import fit_site_models
+
+        fit_site_models(job, out, executor)
+    report = executor.run(Task("extract", s) for s in job.shards
+                          if not ShardFiles(out, s, config).done.exists())
+    if config.dedup:
+        from grist.batch.dedup import find_duplicates
+
+        duplicates = find_duplicates(job, out)
+        finished = executor.run(Task("finish", s, duplicates.get(s.id, {})) for s in job.shards)
+        report.counts.update(finished.counts)
+    add_up(job, out, summary)
+    write_summary(out, summary, report)
+    return report
+
+
+def shard_counts(job: Plan, out: Path) -> list[ShardCounts]:
+    """The counts of every finished shard (from its marker)."""
+    counts = []
+    for shard in job.shards:
+        files = ShardFiles(out, shard, job.config)
+        marker = files.done if files.done.exists() else files.extracted
+        if not marker.exists():
+            raise GristError(f"{shard.id} did not finish; rerun the same command to resume")
+        counts.append(ShardCounts.from_json(marker.read_text(encoding="utf-8")))
+    return counts
+
+
+def add_up(job: Plan, out: Path, summary: Summary) -> None:
+    """Put every shard's counts into the summary."""
+    skipped: Counter[str] = Counter()
+    duplicates = 0
+    for counts in shard_counts(job, out):
+        summary.results += counts.results
+        summary.errors.update(counts.errors)
+        skipped.update(counts.skipped)
+        duplicates += counts.duplicates
+    if skipped:
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(skipped.items()))
+        count = sum(skipped.values())
+        summary.notes.append(f"{_plural(count, 'record')} that {'is' if count == 1 else 'are'} "
+                             f"not a page ({kinds})")
+    if duplicates:
+        verb = "dropped" if job.config.dedup == "drop" else "marked"
+        summary.notes.append(f"{_plural(duplicates, 'near-duplicate')} {verb}")
+    summary.skipped = skipped
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def write_summary(out: Path, summary: Summary, report: RunReport) -> None:
+    """``summary.json``: the counts, this run's time and the workers' peak memory."""
+    data = {"line": summary.line(), "pages": summary.pages, "results": summary.results,
+            "errors": dict(summary.errors), "skipped_records": dict(summary.skipped),
+            "worker_peak_rss_mib": report.peak_rss_mib, "worker_restarts": report.restarts,
+            "worker_task_cpu_seconds": round(report.task_cpu_seconds, 3),
+            "shard_worker_rss_mib": report.shard_rss_mib}
+    write_atomic(out / SUMMARY_FILE, json.dumps(data, indent=1, sort_keys=True))

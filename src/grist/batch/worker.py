@@ -1,0 +1,278 @@
+"""The code every worker runs, whatever the executor (local processes or Ray tasks): extract the
+pages of one shard into its append-only output, then finish the shard into its final format.
+
+A shard's state lives only in files under ``--out``: ``<shard>.jsonl.part`` (one line per page,
+in input order, appended and flushed page by page), ``<shard>.extracted`` (its counts, once every
+page has a line) and ``<shard>.done`` (once its final output is in place). After a kill at any
+moment, ``resume_point`` cuts a half-written last line and says how many pages are already there,
+so the rerun skips exactly those: every page ends up in the output once.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from grist.api import Extractor
+from grist.batch.job import JobConfig, Shard, write_atomic
+from grist.dedup.documents import DocumentSketcher, MinHashConfig
+from grist.dedup.minhash import EMPTY
+from grist.document import RawPage
+from grist.errors import GristError
+from grist.io.records import FINAL_SUFFIX, write_final
+from grist.io.sinks import message_of, reason_of
+from grist.io.sources import Source, Unreadable, url_name
+from grist.io.warc import read_warc
+from grist.limits import Limits
+from grist.methods import method_config
+from grist.render.json_output import dumps
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One record of a shard: a page to extract, an error already known, or (``skipped`` set) a
+    WARC record that is not a page (counted, not written)."""
+
+    input: str
+    source: str
+    offset: int | None = None
+    page: RawPage | None = None
+    error: GristError | None = None
+    skipped: str | None = None
+
+    def head(self) -> dict[str, Any]:
+        """The fields every output record of this item starts with."""
+        head: dict[str, Any] = {"input": self.input, "source": self.source}
+        if self.offset is not None:
+            head["offset"] = self.offset
+        if self.page is not None:
+            head["url"] = self.page.url
+            if self.page.date:
+                head["date"] = self.page.date
+        return head
+
+
+@dataclass
+class ShardCounts:
+    """What one shard held: results, errors by kind, WARC records that are not pages by type."""
+
+    results: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    skipped: Counter[str] = field(default_factory=Counter)
+    duplicates: int = 0
+
+    @property
+    def pages(self) -> int:
+        return self.results + sum(self.errors.values())
+
+    def to_json(self) -> str:
+        return json.dumps({"results": self.results, "errors": dict(self.errors),
+                           "skipped": dict(self.skipped), "duplicates": self.duplicates},
+                          sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> ShardCounts:
+        data = json.loads(text)
+        return cls(data["results"], Counter(data["errors"]), Counter(data["skipped"]),
+                   data.get("duplicates", 0))
+
+
+class Reporter(Protocol):
+    """Where a worker says which page it is on (the local executor's watchdog listens)."""
+
+    def start(self, number: int, item: Item) -> None: ...
+
+    def done(self, number: int, error: str | None) -> None: ...
+
+
+class Silent:
+    """A reporter that listens to nothing (in-process runs, Ray tasks)."""
+
+    def start(self, number: int, item: Item) -> None:
+        pass
+
+    def done(self, number: int, error: str | None) -> None:
+        pass
+
+
+def shard_items(shard: Shard, limits: Limits) -> Iterator[Item]:
+    """Every record of the shard, in input order."""
+    for name in shard.inputs:
+        if shard.kind == "warc":
+            try:
+                for entry in read_warc(name, limits):
+                    if entry.is_page:
+                        yield Item(entry.input, name, entry.offset, entry.page, entry.error)
+                    else:
+                        yield Item(entry.input, name, entry.offset, skipped=entry.record_type)
+            except GristError as exc:  # not a WARC file at all: one error record for the file
+                yield Item(name, name, error=exc)
+            continue
+        kind = shard.kind if shard.kind == "jsonl" else ("url" if "://" in name else "file")
+        source = Source(kind, name, url_name(name), name)
+        for page in source.pages(limits):
+            if isinstance(page, RawPage):
+                yield Item(page.input, name, page=page)
+            elif isinstance(page, Unreadable):
+                yield Item(page.input, name, error=page.error)
+            else:  # a file a source passes over as no page at all: counted, not written
+                yield Item(page.input, name, skipped="file that is not a page")
+
+
+class ShardFiles:
+    """The paths of one shard's files under the output folder."""
+
+    def __init__(self, out: Path, shard: Shard, config: JobConfig) -> None:
+        self.part = out / f"{shard.id}.jsonl.part"
+        self.extracted = out / f"{shard.id}.extracted"
+        self.done = out / f"{shard.id}.done"
+        self.final = out / f"{shard.id}{FINAL_SUFFIX[config.output_format]}"
+        self.signatures = out / f"{shard.id}.minhash"  # one row per line, with --dedup
+
+
+def resume_point(part: Path) -> tuple[int, ShardCounts]:
+    """Cut a half-written last line off ``part``; return the complete lines and their counts."""
+    counts = ShardCounts()
+    if not part.exists():
+        return 0, counts
+    lines = 0
+    with open(part, "rb+") as handle:
+        good = 0
+        for line in handle:
+            if not line.endswith(b"\n"):
+                break
+            good += len(line)
+            lines += 1
+            record = json.loads(line)
+            if "error" in record:
+                counts.errors[record["reason"]] += 1
+            else:
+                counts.results += 1
+        handle.truncate(good)
+    return lines, counts
+
+
+def dedup_config(config: JobConfig) -> MinHashConfig:
+    """The MinHash settings of a job's ``--dedup``."""
+    return MinHashConfig(threshold=config.dedup_threshold)
+
+
+def align_signatures(path: Path, lines: int, num_perm: int) -> None:
+    """Make the signature file hold exactly one row per output line: cut rows of pages whose
+    line was never written, add empty rows for lines the supervisor wrote (lost pages)."""
+    row = num_perm * 8
+    rows = path.stat().st_size // row if path.exists() else 0
+    with open(path, "ab") as handle:
+        handle.truncate(min(rows, lines) * row)
+        handle.write(np.full((max(0, lines - rows), num_perm), EMPTY, dtype=np.uint64).tobytes())
+
+
+def result_record(item: Item, extractor: Extractor, config: JobConfig,
+                  sites: Any = None) -> dict[str, Any]:
+    """The output record of one page (read with its host's site model when ``sites`` has one):
+    its result, or its error with the reason."""
+    record = item.head()
+    try:
+        if item.error is not None:
+            raise item.error
+        assert item.page is not None
+        site = sites.for_page(item.page) if sites is not None else None
+        result = extractor(item.page, site=site)
+        text = result.render(config.text_format)
+    except Exception as exc:  # noqa: BLE001 - one bad page never stops a shard
+        return error_record(record, exc)
+    record["title"] = result.title
+    record["text"] = text
+    if result.empty_reason:
+        record["empty_reason"] = result.empty_reason
+    if result.warnings:
+        record["warnings"] = list(result.warnings)
+    return record
+
+
+def error_record(head: dict[str, Any], exc: BaseException) -> dict[str, Any]:
+    """An error record: the item's fields plus the message and its short reason code."""
+    return {**head, "error": message_of(exc), "reason": reason_of(exc)}
+
+
+def build_extractor(config: JobConfig) -> Extractor:
+    """The worker's Extractor, built once and used for every page it extracts (after importing
+    the job's plugin modules, which register their own methods)."""
+    for module in config.plugins:
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            raise GristError(f"cannot import plugin module {module!r}: {exc}") from None
+    return Extractor(method=config.method, config=method_config(config.method, config.model),
+                     limits=Limits(time_budget=config.time_budget))
+
+
+def extract_shard(shard: Shard, config: JobConfig, out: Path, extractor: Extractor,
+                  reporter: Reporter | None = None, sites: Any = None) -> ShardCounts:
+    """Extract every page of the shard not yet in its output; write ``.extracted``; return the
+    shard's counts (pages from earlier runs included)."""
+    reporter = reporter or Silent()
+    files = ShardFiles(out, shard, config)
+    for marker in (files.done, files.extracted):
+        if marker.exists():
+            return ShardCounts.from_json(marker.read_text(encoding="utf-8"))
+    done, counts = resume_point(files.part)
+    sketcher = DocumentSketcher(dedup_config(config)) if config.dedup else None
+    if sketcher is not None:
+        align_signatures(files.signatures, done, sketcher.config.num_perm)
+    number = 0
+    with open(files.part, "a", encoding="utf-8") as output, \
+            open(files.signatures if sketcher else os.devnull, "ab") as signatures:
+        for item in shard_items(shard, extractor.limits):
+            if item.skipped is not None:
+                counts.skipped[item.skipped] += 1
+                continue
+            if number < done:
+                number += 1
+                continue
+            reporter.start(number, item)
+            record = result_record(item, extractor, config, sites)
+            if sketcher is not None:  # the row first: a kill leaves rows >= lines
+                signatures.write(sketcher.signatures([record.get("text", "")]).tobytes())
+                signatures.flush()
+            output.write(dumps(record) + "\n")
+            output.flush()
+            if "error" in record:
+                counts.errors[record["reason"]] += 1
+            else:
+                counts.results += 1
+            reporter.done(number, record.get("reason"))
+            number += 1
+        os.fsync(output.fileno())
+    write_atomic(files.extracted, counts.to_json())
+    return counts
+
+
+def finish_shard(shard: Shard, config: JobConfig, out: Path,
+                 duplicates: dict[int, str] | None = None) -> ShardCounts:
+    """Write the shard's final output from its lines (marking or dropping ``duplicates``, a map
+    from line number to the input it duplicates), then ``.done``; idempotent after a kill."""
+    files = ShardFiles(out, shard, config)
+    if not files.done.exists():
+        counts = ShardCounts.from_json(files.extracted.read_text(encoding="utf-8"))
+        counts.duplicates = write_final(files.part, files.final, config.output_format,
+                                        duplicates or {}, drop=config.dedup == "drop")
+        write_atomic(files.done, counts.to_json())
+    for leftover in (files.part, files.extracted, files.signatures):
+        leftover.unlink(missing_ok=True)
+    return ShardCounts.from_json(files.done.read_text(encoding="utf-8"))
+
+
+def run_shard(shard: Shard, config: JobConfig, out: Path, extractor: Extractor,
+              reporter: Reporter | None = None, sites: Any = None) -> ShardCounts:
+    """Extract a shard and, unless the job deduplicates across shards afterwards, finish it."""
+    counts = extract_shard(shard, config, out, extractor, reporter, sites)
+    return counts if config.dedup else finish_shard(shard, config, out)

@@ -1,0 +1,97 @@
+"""``grist inspect PAGE``: open a page (a file, a URL or ``-``) in the block inspector locally."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import socket
+import sys
+import threading
+import time
+import webbrowser
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from grist.document import RawPage
+from grist.errors import GristError
+from grist.io.sources import Unreadable, expand
+
+if TYPE_CHECKING:  # pragma: no cover
+    import uvicorn
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``inspect`` subcommand."""
+    from grist.cli.serve import add_service_options
+
+    parser = subparsers.add_parser(
+        "inspect",
+        help="see why each block of a page was kept or dropped, in the browser",
+        description="Start the service on 127.0.0.1 with PAGE loaded and open the inspector in "
+        "the browser: the page with every block outlined, its role, score and reason.",
+    )
+    parser.add_argument("page", metavar="PATH|URL|-", help="the page to inspect")
+    parser.add_argument("--method", default=None, help="method to show first (default: auto)")
+    parser.add_argument("--url", default=None, help="the page's address, for a file or stdin")
+    parser.add_argument("--port", type=int, default=0, help="port (default: any free one)")
+    parser.add_argument("--no-browser", action="store_true",
+                        help="only print the inspector's address")
+    add_service_options(parser)
+    parser.set_defaults(func=run)
+
+
+def _read(page: str) -> RawPage:
+    """The page the user named (a URL is fetched here, without the service's address guard:
+    the user asked for it on their own machine)."""
+    sources, batch = expand([page])
+    if batch:
+        raise GristError(f"{page}: grist inspect shows one page; give a file, a URL or -")
+    found = next(sources[0].pages())
+    if isinstance(found, Unreadable):
+        raise GristError(f"{found.input}: {found.error}")
+    return found
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def run(args: argparse.Namespace) -> int:
+    from grist.optional import require
+
+    uvicorn = require("uvicorn", "service", "grist inspect")
+
+    from grist.cli.serve import settings_from
+    from grist.service import create_app
+    from grist.service.app import Page
+
+    page = _read(args.page)
+    token = secrets.token_urlsafe(12)
+    settings = settings_from(args, workers=args.workers or 1)
+    app = create_app(settings, preload={token: Page(page.content, args.url or page.url,
+                                                      page.http_charset)})
+    port = args.port or _free_port()
+    address = f"http://127.0.0.1:{port}/inspect?preload={token}"
+    if args.method:
+        address += f"&method={quote(args.method)}"
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+
+    def announce() -> None:
+        print(f"grist: inspector at {address} (Ctrl-C to stop)", file=sys.stderr, flush=True)
+        if not args.no_browser:
+            webbrowser.open(address)
+
+    threading.Thread(target=_when_started, args=(server, announce), daemon=True).start()
+    server.run()
+    return 0
+
+
+def _when_started(server: uvicorn.Server, then: Callable[[], None]) -> None:
+    """Call ``then`` once the uvicorn ``server`` listens (from a side thread)."""
+    while not server.started and not server.should_exit:
+        time.sleep(0.05)
+    if server.started:
+        then()

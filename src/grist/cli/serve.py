@@ -1,0 +1,92 @@
+"""``grist serve``: the extraction service and the block inspector over HTTP (extra ``service``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from grist.errors import GristError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``serve`` subcommand."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the HTTP extraction service and the block inspector",
+        description="Serve POST /extract, GET /methods, /health, /metrics, the inspector at "
+        "/inspect and the OpenAPI description at /openapi.json (see docs/service.md).",
+    )
+    add_service_options(parser)
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default: 127.0.0.1; 0.0.0.0 for all)")
+    parser.add_argument("--port", type=int, default=8080, help="port (default: 8080)")
+    parser.add_argument("--sites-dir", type=Path, metavar="DIR",
+                        help="folder of site models: enables site= and POST /sites/NAME/update")
+    parser.add_argument("--site-model", default="grist.sites:SiteModel", metavar="MODULE:CLASS",
+                        help="the site model class (default: %(default)s)")
+    parser.add_argument("--log-level", default="info",
+                        choices=("critical", "error", "warning", "info", "debug"))
+    parser.set_defaults(func=run)
+
+
+def add_service_options(parser: argparse.ArgumentParser) -> None:
+    """The caps and pool options shared by ``serve`` and ``inspect``."""
+    from grist.service.settings import MiB, ServiceSettings
+
+    defaults = ServiceSettings(workers=1)
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="extraction processes (default: one per core)")
+    parser.add_argument("--max-in-flight", type=int, default=defaults.max_in_flight, metavar="N",
+                        help="pages handled at once; more get 503 (default: %(default)s)")
+    parser.add_argument("--max-body-mib", type=float, default=defaults.max_body / MiB,
+                        metavar="MIB", help="largest request body or fetched page "
+                        "(default: %(default)g)")
+    parser.add_argument("--time-budget", type=float, default=defaults.time_budget,
+                        metavar="SECONDS", help="time one request may take, fetch included; "
+                        "504 beyond (default: %(default)g)")
+    parser.add_argument("--fetch-timeout", type=float, default=defaults.fetch_timeout,
+                        metavar="SECONDS",
+                        help="time a URL download may take (default: %(default)g)")
+    parser.add_argument("--allow-network", action="append", default=[], metavar="CIDR",
+                        help="let URL fetching reach this network although it is private "
+                             "(repeatable; e.g. 10.1.0.0/16)")
+    parser.add_argument("--worker-max-jobs", type=int, default=defaults.worker_max_jobs,
+                        metavar="N", help="replace a worker after N jobs (0: never; default: "
+                        "%(default)s)")
+
+
+def settings_from(args: argparse.Namespace, **overrides: object):
+    """ServiceSettings from the parsed options."""
+    from grist.service.guard import AddressGuard, parse_networks
+    from grist.service.settings import MiB, ServiceSettings
+
+    try:
+        guard = AddressGuard(allow=parse_networks(args.allow_network))
+    except ValueError as exc:
+        raise GristError(f"--allow-network: {exc}") from None
+    options = {"max_in_flight": args.max_in_flight, "max_body": int(args.max_body_mib * MiB),
+               "time_budget": args.time_budget, "fetch_timeout": args.fetch_timeout,
+               "guard": guard, "worker_max_jobs": args.worker_max_jobs, **overrides}
+    if args.workers is not None:
+        options["workers"] = args.workers
+    try:
+        return ServiceSettings(**options)
+    except ValueError as exc:
+        raise GristError(str(exc)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from grist.optional import require
+
+    uvicorn = require("uvicorn", "service", "grist serve")
+
+    from grist.service import create_app
+
+    settings = settings_from(args, sites_dir=args.sites_dir, site_model=args.site_model)
+    app = create_app(settings)
+    print(f"grist: serving on http://{args.host}:{args.port} ({settings.workers} workers); "
+          f"inspector at http://{args.host}:{args.port}/inspect", file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                timeout_graceful_shutdown=5)
+    return 0

@@ -1,0 +1,133 @@
+"""``grist templates``: cluster pages by template (seed 002) and print, and save, what was learnt.
+
+Pages come from files, folders, URLs, JSON-lines files (``grist.io.sources``) or WARC files
+(``grist.io.warc``); pages with a URL are clustered per site (host). Text output lists each cluster, its pages and template paths;
+``--format json`` writes one object per input page (``input``, ``site``, ``cluster``, or its
+``error``) and then one per cluster (``cluster``, ``site``, ``pages``, ``members``,
+``template``). ``--save MODEL`` writes the site model for ``grist extract --site MODEL``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from grist.document import RawPage
+from grist.io.sinks import Summary, message_of, reason_of
+from grist.io.sources import Unreadable, expand
+from grist.io.warc import is_warc, read_warc
+from grist.progress import progress
+from grist.render.json_output import dumps
+from grist.sites.model import SiteConfig, SiteModel
+from grist.sites.pages import GROUPINGS
+from grist.sites.search import METHODS
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``templates`` subcommand."""
+    parser = subparsers.add_parser(
+        "templates",
+        help="learn the templates of a site's pages (clusters and template paths)",
+        description="Cluster pages by the DOM paths their templates share (seed 002: TEXT-MDL, "
+        "TEXT-HASH or LSH) and print each cluster's template paths. A folder is searched "
+        "recursively for *.htm* files; a .jsonl[.gz] file holds one page per line (html, url).",
+    )
+    parser.add_argument("inputs", nargs="+", metavar="PATH|URL|-", help="pages to learn from")
+    parser.add_argument("--method", choices=METHODS, default=SiteConfig.method,
+                        help=f"clustering (default: {SiteConfig.method})")
+    parser.add_argument("--save", type=Path, metavar="MODEL",
+                        help="write the site model here (for grist extract --site MODEL)")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="output format (default: text)")
+    parser.add_argument("--group-by", choices=GROUPINGS, default=SiteConfig.group_by,
+                        help="cluster per host, per registrable domain, or all pages together "
+                        f"(default: {SiteConfig.group_by})")
+    parser.add_argument("--show", type=int, default=15, metavar="N",
+                        help="template paths shown per cluster in text output (default: 15)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(func=run)
+
+
+Failures = dict[str, tuple[str, str]]  # input -> (message, reason)
+
+
+def _pages(inputs: list[str], order: list[str], failed: Failures,
+           quiet: bool) -> Iterator[RawPage]:
+    """The readable pages of the inputs (WARC records included); every input's name goes to
+    ``order``, an unreadable one's error to ``failed``."""
+    warcs = [i for i in inputs if is_warc(i)]
+    sources, _ = expand([i for i in inputs if not is_warc(i)]) if len(warcs) < len(inputs) \
+        else ([], True)
+    total = None if warcs or any(s.kind == "jsonl" for s in sources) else len(sources)
+    with progress(total=total, unit="page", quiet=quiet) as bar:
+        for source in sources:
+            for page in source.pages():
+                order.append(page.input)
+                bar.update()
+                if isinstance(page, Unreadable):
+                    failed[page.input] = (message_of(page.error), reason_of(page.error))
+                else:
+                    yield page
+        for path in warcs:
+            for item in read_warc(path):
+                if not item.is_page:
+                    continue
+                order.append(item.page.input if item.page is not None else item.input)
+                bar.update()
+                if item.page is None:
+                    failed[item.input] = (message_of(item.error), reason_of(item.error))
+                else:
+                    yield item.page
+
+
+def _text(model: SiteModel, show: int) -> str:
+    lines = []
+    for record in model.describe():
+        where = record["site"] or "(no URL)"
+        lines.append(f"cluster {record['cluster']}  {where}  {record['pages']} pages")
+        members = record["members"]
+        lines.append("  pages: " + ", ".join(members[:5])
+                     + (f" and {len(members) - 5} more" if len(members) > 5 else ""))
+        template = record["template"]
+        lines.append(f"  template: {len(template)} paths on more than half of its pages")
+        lines += [f"    {row['pages']:>4}  {row['path']}" for row in template[:show]]
+        if len(template) > show:
+            lines.append(f"    ... {len(template) - show} more (--show, or --format json)")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Fit a site model on the inputs and report it; 1 if a page could not be read."""
+    summary = Summary("templates")
+    order: list[str] = []
+    failed: Failures = {}
+    model = SiteModel(method=args.method, group_by=args.group_by)
+    model.fit(_pages(args.inputs, order, failed, args.quiet))
+    failed.update({e["input"]: (e["error"], e["reason"]) for e in model.errors_})
+    if args.save is not None:
+        model.save(args.save)
+    cluster_of = {page: c.id for c in model.clusters_ for page in c.pages}
+    site_of = {c.id: c.group for c in model.clusters_}
+    for name in order:
+        if name in failed:
+            summary.errors[failed[name][1]] += 1
+            print(f"grist: error: {name}: {failed[name][0]}", file=sys.stderr)
+        else:
+            summary.results += 1
+    if args.format == "json":
+        for name in order:
+            if name in failed:
+                row = {"input": name, "cluster": None, "error": failed[name][0],
+                       "reason": failed[name][1]}
+            else:
+                row = {"input": name, "site": site_of[cluster_of[name]],
+                       "cluster": cluster_of[name]}
+            print(dumps(row))
+        for record in model.describe():
+            print(dumps(record))
+    else:
+        print(_text(model, args.show))
+    print(f"{summary.line()}; {len(model.clusters_)} clusters", file=sys.stderr)
+    return 1 if failed else 0

@@ -1,0 +1,165 @@
+"""Bound what the HTML tree builder will build, before it is asked to: nesting depth and elements.
+
+Two shapes of markup cost the parser far more than their size. Depth: lexbor's tree
+construction takes time quadratic in the nesting depth, and counting tags cannot see depth when
+end tags close nothing (``<div></span>`` repeated nests 100,000 deep). Elements: the WHATWG rules
+re-open every unclosed formatting element in each new paragraph (``<b>`` x k then ``<p>x`` x m
+builds k x m elements; 81 KB became 4.3 GiB). ``measure`` runs the tree-construction rules that
+move the stack of open elements and the list of active formatting elements (never the tree
+itself, ``grist.html.treerules``) over the page's tokens and stops as soon as a cap is passed.
+
+Its figures are upper bounds of what lexbor builds (the rules err towards more open elements;
+tests and the fuzz suite compare them with lexbor's trees). The common tokens (text, an ordinary
+start tag, the end tag of the current element) take a short path here; the rest go to the rules.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from grist.html.doctype import quirks_mode
+from grist.html.openstack import BODY, BUTTON_SCOPE, CELL, HTML, SCOPE, StructureLimit
+from grist.html.tokens import TAG_BODY, raw_text_end, skip_declaration
+from grist.html.treerules import BLOCKS, OWN_END_RULES, OWN_START_RULES, VOID, TreeRules
+
+__all__ = ["ATTRIBUTE_WORK", "Structure", "StructureLimit", "measure", "quick_bound"]
+
+# The next markup at a "<": a whole tag (1 "/", 2 name, 3 attributes, 4 separators before ">"),
+# or 5: "!" (comment, doctype), "?" (bogus comment), "/" without a name, or a tag cut by the end
+# of the input (a name that never reaches ">").
+_MARKUP = re.compile(rf"<(?:(/?){TAG_BODY}|(!|\?|/(?![a-zA-Z])|/?[a-zA-Z]))")
+_VISIBLE = re.compile(r"[^\t\n\f\r \x00]")
+_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# The start tags measure() handles itself: 0 ordinary (pushed), 1 a block (closes an open <p>
+# first), 2 void (re-opens formatting, made and popped at once).
+_QUICK = {**{name: 1 for name in BLOCKS}, **{name: 2 for name in VOID if name not in ("input", "keygen")}}
+
+
+@dataclass(frozen=True)
+class Structure:
+    """Upper bounds for a page: the deepest nesting (html and body not counted), the number of
+    elements the tree builder creates (implied and re-opened ones included) and the attribute
+    comparisons its tokenizer makes."""
+
+    depth: int
+    elements: int
+    attribute_work: int = 0
+
+
+_NAME = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)")
+# lexbor compares each attribute of a tag with the ones before it: k attributes cost k^2 steps
+# (62,000 attributes on one tag took it 6 s). Every attribute starts with a character after a
+# separator or a quote, so these counts bound the attributes of a tag and of a page.
+_ATTRIBUTE_START = re.compile(r"(?<=[\t\n\f\r /\"'])[^\t\n\f\r />]")
+ATTRIBUTE_WORK = 1_000_000_000  # about 1.7 s of lexbor's comparisons
+
+
+def attribute_work(attrs: str) -> int:
+    """An upper bound of lexbor's attribute comparisons for a tag's attribute text."""
+    if len(attrs) <= 512:
+        return (len(attrs) // 2 + 1) ** 2
+    return (len(_ATTRIBUTE_START.findall(" " + attrs)) + 1) ** 2
+_FORMATTING = ("a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike",
+               "strong", "tt", "u")
+
+
+def quick_bound(source: str) -> Structure:
+    """Looser upper bounds from tag counts alone (no rules run), enough for most real pages.
+
+    With S start tags (every ``<`` + letter counts, real or not), F formatting ones of which A
+    are ``<a>``, C table-cell, row and column tags and T places that may re-open formatting
+    elements (text runs, start tags, ``</br>``): an open element comes from a start tag, an
+    implied tbody/tr/colgroup (two per cell tag at most), a re-opened formatting element (at
+    most F at once) or html/body; an element taken off the stack stays above its children only
+    for ``</form>`` and a repeated ``<a>`` (the adoption agency moves children up, not down).
+    Elements: each trigger re-opens at most the entries after the last marker (one ``<a>`` and
+    the other F - A), each adoption agency run (a formatting end tag, ``<a>``, ``<nobr>``) makes
+    at most 8 x 4 copies, and ``</p>``/``</br>`` make one element each.
+    """
+    starts: dict[str, int] = {}
+    ends: dict[str, int] = {}
+    for slash, name in _NAME.findall(source):
+        counts = ends if slash else starts
+        name = name.lower()
+        counts[name] = counts.get(name, 0) + 1
+    total = sum(starts.values())
+    formatting = sum(starts.get(n, 0) for n in _FORMATTING)
+    links = starts.get("a", 0)
+    cells = sum(starts.get(n, 0) for n in ("td", "th", "tr", "col"))
+    triggers = source.count("<") + 1 + total + ends.get("br", 0)
+    attributes = 0  # counted up to the square root of ATTRIBUTE_WORK only: past it, measure()
+    for attributes, _ in enumerate(_ATTRIBUTE_START.finditer(source), 1):  # counts exactly
+        if attributes * attributes > ATTRIBUTE_WORK:
+            break
+    depth = total + 2 * cells + formatting + starts.get("form", 0) + links + 3
+    runs = sum(ends.get(n, 0) for n in _FORMATTING) + links + starts.get("nobr", 0)
+    elements = (total + 2 * cells + ends.get("p", 0) + ends.get("br", 0) + 3
+                + triggers * (1 + formatting - links) + 32 * runs)
+    return Structure(depth, elements, (attributes + 1) ** 2)
+
+
+def measure(source: str, max_depth: int, max_elements: int) -> Structure:
+    """Run the tree-construction rules over ``source``; raise StructureLimit as soon as the
+    nesting passes ``max_depth``, the elements pass ``max_elements`` or the attribute
+    comparisons pass ``ATTRIBUTE_WORK``."""
+    rules = TreeRules(max_depth, max_elements, len(source), quirks_mode(source))
+    stack, afe, named = rules.stack, rules.afe, rules.by_name
+    search, size, pos, work = _MARKUP.search, len(source), 0, 0
+    while pos < size:
+        found = search(source, pos)
+        at = found.start() if found is not None else size
+        if at > pos:  # text: it re-opens the formatting elements that were closed around it
+            if rules.frameset_ok and _VISIBLE.search(source, pos, at):  # (NUL is dropped)
+                rules.frameset_ok = False
+            if afe and (last := afe[next(reversed(afe))]) is not None and last.at < 0:
+                rules.text(source, pos, at)
+            if found is None:
+                break
+        closing, name, attrs, separators, special = found.groups()
+        if special is not None:
+            if special == "/" and at + 2 == size:  # "</" at the very end is text
+                rules.text(source, at, size)
+                break
+            if special == "!" or special == "?" or special == "/":
+                pos = skip_declaration(source, at, stack[-1].ns != HTML)
+                continue
+            break  # a tag cut by the end of the input is dropped, and the input ends
+        name = name.lower() if name.isascii() else name.translate(_UPPER)
+        pos = found.end()
+        current = stack[-1]
+        if closing:
+            if current.name == name and name not in OWN_END_RULES and (
+                    current.seq < 0 or rules.afe_by_name[name][-1] is current):
+                rules.pop()  # closes the current element, whatever the mode
+                if current.seq >= 0:
+                    rules.drop_formatting(current)
+            else:
+                rules.end_tag(name)
+            continue
+        if attrs:
+            work += attribute_work(attrs)
+            if work > ATTRIBUTE_WORK:
+                raise StructureLimit("attributes", work)
+        if current.ns == HTML and (current.mode == BODY or current.mode == CELL):
+            quick = _QUICK.get(name, 0 if name not in OWN_START_RULES else -1)
+            if quick >= 0:
+                if quick == 1:
+                    p = named.get((HTML, "p"))
+                    if p and p[-1].at >= max(rules.top(SCOPE), rules.top(BUTTON_SCOPE)):
+                        rules.close_p()
+                elif afe and (last := afe[next(reversed(afe))]) is not None and last.at < 0:
+                    rules.reconstruct()
+                if quick == 2:
+                    rules.frameset_ok = False
+                    rules.count()
+                else:
+                    rules.push(name)
+                continue
+        raw = rules.start(name, attrs, separators.endswith("/"))
+        if raw:  # its content is text up to its end tag (all the rest, for plaintext)
+            end = size if raw == "plaintext" else raw_text_end(source, pos, raw)
+            if end > pos:
+                rules.raw_content(raw)
+            pos = end
+    return Structure(max(rules.depth - 2, 0), rules.elements, work)

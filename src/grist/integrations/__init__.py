@@ -1,0 +1,1 @@
+"""grist inside other pipelines (datatrove)."""

@@ -1,0 +1,306 @@
+"""WARC and WARC.gz files read with FastWARC: every record accounted for, damage included.
+
+``read_warc(path)`` yields one ``WarcItem`` per record, in file order: a page (a ``response`` or
+``resource`` record with an HTML payload, as a RawPage carrying the record's URL, date and HTTP
+charset), an error (a non-HTML, huge or unreadable record, with the reason), or a record that is
+not a page (``request``, ``metadata``, ``warcinfo``, ...). Each item has the record's offset in
+the file (for a .gz file, the offset of its gzip member, as in Common Crawl's index).
+
+FastWARC raises on a corrupt gzip member or a header that is not where a record's length says,
+and stops quietly at a cut-off gzip member; so each record is handed out only once the next one
+has been read (or the end of the file checked), a record whose framing is wrong becomes an error,
+and reading goes on from the next place a record starts (a gzip member, or a ``WARC/1.`` line).
+Bytes that hold no readable record become one error item per damaged range. ``warc_pages`` gives
+only the pages, for callers that replay a crawl.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from grist.document import RawPage
+from grist.errors import GristError, LimitExceededError, NotHTMLError, NotWarcError, WarcError
+from grist.limits import Limits
+from grist.optional import require
+
+WARC_SUFFIXES = (".warc", ".warc.gz")
+PAGE_TYPES = ("response", "resource")
+HTML_TYPES = ("text/html", "application/xhtml+xml", "application/xml", "text/xml", "text/plain")
+_GZIP_MAGIC = b"\x1f\x8b\x08"
+_CHUNK = 1 << 16
+_HEADER_END = re.compile(rb"\r?\n\r?\n")
+_LENGTH = re.compile(rb"(?im)^content-length:[ \t]*(\d+)")
+
+
+@dataclass(frozen=True, slots=True)
+class WarcItem:
+    """One WARC record, or a damaged byte range: exactly one of ``page`` and ``error`` is set for a
+    page-type record or a damaged range; neither for a record that is not a page."""
+
+    offset: int
+    record_type: str  # response, resource, request, ...; "" for a damaged range
+    input: str  # the record's WARC-Record-ID, or FILE@OFFSET when it has none
+    page: RawPage | None = None
+    error: GristError | None = None
+
+    @property
+    def is_page(self) -> bool:
+        """Whether this item counts as a page (a result or an error record in a batch)."""
+        return self.page is not None or self.error is not None
+
+
+def is_warc(path: str | Path) -> bool:
+    """Whether a file name says WARC (``.warc`` or ``.warc.gz``)."""
+    return str(path).lower().endswith(WARC_SUFFIXES)
+
+
+def read_warc(path: str | Path, limits: Limits | None = None) -> Iterator[WarcItem]:
+    """Every record of a WARC file as a WarcItem (see the module doc); raises NotWarcError when
+    the file does not start with a WARC record, before yielding anything."""
+    limits = limits or Limits()
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        handle = open(path, "rb")  # noqa: SIM115 - closed by the with below, after the check
+    except OSError as exc:
+        raise GristError(f"cannot read {path}: {exc.strerror or exc}") from None
+    with handle:
+        gz = handle.read(3) == _GZIP_MAGIC
+        if not _starts_record(handle, 0, gz):
+            raise NotWarcError(_not_warc(handle, gz, size))
+        framed = not gz or _one_record_per_member(handle)
+        reader = _Reader(handle, str(path), size, gz, framed, limits)
+        start: int | None = 0
+        while start is not None:
+            start = yield from reader.run(start)
+
+
+def read_record(path: str | Path, offset: int, limits: Limits | None = None) -> WarcItem:
+    """The one record that starts at ``offset`` (from ``WarcItem.offset``), read directly."""
+    with open(path, "rb") as handle:
+        gz = handle.read(3) == _GZIP_MAGIC
+        reader = _Reader(handle, str(path), Path(path).stat().st_size, gz, True,
+                         limits or Limits())
+        for item in reader.run(offset):
+            return item
+    raise WarcError(f"no WARC record at offset {offset} of {path}")
+
+
+def warc_pages(path: str | Path, limits: Limits | None = None) -> Iterator[RawPage]:
+    """Only the pages of a WARC file (errors and other records left out): a crawl to replay."""
+    for item in read_warc(path, limits):
+        if item.page is not None:
+            yield item.page
+
+
+def _not_warc(handle: BinaryIO, gz: bool, size: int) -> str:
+    if size == 0:
+        return "not a WARC file: the file is empty"
+    head = _head(handle, 0, gz)[:24]
+    what = "gzip data that does not hold" if gz else "it does not start with"
+    return f"not a WARC file: {what} a WARC record (starts with {head!r})"
+
+
+def _head(handle: BinaryIO, offset: int, gz: bool, size: int = 4096) -> bytes:
+    """The first bytes of the (decompressed) data at ``offset``; b"" when they cannot be read."""
+    handle.seek(offset)
+    raw = handle.read(size if not gz else _CHUNK)
+    if not gz:
+        return raw
+    try:
+        return zlib.decompressobj(31).decompress(raw, size)
+    except zlib.error:
+        return b""
+
+
+def _starts_record(handle: BinaryIO, offset: int, gz: bool) -> bool:
+    return _head(handle, offset, gz, 16).startswith(b"WARC/")
+
+
+def _record_end(head: bytes) -> int | None:
+    """Length of a whole uncompressed record (header, block, closing CRLF CRLF) from its first
+    bytes, or None when its header cannot be read."""
+    end = _HEADER_END.search(head)
+    length = _LENGTH.search(head, 0, end.start()) if end else None
+    return end.end() + int(length.group(1)) + 4 if end and length else None
+
+
+def _gzip_member(handle: BinaryIO, offset: int,
+                 cap: int | None = None) -> tuple[int | None, bytes, int]:
+    """(compressed length of the gzip member at ``offset``, or None if it is cut off, corrupt or
+    decompresses to more than ``cap`` bytes; its first decompressed bytes; bytes decompressed)."""
+    handle.seek(offset)
+    inflater = zlib.decompressobj(31)
+    consumed, head, total = 0, b"", 0
+    try:
+        while not inflater.eof:
+            chunk = handle.read(_CHUNK)
+            if not chunk:
+                return None, head, total
+            consumed += len(chunk)
+            while chunk and not inflater.eof:  # bounded output per step
+                data = inflater.decompress(chunk, _CHUNK)
+                chunk = inflater.unconsumed_tail
+                head += data[: max(0, 4096 - len(head))]
+                total += len(data)
+                if cap is not None and total > cap:
+                    return None, head, total
+    except zlib.error:
+        return None, head, total
+    return consumed - len(inflater.unused_data), head, total
+
+
+def _one_record_per_member(handle: BinaryIO) -> bool:
+    """Whether a .gz WARC compresses each record as its own gzip member (the standard, which
+    gives records their own offsets) rather than the whole file as one stream."""
+    _, head, _ = _gzip_member(handle, 0, cap=0)
+    end = _record_end(head)
+    if end is None:
+        return False
+    length, _, total = _gzip_member(handle, 0, cap=end)
+    return length is not None and total == end
+
+
+class _Reader:
+    """Reads one WARC file from an offset, holding back each record until its framing is known."""
+
+    def __init__(self, handle: BinaryIO, name: str, size: int, gz: bool, framed: bool,
+                 limits: Limits) -> None:
+        self.handle, self.name, self.size, self.gz, self.limits = handle, name, size, gz, limits
+        self.framed = framed  # records start at known offsets (False: one gzip stream)
+        self.warc = require("fastwarc.warc", "warc", "reading WARC files")
+
+    def run(self, start: int) -> Iterator[WarcItem]:
+        """Yield the items from ``start`` on; return where to go on after damage (None: done)."""
+        self.handle.seek(start)
+        records = iter(self.warc.ArchiveIterator(self.handle, parse_http=False, auto_decode="none"))
+        pending: WarcItem | None = None
+        failure: str | None = None
+        while True:
+            try:
+                record = next(records)
+            except StopIteration:
+                break
+            except OSError as exc:  # a corrupt gzip member or a header where none should be
+                failure = str(exc) or type(exc).__name__
+                break
+            item = self._item(record)
+            if pending is not None:
+                yield pending
+            pending = item
+        damaged = self._damage(start, pending, failure)
+        if damaged is None:
+            if pending is not None:
+                yield pending
+            return None
+        if pending is not None and damaged > pending.offset:
+            yield pending
+        resume = self._next_start(damaged + 1) if self.framed else None
+        end = self.size if resume is None else resume
+        where = f"bytes {damaged}-{end} of {self.name} skipped"
+        if pending is not None and damaged == pending.offset:
+            why = "the record's length does not match its data" if failure or resume is not None \
+                else "the record is cut off at the end of the file"
+            yield WarcItem(damaged, pending.record_type, pending.input,
+                           error=WarcError(f"{why}; {where}"))
+        else:
+            why = failure or ("the file ends inside a record" if resume is None
+                              else "data that is not a WARC record")
+            yield WarcItem(damaged, "", f"{self.name}@{damaged}",
+                           error=WarcError(f"{why}; {where}"))
+        return resume
+
+    def _damage(self, start: int, last: WarcItem | None, failure: str | None) -> int | None:
+        """Where unreadable data starts after the records read from ``start`` (the last one
+        itself when its framing is wrong), or None when everything up to the end was read."""
+        if last is None:
+            return start if failure or self._rest_has_data(start) else None
+        if not self.framed:  # one gzip stream: no offsets to check or resume from
+            return last.offset if failure else None
+        if self.gz:
+            length, head, total = _gzip_member(self.handle, last.offset)
+            if length is None or _record_end(head) != total:
+                return last.offset
+            after = last.offset + length
+        else:
+            end = _record_end(_head(self.handle, last.offset, False))
+            if end is None or last.offset + end > self.size:
+                return last.offset
+            after = last.offset + end
+            if failure and not _starts_record(self.handle, after, False):
+                return last.offset  # the next header is not where this record's length says
+        if failure or self._rest_has_data(after):
+            return after
+        return None
+
+    def _rest_has_data(self, offset: int) -> bool:
+        self.handle.seek(offset)
+        while chunk := self.handle.read(_CHUNK):
+            if chunk.strip(b"\r\n\t \x00"):
+                return True
+        return False
+
+    def _next_start(self, offset: int) -> int | None:
+        """The first offset at or after ``offset`` where a readable record starts."""
+        marker = _GZIP_MAGIC if self.gz else b"WARC/1."
+        position = offset
+        while position < self.size:
+            self.handle.seek(position)
+            chunk = self.handle.read(_CHUNK + len(marker))
+            found = chunk.find(marker)
+            if found < 0:
+                position += _CHUNK
+                continue
+            candidate = position + found
+            if _starts_record(self.handle, candidate, self.gz):
+                return candidate
+            position = candidate + 1
+        return None
+
+    def _item(self, record: Any) -> WarcItem:
+        """A fastwarc record as a WarcItem (reads the payload of a page-type record)."""
+        kind = str(record.record_type)
+        offset = int(record.stream_pos)
+        label = record.record_id or f"{self.name}@{offset}"
+        if kind not in PAGE_TYPES:
+            return WarcItem(offset, kind, label)
+        try:
+            page = self._page(record, kind, label)
+        except GristError as exc:
+            return WarcItem(offset, kind, label, error=exc)
+        return WarcItem(offset, kind, label, page=page)
+
+    def _page(self, record: Any, kind: str, label: str) -> RawPage:
+        if kind == "response":
+            try:
+                record.parse_http(auto_decode="all")
+            except (OSError, ValueError) as exc:
+                raise WarcError(f"the HTTP response cannot be read ({exc})") from None
+            content_type = record.http_content_type if record.is_http else None
+            status = record.http_headers.status_code if record.http_headers else None
+            if not record.is_http or not status:
+                raise WarcError("the response record holds no HTTP response")
+        else:
+            content_type = (record.headers.get("Content-Type") or "").split(";")[0].strip() or None
+        if content_type and content_type.lower() not in HTML_TYPES:
+            raise NotHTMLError(f"the record is {content_type}, not an HTML page")
+        if record.content_length > self.limits.max_bytes:
+            raise LimitExceededError(
+                f"the record is larger than {self.limits.max_bytes / 1048576:.1f} MiB "
+                f"({record.content_length} bytes; Limits.max_bytes)")
+        try:
+            content = record.reader.read()
+        except OSError as exc:
+            raise WarcError(f"the record's payload cannot be read ({exc})") from None
+        if len(content) > self.limits.max_bytes:
+            raise LimitExceededError(
+                f"the payload is larger than {self.limits.max_bytes / 1048576:.1f} MiB "
+                f"once decoded (Limits.max_bytes)")
+        return RawPage(content, url=record.headers.get("WARC-Target-URI"), input=label,
+                       http_charset=record.http_charset if kind == "response" else None,
+                       date=record.headers.get("WARC-Date"))

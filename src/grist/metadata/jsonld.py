@@ -1,0 +1,94 @@
+"""Schema.org JSON-LD: the objects of a page's ``<script type="application/ld+json">`` blocks.
+
+Parsed with the standard ``json`` module (measured against extruct in docs/decisions.md); a block
+that is not valid JSON is retried once with the two faults pages commonly have (raw line breaks
+and control characters inside strings, trailing commas). ``@graph`` arrays and nested objects
+are flattened, so the article, its author, the publisher and the website are all found.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+_CONTROL = re.compile(r"[\x00-\x1f]")
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+_MAX_OBJECTS = 500
+
+
+def parse_block(text: str) -> Any:
+    """One JSON-LD block as Python data, or None when it cannot be read."""
+    text = text.strip().removeprefix("<!--").removesuffix("-->").strip().rstrip(";")
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    try:
+        return json.loads(_TRAILING_COMMA.sub(r"\1", _CONTROL.sub(" ", text)))
+    except ValueError:
+        return None
+
+
+def objects(data: Any) -> Iterator[dict[str, Any]]:
+    """Every JSON object in ``data`` (depth first, at most a few hundred), ``@graph`` included."""
+    stack = [data]
+    seen = 0
+    while stack and seen < _MAX_OBJECTS:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            seen += 1
+            yield item
+            stack.extend(reversed([v for v in item.values() if isinstance(v, (dict, list))]))
+
+
+def types(obj: dict[str, Any]) -> set[str]:
+    """The object's ``@type`` names (without a schema.org prefix)."""
+    value = obj.get("@type")
+    names = value if isinstance(value, list) else [value]
+    return {str(n).rsplit("/", 1)[-1] for n in names if isinstance(n, str)}
+
+
+def text_of(value: Any) -> str | None:
+    """A plain string from a JSON-LD value: a string, a number, the ``name``/``@value`` of an
+    object, or the first of a list that gives one."""
+    if isinstance(value, str):
+        return value.strip() or None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, dict):
+        return text_of(value.get("name") or value.get("@value"))
+    if isinstance(value, list):
+        for item in value:
+            found = text_of(item)
+            if found:
+                return found
+    return None
+
+
+def texts_of(value: Any) -> list[str]:
+    """Every string a JSON-LD value holds (a list of people, of keywords, ...)."""
+    if isinstance(value, list):
+        return [t for item in value for t in texts_of(item)]
+    found = text_of(value)
+    return [found] if found else []
+
+
+def url_of(value: Any) -> str | None:
+    """A URL from a JSON-LD value: a string, an ImageObject's ``url``/``contentUrl``, or the
+    first of a list."""
+    if isinstance(value, str):
+        return value.strip() or None
+    if isinstance(value, dict):
+        return url_of(value.get("url") or value.get("contentUrl") or value.get("@id"))
+    if isinstance(value, list):
+        for item in value:
+            found = url_of(item)
+            if found:
+                return found
+    return None

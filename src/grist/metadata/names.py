@@ -1,0 +1,86 @@
+"""Clean titles and author names as pages declare them.
+
+A ``<title>`` (and often ``og:title``) carries the site's name: "Story | Site", "Site - Story",
+"Story — Site". ``clean_title`` removes a leading or trailing segment that names the site (the
+declared site name or the host), or, when none does, a trailing segment that is much shorter than
+the rest and looks like a brand. Authors lose "By", handles' "@", e-mail and profile URLs, and
+lists are split on "and", "&", ";" and ",".
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+_SEPARATORS = re.compile(r"\s+(?:[|\-–—:·•»«/]|::)\s+")
+_NON_WORD = re.compile(r"[\W_]+")
+_BY = re.compile(r"^(?:(?:written|posted|published|reviewed|edited)\s+)?by[:\s]+", re.IGNORECASE)
+_SPLIT_AUTHORS = re.compile(r"\s*(?:;|&|\band\b|\bund\b|\bet\b|,|\|)\s*", re.IGNORECASE)
+_NOT_A_NAME = re.compile(r"https?://|www\.|@.*\.|\d{3,}|^\W+$")
+
+
+def _squash(text: str) -> str:
+    return _NON_WORD.sub("", text.casefold())
+
+
+def site_names(sitename: str | None, url: str | None) -> set[str]:
+    """Squashed forms that name the site: its declared name and its host's main label."""
+    names = set()
+    if sitename:
+        names.add(_squash(sitename))
+    if url:
+        host = (urlsplit(url).hostname or "").removeprefix("www.")
+        if host:
+            names.add(_squash(host))
+            labels = host.split(".")
+            names.add(_squash(labels[-2] if len(labels) > 1 else labels[0]))
+    names.discard("")
+    return names
+
+
+def _names_site(segment: str, names: set[str]) -> bool:
+    squashed = _squash(segment)
+    return bool(squashed) and any(
+        squashed == n or (len(n) > 3 and len(squashed) > 3 and (n in squashed or squashed in n))
+        for n in names)
+
+
+def clean_title(title: str, sitename: str | None = None, url: str | None = None) -> str:
+    """``title`` without the site name the page appended or prepended to it."""
+    title = " ".join(title.split())
+    parts = _SEPARATORS.split(title)
+    if len(parts) < 2:
+        return title
+    names = site_names(sitename, url)
+    if names:
+        while len(parts) > 1 and _names_site(parts[-1], names):
+            parts.pop()
+        while len(parts) > 1 and _names_site(parts[0], names):
+            parts.pop(0)
+        if len(parts) < len(_SEPARATORS.split(title)):
+            return _rejoin(title, parts)
+    return title
+
+
+def _rejoin(title: str, parts: list[str]) -> str:
+    """The span of ``title`` from the first kept part to the last (separators inside kept)."""
+    start = title.find(parts[0])
+    end = title.rfind(parts[-1]) + len(parts[-1])
+    return title[start:end].strip() if 0 <= start < end else " ".join(parts)
+
+
+def clean_authors(value: str) -> list[str]:
+    """The people named in an author field or byline, in order, without duplicates."""
+    value = " ".join(value.split())
+    value = _BY.sub("", value).strip()
+    found: list[str] = []
+    for name in _SPLIT_AUTHORS.split(value):
+        name = name.strip(" .-–—:").removeprefix("@")
+        name = _BY.sub("", name).strip()
+        if len(name) < 2 or len(name) > 60 or _NOT_A_NAME.search(name):
+            continue
+        if not any(c.isalpha() for c in name):
+            continue
+        if name.casefold() not in (f.casefold() for f in found):
+            found.append(name)
+    return found

@@ -1,0 +1,103 @@
+"""A block's text with its inline markup, as a tree every renderer walks the same way.
+
+``inline_tree(block, options, base)`` keeps the spans the options ask for (emphasis, code and
+deletions always; links and images with ``links=`` / ``images=``), resolves their URLs against the
+page's base and drops the unsafe ones (``javascript:`` and other active schemes), and returns
+nested ``Node``s over plain text pieces. Renderers write the tree in their own syntax.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from urllib.parse import urljoin, urlsplit
+
+from grist.document import Block, Inline
+
+if TYPE_CHECKING:  # pragma: no cover
+    from grist.render import RenderOptions
+
+# Schemes a reader may follow; anything else (javascript:, vbscript:, data:, file:) is dropped.
+SAFE_SCHEMES = frozenset(("http", "https", "mailto", "ftp", "tel"))
+_URL_NOISE = re.compile(r"[\x00-\x1f\x7f]")  # browsers drop tabs and newlines inside URLs
+_ALWAYS = frozenset(("em", "strong", "code", "del"))
+
+
+def safe_url(href: str, base: str | None) -> str | None:
+    """``href`` made absolute against ``base``, or None when it is empty or has a scheme other
+    than http(s), mailto, ftp or tel once control characters are removed."""
+    cleaned = _URL_NOISE.sub("", href).strip(" ")
+    if not cleaned:
+        return None
+    try:
+        url = urljoin(base, cleaned) if base else cleaned
+        scheme = urlsplit(url).scheme.lower()
+    except ValueError:  # a malformed IPv6 host, say
+        return None
+    if scheme and scheme not in SAFE_SCHEMES:
+        return None
+    return url
+
+
+@dataclass
+class Node:
+    """A span of inline markup (``kind`` link, em, strong, code, del; ``root`` for the block)
+    holding text strings and child nodes in order; an image is a leaf node of kind ``image``."""
+
+    kind: str
+    url: str = ""
+    alt: str = ""
+    children: list[str | Node] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text for c in self.children)
+
+
+def _wanted(span: Inline, options: RenderOptions, base: str | None) -> Inline | None:
+    """The span with its URL resolved, or None when the options leave it out or it is unsafe."""
+    if span.kind in _ALWAYS:
+        return span
+    if (span.kind == "link" and options.links) or (span.kind == "image" and options.images):
+        url = safe_url(span.url, base)
+        return span._replace(url=url) if url else None
+    return None
+
+
+def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
+    """The block's text as a tree of the spans the options keep (well nested; a span crossing
+    another is dropped, and nothing nests inside code)."""
+    text = block.text
+    spans = [s for s in (_wanted(s, options, base) for s in block.inline) if s is not None]
+    root = Node("root")
+    stack: list[tuple[Node, int]] = [(root, len(text))]
+    position = 0
+    for span in spans:
+        if span.end > len(text):
+            continue
+        while span.start >= stack[-1][1] and len(stack) > 1:  # close spans that ended
+            node, end = stack.pop()
+            _add_text(node, text[position:end])
+            position = end
+        parent, parent_end = stack[-1]
+        if span.end > parent_end or parent.kind == "code" or span.start < position:
+            continue  # crosses its parent, inside code, or overlaps what was written
+        _add_text(parent, text[position:span.start])
+        position = span.start
+        if span.kind == "image":
+            parent.children.append(Node("image", span.url, span.alt))
+            continue
+        node = Node(span.kind, span.url)
+        parent.children.append(node)
+        stack.append((node, span.end))
+    while stack:
+        node, end = stack.pop()
+        _add_text(node, text[position:end])
+        position = end
+    return root
+
+
+def _add_text(node: Node, piece: str) -> None:
+    if piece:
+        node.children.append(piece)

@@ -1,0 +1,167 @@
+"""What entering and leaving an element changes in the context the segmenter records on blocks.
+
+A dispatch table per tag (``ENTER``, ``LEAVE``): the walk in ``grist.segment.blocks`` does one
+lookup per element, and most elements need nothing. The handlers keep the open lists, headings,
+tables (with what a data-table test reads, ``TableInfo``), blockquotes, ``pre`` and its code
+language, links and inline markup (``grist.segment.inline``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from grist.document import TableInfo
+from grist.segment.inline import CLOSE, INLINE_KINDS, OPEN, POINT, code_language
+
+if TYPE_CHECKING:  # pragma: no cover
+    from grist.segment.blocks import _BlockBuilder, _Open
+
+# Containers that open a new region (seed 001's DIV/TD blocks, generalised to HTML5 sections).
+REGION_TAGS = frozenset((
+    "div", "td", "th", "table", "section", "article", "aside", "nav", "header", "footer", "main",
+    "form",
+))
+
+HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+
+
+def _enter_region(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    b.region_count += 1
+    o.regions.append(b.region_count)
+
+
+def _leave_region(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    o.regions.pop()
+
+
+def _enter_link(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    o.anchors += 1
+    if not o.pre:  # links do not nest (the tree builder closes an open one): no stack needed
+        b.link = node
+        b.marks.append((len(b.pieces), "link", node, OPEN))
+
+
+def _leave_link(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    o.anchors -= 1
+    if not o.pre:
+        b.link = None
+        b.marks.append((len(b.pieces), "link", None, CLOSE))
+
+
+def _enter_inline(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    """Emphasis, code, deletion open a span; in ``pre`` only a ``code``'s language matters."""
+    if not o.pre:
+        kind = INLINE_KINDS[tag]
+        b.open_marks.append((kind, None))
+        b.marks.append((len(b.pieces), kind, None, OPEN))
+    elif tag == "code":
+        langs = o.code_languages
+        langs.append(code_language(node.attributes) or (langs[-1] if langs else ""))
+
+
+def _leave_inline(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    if not o.pre:
+        b.close_mark(INLINE_KINDS[tag])
+    elif tag == "code":
+        o.code_languages.pop()
+
+
+def _enter_image(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    """An image stands where it is in its block (before any text, it opens the next block)."""
+    b.marks.append((len(b.pieces), "image", node, POINT))
+
+
+def _enter_pre(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    o.pre += 1
+    o.code_languages.append(code_language(node.attributes))
+
+
+def _leave_pre(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    o.pre -= 1
+    o.code_languages.pop()
+
+
+def _enter_heading(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    o.headings.append(HEADINGS[tag])
+
+
+def _leave_heading(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    o.headings.pop()
+
+
+def _enter_list(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    o.lists.append(tag)
+
+
+def _leave_list(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    o.lists.pop()
+
+
+def _enter_quote(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    o.quotes += 1
+
+
+def _leave_quote(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    o.quotes -= 1
+
+
+def _enter_table(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    b.table_count += 1
+    attrs = node.attributes
+    info = TableInfo(b.table_count, role=(attrs.get("role") or "").lower(),
+                     summary=bool(attrs.get("summary")))
+    if o.tables:
+        o.tables[-1][3].nested = True
+    o.tables.append([b.table_count, -1, -1, info])
+    _enter_region(b, o, tag, node)
+
+
+def _leave_table(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    o.tables.pop()
+    o.regions.pop()
+
+
+def _enter_row(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    if o.tables:
+        table = o.tables[-1]
+        table[1] += 1
+        table[2] = -1
+        table[3].rows += 1
+
+
+def _enter_cell(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    if o.tables:
+        table = o.tables[-1]
+        table[2] += 1
+        info = table[3]
+        info.cols = max(info.cols, table[2] + 1)
+        if tag == "th":
+            info.th += 1
+    _enter_region(b, o, tag, node)
+
+
+def _enter_table_part(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    """A caption, or header markup (thead, tfoot, colgroup, col): signs of a data table."""
+    if o.tables:
+        if tag == "caption":
+            o.tables[-1][3].caption = True
+        else:
+            o.tables[-1][3].head = True
+
+
+ENTER = {
+    **{tag: _enter_region for tag in REGION_TAGS},
+    **{tag: _enter_inline for tag in INLINE_KINDS},
+    **{tag: _enter_heading for tag in HEADINGS},
+    **{tag: _enter_table_part for tag in ("caption", "thead", "tfoot", "colgroup", "col")},
+    "a": _enter_link, "img": _enter_image, "pre": _enter_pre, "ul": _enter_list,
+    "ol": _enter_list, "blockquote": _enter_quote, "table": _enter_table, "tr": _enter_row,
+    "td": _enter_cell, "th": _enter_cell,
+}
+LEAVE = {
+    **{tag: _leave_region for tag in REGION_TAGS},
+    **{tag: _leave_inline for tag in INLINE_KINDS},
+    **{tag: _leave_heading for tag in HEADINGS},
+    "a": _leave_link, "pre": _leave_pre, "ul": _leave_list, "ol": _leave_list,
+    "blockquote": _leave_quote, "table": _leave_table,
+}

@@ -1,0 +1,107 @@
+"""Inline markup of a block (links, images, emphasis, code) as spans over its collapsed text.
+
+The segmenter records *marks* while it walks (``(piece index, kind, element, op)``: an element
+opens, closes, or an image stands at a point) beside the text pieces it joins, and reads no
+attribute (segmentation is on every method's hot path). ``collapse``, called when a renderer
+asks, turns pieces and marks into the block's text, whitespace collapsed exactly as the plain
+path does, and ``Inline`` spans over it with the links' and images' attributes. A span opened
+before a space starts at the next word and a closing mark ends at the last word, so spaces stay
+outside the markup.
+"""
+
+from __future__ import annotations
+
+import re
+
+from typing import Any
+
+from grist.document import Inline
+
+OPEN, CLOSE, POINT = 1, 2, 3
+Mark = tuple[int, str, Any, int]  # piece index, kind, element (a selectolax node) or None, op
+
+# Element -> span kind. ``i``/``b`` are styled as emphasis by every browser.
+INLINE_KINDS = {
+    "a": "link", "em": "em", "i": "em", "strong": "strong", "b": "strong", "code": "code",
+    "kbd": "code", "samp": "code", "del": "del", "s": "del", "strike": "del",
+}
+# Lazy-loading pages put the real image here and a placeholder in ``src``.
+_LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original", "data-srcset", "srcset")
+_LANGUAGE = re.compile(
+    r"(?:^|\s)(?:language-|lang-|highlight-source-|brush:\s*|sourceCode\s+)([A-Za-z0-9_+#.-]{1,30})"
+)
+
+
+def image_source(attrs: dict[str, str | None]) -> str:
+    """The URL an ``<img>`` shows: ``src`` unless it is missing or a ``data:`` placeholder."""
+    src = (attrs.get("src") or "").strip()
+    if src and not src.startswith("data:"):
+        return src
+    for name in _LAZY_SOURCES:
+        value = (attrs.get(name) or "").strip()
+        if value and not value.startswith("data:"):
+            return value.split(",")[0].split()[0]  # first candidate of a srcset
+    return ""
+
+
+def code_language(attrs: dict[str, str | None]) -> str:
+    """The language a ``pre``/``code`` element names (``class="language-js"``, ``data-lang``)."""
+    for name in ("data-lang", "data-language", "lang"):
+        value = (attrs.get(name) or "").strip()
+        if value and " " not in value:
+            return value.lower()
+    found = _LANGUAGE.search(attrs.get("class") or "")
+    return found.group(1).lower() if found else ""
+
+
+def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, ...]]:
+    """The text of ``pieces`` with whitespace collapsed (``" ".join("".join(pieces).split())``)
+    and the spans ``marks`` delimit in it; empty spans are dropped."""
+    out: list[str] = []
+    length = 0
+    space = False
+    spans: list[Inline] = []
+    stack: list[list] = []  # open elements: [kind, url, start or None until the next word]
+    k, n_marks, n_pieces = 0, len(marks), len(pieces)
+    for i in range(n_pieces + 1):
+        while k < n_marks and marks[k][0] == i:
+            _, kind, node, op = marks[k]
+            k += 1
+            if op == OPEN:
+                url = (node.attrs.get("href") or "").strip() if node is not None else ""
+                stack.append([kind, url, None])
+            elif op == POINT:
+                attrs = node.attributes
+                src = image_source(attrs)
+                if src:
+                    spans.append(Inline(length, length, kind, src,
+                                        " ".join((attrs.get("alt") or "").split())))
+            else:
+                for j in range(len(stack) - 1, -1, -1):
+                    if stack[j][0] == kind:
+                        _, href, start = stack.pop(j)
+                        if start is not None and start < length:
+                            spans.append(Inline(start, length, kind, href))
+                        break
+        if i == n_pieces:
+            break
+        piece = pieces[i]
+        words = piece.split()
+        if not words:
+            space = space or bool(piece)
+            continue
+        if length and (space or piece[0].isspace()):
+            out.append(" ")
+            length += 1
+        for entry in stack:
+            if entry[2] is None:
+                entry[2] = length
+        joined = " ".join(words)
+        out.append(joined)
+        length += len(joined)
+        space = piece[-1].isspace()
+    for kind, url, start in stack:
+        if start is not None and start < length:
+            spans.append(Inline(start, length, kind, url))
+    spans.sort(key=lambda s: (s.start, s.kind != "image", -s.end))  # outer spans first
+    return "".join(out), tuple(spans)

@@ -1,0 +1,78 @@
+"""Reading a request: the body within its cap (413), raw HTML or JSON, and the options.
+
+A JSON body carries the options and the page (``html`` or ``url``); any other body is the page
+itself, with the options in the query string (query parameters also fill in what a JSON body
+leaves out).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import Request
+
+from grist.service.core import Service, ServiceError
+from grist.service.options import PageInput, RawOptions
+
+RAW_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "application/octet-stream", "")
+
+
+async def read_body(request: Request, cap: int) -> bytes:
+    """The request body, refused with 413 as soon as it passes ``cap`` bytes."""
+    declared = request.headers.get("content-length", "")
+    too_large = ServiceError(413, "too-large", f"the request body is larger than the limit of "
+                             f"{cap} bytes")
+    if declared.isdigit() and int(declared) > cap:
+        raise too_large
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > cap:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _media_type(request: Request) -> tuple[str, str | None]:
+    value = request.headers.get("content-type", "")
+    kind, _, params = value.partition(";")
+    charset = None
+    for param in params.split(";"):
+        key, _, val = param.strip().partition("=")
+        if key.lower() == "charset" and val:
+            charset = val.strip('"')
+    return kind.strip().lower(), charset
+
+
+async def parse_request(request: Request, service: Service, model: type[PageInput], *,
+                        raw: bool = False) -> tuple[Any, str | bytes | None, str | None]:
+    """The request's options (a ``model``), its page content (None: fetch the url) and HTTP
+    charset. A JSON body carries the options and the page; with ``raw``, any other body is the
+    page itself and the options come from the query string (``RawOptions``)."""
+    body = await read_body(request, service.settings.max_body)
+    kind, charset = _media_type(request)
+    query = dict(request.query_params)
+    if kind == "application/json" or kind.endswith("+json"):
+        options = model.model_validate({**query, **_json_object(body)})
+        return options, options.html, None
+    if kind not in RAW_TYPES:
+        raise ServiceError(415, "unsupported-media-type", f"send the page as text/html (or JSON "
+                           f"with html or url), not {kind}")
+    if not raw:
+        raise ServiceError(415, "unsupported-media-type", f"{request.url.path} takes JSON with "
+                           "html or url")
+    if not body:
+        raise ServiceError(422, "empty-input", "the request body is empty; send the page's HTML "
+                           "or JSON with html or url")
+    return RawOptions.model_validate(query), body, charset
+
+
+def _json_object(body: bytes) -> dict[str, Any]:
+    try:
+        value = json.loads(body)
+    except ValueError as exc:
+        raise ServiceError(400, "invalid-json", f"the body is not valid JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise ServiceError(422, "invalid-request", "the JSON body must be an object")
+    return value

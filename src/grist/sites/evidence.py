@@ -1,0 +1,33 @@
+"""What a site model knows of a page's blocks, and the paper's rule that reads it.
+
+The page's cluster (``cluster``, its size M = ``pages``), how similar the page's paths are to
+the cluster's template, and per block how many of the cluster's pages have the block's element
+path (``path_pages``) and its path with its text (``text_pages``). A block whose path and text
+are on more than half of the pages is a template block (CalcMDLval's rule).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from grist.sites.mdl import template_of
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A page's cluster and, per block, the cluster's page counts."""
+
+    cluster: int
+    pages: int
+    path_pages: np.ndarray
+    text_pages: np.ndarray
+    similarity: float = 1.0
+
+    def template(self) -> np.ndarray:
+        """Blocks whose path and text are a template path (on more than half of the pages)."""
+        return template_of(self.text_pages, self.pages)
+
+    def reason(self, shared: int) -> str:
+        return f"template path shared by {shared} of {self.pages} pages of cluster {self.cluster}"

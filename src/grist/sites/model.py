@@ -1,0 +1,295 @@
+"""``SiteModel``: learn the templates of a site's pages (seed 002) and use them when extracting.
+
+``fit(pages)`` groups the pages by site, clusters each site's pages by their non-content DOM paths
+(TEXT-MDL, TEXT-HASH or LSH; ``grist.sites.search``) and keeps, per cluster, how many pages
+contain each path. Extraction reads the model (``grist.extract(page, site=model)``): the page
+joins the cluster of its site whose template it matches best, and each block is looked up by its
+path and text: ``annotate`` gives that evidence as columns, ``relabel`` turns it into verdicts:
+a block the page method kept whose path and text are a template path becomes boilerplate,
+"template path shared by N of M pages of cluster K". (Weighing the evidence against the page
+method's probability with a learned combiner was measured and did no better: docs/decisions.md.)
+
+``fit`` does not depend on the order of the pages (they are sorted by URL, name and content
+first); ``update(page)`` adds one page to its best cluster (or a new one) and so depends on the
+order of updates, like any online learner; refit to re-cluster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from grist.crosspage import Verdict
+from grist.dedup.minhash import element_hashes
+from grist.document import BOILERPLATE, CONTENT, Block, Document, RawPage
+from grist.errors import GristError, ModelError
+from grist.features.matrix import FeatureMatrix
+from grist.modelfile import load_model, write_model
+from grist.result import Result
+from grist.sites.evidence import Evidence
+from grist.sites.pages import (GROUPINGS, PATH_READINGS, PageError, PagePaths, names_of,
+                               page_path_strings, read_page, site_of)
+from grist.sites.pathsets import THRESHOLDS, PathSets
+from grist.sites.paths import block_key
+from grist.sites.search import ClusterConfig, cluster
+from grist.sites.templates import SiteCluster
+
+KIND = "site"
+VERSION = 1
+DECISIONS = ("template", "none")
+COLUMNS = ("site_pages", "site_path_pages", "site_text_pages", "site_template")
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """What a site model learns and how it decides (docs/sites.md explains each reading).
+
+    method:         clustering: ``mdl`` (TEXT-MDL), ``hash`` (TEXT-HASH) or ``lsh``.
+    paths:          ``blocks`` (grist's blocks as text steps) or ``nodes`` (every DOM node).
+    fold_digits:    digit runs in texts count as one (``Copyright 2009`` = ``2010``).
+    threshold:      which paths are non-content (``grist.sites.pathsets.THRESHOLDS``).
+    reading:        the MDL cost, ``delta`` or ``literal`` (``grist.sites.mdl``).
+    group_by:       pages are clustered per ``host`` (``www.`` dropped), per registrable
+                    ``domain``, or all together (``none``, the seed's setting).
+    min_pages:      a cluster is used for extraction from this many pages on.
+    min_similarity: a page joins a cluster when the Jaccard similarity of its paths and the
+                    cluster's template (over the site's template paths) reaches this.
+    decide:         ``template`` (kept template blocks become boilerplate) or ``none``
+                    (evidence columns only, no verdicts).
+    num_perm, neighbours, lsh_threshold, max_candidates: ``grist.sites.search.ClusterConfig``.
+    """
+
+    method: str = "lsh"
+    paths: str = "blocks"
+    fold_digits: bool = False
+    threshold: str = "mode-shared"
+    reading: str = "delta"
+    group_by: str = "host"
+    min_pages: int = 3
+    min_similarity: float = 0.2
+    decide: str = "template"
+    num_perm: int = 128
+    neighbours: int = 1
+    lsh_threshold: float = 0.3
+    max_candidates: int = 4
+
+    def __post_init__(self) -> None:
+        for name, allowed in (("paths", PATH_READINGS), ("threshold", THRESHOLDS),
+                              ("group_by", GROUPINGS), ("decide", DECISIONS)):
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"unknown {name} {getattr(self, name)!r}; one of "
+                                 f"{', '.join(allowed)}")
+        self.clustering()  # checks method and reading
+
+    def clustering(self) -> ClusterConfig:
+        return ClusterConfig(self.method, self.reading, self.num_perm, self.neighbours,
+                             self.lsh_threshold, self.max_candidates)
+
+    @classmethod
+    def literal(cls, method: str = "mdl") -> SiteConfig:
+        """Every choice read as seed 002 prints it: DOM-node paths with raw text, non-content
+        paths at exactly the mode, the two-matrix cost, all pages clustered together."""
+        return cls(method=method, paths="nodes", fold_digits=False, threshold="mode-equal",
+                   reading="literal", group_by="none")
+
+
+def _count_paths(pages: Sequence[PagePaths]) -> tuple[np.ndarray, np.ndarray]:
+    hashes, support = np.unique(np.concatenate([p.hashes for p in pages]), return_counts=True)
+    return hashes, support.astype(np.int64)
+
+
+def _jaccard(a: np.ndarray, b: np.ndarray) -> float:
+    union = len(np.union1d(a, b))
+    return len(np.intersect1d(a, b, assume_unique=True)) / union if union else 0.0
+
+
+class SiteModel:
+    """A cross-page model of site templates (``grist.crosspage``); ``source`` is ``site``."""
+
+    source = "site"
+
+    def __init__(self, config: SiteConfig | None = None, **options: Any) -> None:
+        self.config = replace(config or SiteConfig(), **options)
+        self._groups: dict[str, list[SiteCluster]] = {}
+
+    # -- learning ---------------------------------------------------------------------------
+    def fit(self, pages: Iterable[RawPage]) -> SiteModel:
+        """Learn the templates of ``pages`` (unreadable ones are listed in ``errors_``)."""
+        readable: dict[str, list[PagePaths]] = {}
+        errors: list[dict[str, str]] = []
+        for page in pages:
+            read = self._read(page)
+            if isinstance(read, PageError):
+                errors.append(read.record())
+            else:
+                readable.setdefault(read.group, []).append(read)
+        clusters: list[SiteCluster] = []
+        costs: dict[str, tuple[float, float]] = {}
+        for group in sorted(readable):
+            members = sorted(readable[group], key=lambda p: p.order)
+            sets = PathSets.build([p.hashes for p in members])
+            found = cluster(sets.non_content(self.config.threshold), sets.hashes,
+                            self.config.clustering())
+            costs[group] = (found.cost_before, found.cost_after)
+            for docs in found.members:
+                pages_in = [members[d] for d in docs]
+                hashes, support = _count_paths(pages_in)
+                made = SiteCluster(len(clusters), group, [p.input for p in pages_in], hashes,
+                                   support)
+                made.names = names_of(made.template_hashes, pages_in)
+                clusters.append(made)
+        self.clusters_ = clusters
+        self.errors_ = errors
+        self.costs_ = costs
+        self.n_pages_ = sum(len(v) for v in readable.values())
+        self._index()
+        return self
+
+    def update(self, page: RawPage) -> SiteModel:
+        """Add one page: to the best-matching cluster of its site, or to a new cluster."""
+        if not hasattr(self, "clusters_"):
+            self.clusters_, self.errors_, self.costs_, self.n_pages_ = [], [], {}, 0
+        read = self._read(page)
+        if isinstance(read, PageError):
+            self.errors_ = [*self.errors_, read.record()]
+            return self
+        strings = read.strings()
+        named = dict(zip(element_hashes(strings).tolist(), strings, strict=True))
+        target, _ = self._assign(read.group, read.hashes, min_pages=1)
+        clusters = list(self.clusters_)
+        if target is None:
+            target = SiteCluster(len(clusters), read.group, [], read.hashes[:0],
+                                 np.zeros(0, dtype=np.int64))
+            clusters.append(target)
+        clusters[target.id] = target.with_page(read.input, read.hashes, named)
+        self.clusters_ = clusters
+        self.n_pages_ += 1
+        self._index()
+        return self
+
+    def _read(self, page: RawPage) -> PagePaths | PageError:
+        return read_page(page, self.config.paths, self.config.fold_digits, self.config.group_by)
+
+    def _index(self) -> None:
+        self._groups = {}
+        for made in self.clusters_:
+            self._groups.setdefault(made.group, []).append(made)
+
+    # -- reading ----------------------------------------------------------------------------
+    def _assign(self, group: str, hashes: np.ndarray, min_pages: int | None = None
+                ) -> tuple[SiteCluster | None, float]:
+        """The cluster of ``group`` whose template the page's paths match best (None when none
+        reaches ``min_similarity``), and that similarity."""
+        least = self.config.min_pages if min_pages is None else min_pages
+        candidates = [c for c in self._groups.get(group, ()) if c.size >= least]
+        if not candidates:
+            return None, 0.0
+        known = np.unique(np.concatenate([c.template_hashes for c in candidates]))
+        mine = np.intersect1d(hashes, known, assume_unique=True)
+        scores = [_jaccard(mine, c.template_hashes) for c in candidates]
+        best = int(np.argmax(scores))
+        found = candidates[best] if scores[best] >= self.config.min_similarity else None
+        return found, scores[best]
+
+    def cluster_of(self, doc: Document, blocks: Sequence[Block]) -> tuple[SiteCluster, float]:
+        """The cluster a page belongs to and how similar the page is to its template; a
+        GristError says why there is none."""
+        self._check_fitted()
+        group = site_of(doc.url, self.config.group_by)
+        if not any(c.size >= self.config.min_pages for c in self._groups.get(group, ())):
+            where = f"site {group}" if group else "pages without a URL"
+            raise GristError(f"no template of {where} is known "
+                             f"(no cluster of {self.config.min_pages} pages or more)")
+        if self.config.paths == "nodes" and doc.dom is None:
+            raise GristError("the site model reads DOM paths; this method has no DOM")
+        strings = page_path_strings(doc, blocks, self.config.paths, self.config.fold_digits)
+        found, similarity = self._assign(group, np.unique(element_hashes(strings)))
+        if found is None:
+            raise GristError(f"no template of {group or 'pages without a URL'} matches this page "
+                             f"(best similarity {similarity:.2f} < {self.config.min_similarity})")
+        return found, similarity
+
+    def evidence(self, doc: Document, blocks: Sequence[Block]) -> Evidence:
+        """The cluster's counts for every block: its path, and its path with its text."""
+        found, similarity = self.cluster_of(doc, blocks)
+        fold = self.config.fold_digits
+        text = found.counts(element_hashes(block_key(b, fold) for b in blocks))
+        path = found.counts(element_hashes(b.path for b in blocks))
+        return Evidence(found.id, found.size, path, text, similarity)
+
+    def annotate(self, doc: Document, blocks: Sequence[Block]) -> FeatureMatrix:
+        """Columns ``COLUMNS``: cluster size M, pages with the block's path, pages with its path
+        and text, whether that is a template path; all 0 when the page matches no cluster."""
+        values = np.zeros((len(blocks), len(COLUMNS)))
+        try:
+            found = self.evidence(doc, blocks)
+        except GristError:
+            return FeatureMatrix(COLUMNS, values)
+        values[:, 0] = found.pages
+        values[:, 1] = found.path_pages
+        values[:, 2] = found.text_pages
+        values[:, 3] = found.template()
+        return FeatureMatrix(COLUMNS, values)
+
+    def relabel(self, doc: Document, blocks: Sequence[Block]) -> list[Verdict | None]:
+        """Verdicts where the site evidence changes a block's label (None elsewhere); a
+        GristError when the page matches no cluster (extraction keeps the page's labels)."""
+        if self.config.decide == "none":
+            return [None] * len(blocks)
+        found = self.evidence(doc, blocks)
+        verdicts: list[Verdict | None] = []
+        for block, is_template, n in zip(blocks, found.template(), found.text_pages, strict=True):
+            flip = is_template and block.label == CONTENT
+            verdicts.append(Verdict(BOILERPLATE, found.reason(int(n)), self.source) if flip
+                            else None)
+        return verdicts
+
+    def transform(self, page: RawPage, method: str = "auto") -> Result:
+        """The page extracted with this model's verdicts: ``grist.extract(page, site=self)``."""
+        from grist.api import extract
+
+        return extract(page, method=method, site=self)
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "clusters_"):
+            raise GristError("the site model is not fitted: call fit(pages) first")
+
+    # -- inspection -------------------------------------------------------------------------
+    def describe(self) -> list[dict[str, Any]]:
+        """One record per cluster: number, site, size, pages and template paths."""
+        self._check_fitted()
+        return [{"cluster": c.id, "site": c.group, "pages": c.size, "members": c.pages,
+                 "template": [{"path": p, "pages": n} for p, n in c.template()]}
+                for c in self.clusters_]
+
+    # -- persistence ------------------------------------------------------------------------
+    def save(self, path: str | Path) -> None:
+        """Write the model (``grist.modelfile``, kind ``site``), atomically."""
+        self._check_fitted()
+        write_model(path, KIND, VERSION, {
+            "config": asdict(self.config), "n_pages": self.n_pages_, "errors": self.errors_,
+            "costs": {g: list(c) for g, c in self.costs_.items()},
+            "clusters": [c.payload() for c in self.clusters_]})
+
+    @classmethod
+    def load(cls, path: str | Path) -> SiteModel:
+        """Read a model written by ``save``; ModelError for anything else."""
+        return load_model(path, KIND, VERSION, cls._from_payload)
+
+    @classmethod
+    def _from_payload(cls, payload: dict[str, Any]) -> SiteModel:
+        known = {f.name for f in fields(SiteConfig)}
+        config = payload["config"]
+        if not isinstance(config, dict) or set(config) - known:
+            raise ModelError(f"a site model with unknown settings {sorted(set(config) - known)}")
+        model = cls(SiteConfig(**config))
+        model.clusters_ = [SiteCluster.from_payload(c) for c in payload["clusters"]]
+        model.errors_ = [dict(e) for e in payload["errors"]]
+        model.costs_ = {g: (float(a), float(b)) for g, (a, b) in payload["costs"].items()}
+        model.n_pages_ = int(payload["n_pages"])
+        model._index()
+        return model

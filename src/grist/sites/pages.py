@@ -1,0 +1,113 @@
+"""Pages as a site model reads them: parsed once, turned into a path set, grouped by site.
+
+A page that cannot be read (empty, not HTML, over a cap, no visible text) becomes an error
+record instead; the others keep their path strings compressed until the templates are named.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import xxhash
+
+from grist.clean.domains import host_of, registrable_domain
+from grist.clean.lists import bundled_list
+from grist.dedup.minhash import element_hashes
+from grist.document import Block, Document, RawPage
+from grist.errors import GristError, NoTextError
+from grist.html.load import load_document
+from grist.html.parse import parse_document
+from grist.limits import Limits
+from grist.segment.blocks import segment
+from grist.sites.paths import block_paths, node_paths
+
+PATH_READINGS = ("blocks", "nodes")
+GROUPINGS = ("host", "domain", "none")
+_WHOLE = "*"  # the one group when pages are not grouped by site
+
+
+def site_of(url: str | None, group_by: str) -> str:
+    """The group a page belongs to: its host without ``www.`` (``host``), its registrable domain
+    (``domain``), or one group for all (``none``); "" for a page without a URL."""
+    if group_by == "none":
+        return _WHOLE
+    host = host_of(url) if url else ""
+    if host.startswith("www."):
+        host = host[4:]
+    if group_by == "domain" and host:
+        return registrable_domain(host, frozenset(bundled_list("public_suffixes")))
+    return host
+
+
+def page_path_strings(doc: Document, blocks: Sequence[Block] | None, reading: str,
+                      fold_digits: bool) -> list[str]:
+    """A parsed page's path set under ``reading`` (``blocks`` needs its blocks)."""
+    if reading == "nodes":
+        return node_paths(doc, fold_digits)
+    return block_paths(blocks if blocks is not None else segment(doc), fold_digits)
+
+
+@dataclass(frozen=True)
+class PagePaths:
+    """One readable page: its name, URL, group, a key that orders pages independently of the
+    order they came in, its path hashes (sorted, distinct) and its path strings (compressed)."""
+
+    input: str
+    url: str | None
+    group: str
+    order: tuple[str, str, int]
+    hashes: np.ndarray
+    packed: bytes
+
+    def strings(self) -> list[str]:
+        return zlib.decompress(self.packed).decode("utf-8", "surrogatepass").split("\n")
+
+
+@dataclass(frozen=True)
+class PageError:
+    """A page the model could not learn from, and why."""
+
+    input: str
+    error: str
+    reason: str
+
+    def record(self) -> dict[str, str]:
+        return {"input": self.input, "error": self.error, "reason": self.reason}
+
+
+def read_page(page: RawPage, reading: str, fold_digits: bool, group_by: str,
+              limits: Limits | None = None) -> PagePaths | PageError:
+    """Parse one page into its path set, or say why it cannot be."""
+    name = page.input or page.url or "<page>"
+    try:
+        doc = parse_document(load_document(page.content, page.url,
+                                           http_charset=page.http_charset, limits=limits), limits)
+        strings = page_path_strings(doc, None, reading, fold_digits)
+        if not any("\t" in s for s in strings):
+            raise NoTextError("the page has no visible text")
+    except GristError as exc:
+        return PageError(name, str(exc), exc.reason)
+    content = page.content.encode("utf-8", "surrogatepass") if isinstance(page.content, str) \
+        else page.content
+    hashes = np.unique(element_hashes(strings))
+    packed = zlib.compress("\n".join(strings).encode("utf-8", "surrogatepass"), 1)
+    return PagePaths(name, page.url, site_of(page.url, group_by),
+                     (page.url or "", name, xxhash.xxh3_64_intdigest(content)), hashes, packed)
+
+
+def names_of(wanted: np.ndarray, pages: Sequence[PagePaths]) -> dict[int, str]:
+    """The path strings of the hashes in ``wanted``, looked up in the pages' own strings."""
+    found: dict[int, str] = {}
+    missing = set(wanted.tolist())
+    for page in pages:
+        if not missing:
+            break
+        strings = page.strings()
+        for value, string in zip(element_hashes(strings).tolist(), strings, strict=True):
+            if value in missing:
+                found[value] = string
+                missing.discard(value)
+    return found

@@ -1,0 +1,95 @@
+"""A fitted cluster of pages: how many of its pages contain each path, and its template.
+
+The template of a cluster of M pages is the set of paths more than M / 2 of its pages contain
+(CalcMDLval's rule, counted over every path of the pages once the clustering is done, so a
+shared path counts even where the mode threshold did not call it non-content). Counts are kept
+for every path, so adding a page (``add``) keeps them exact.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from grist.sites.mdl import template_of
+from grist.sites.paths import TEXT, show_path
+
+
+def pack(array: np.ndarray, dtype: str) -> str:
+    """An array as base64 of its little-endian bytes (compact inside a JSON model file)."""
+    return base64.b64encode(np.ascontiguousarray(array, dtype=dtype).tobytes()).decode("ascii")
+
+
+def unpack(text: str, dtype: str) -> np.ndarray:
+    return np.frombuffer(base64.b64decode(text, validate=True), dtype=dtype).copy()
+
+
+@dataclass
+class SiteCluster:
+    """One template: its number, site group, member pages and path counts."""
+
+    id: int
+    group: str
+    pages: list[str]
+    hashes: np.ndarray                 # sorted distinct path hashes of its pages
+    support: np.ndarray                # how many of its pages contain each
+    names: dict[int, str] = field(default_factory=dict)  # strings of its template paths
+    template_hashes: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.template_hashes = self.hashes[template_of(self.support, self.size)]
+
+    @property
+    def size(self) -> int:
+        return len(self.pages)
+
+    def template(self) -> list[tuple[str, int]]:
+        """Template paths for people with the number of pages containing each: most first, and
+        paths with a text before bare element paths."""
+        mask = template_of(self.support, self.size)
+        rows = [(self.names.get(h, f"#{h:016x}"), int(n))
+                for h, n in zip(self.hashes[mask].tolist(), self.support[mask].tolist(),
+                                strict=True)]
+        rows.sort(key=lambda row: (-row[1], TEXT not in row[0], row[0]))
+        return [(show_path(path), n) for path, n in rows]
+
+    def counts(self, hashes: np.ndarray) -> np.ndarray:
+        """How many of the cluster's pages contain each of ``hashes``."""
+        if len(self.hashes) == 0:
+            return np.zeros(len(hashes), dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.hashes, hashes), len(self.hashes) - 1)
+        return np.where(self.hashes[at] == hashes, self.support[at], 0).astype(np.int64)
+
+    def with_page(self, name: str, hashes: np.ndarray, strings: dict[int, str]) -> SiteCluster:
+        """A new cluster: this one with one more page (its distinct path hashes; ``strings``
+        names its paths). This one is left as it is (loaded models share their clusters)."""
+        merged, inverse = np.unique(np.concatenate([self.hashes, hashes]), return_inverse=True)
+        support = np.bincount(inverse.reshape(-1), minlength=len(merged))
+        support[np.searchsorted(merged, self.hashes)] += self.support - 1
+        grown = SiteCluster(self.id, self.group, [*self.pages, name], merged,
+                            support.astype(np.int64))
+        template = set(grown.template_hashes.tolist())
+        grown.names = {h: s for h, s in {**self.names, **strings}.items() if h in template}
+        return grown
+
+    def payload(self) -> dict[str, Any]:
+        names = sorted(self.names.items())
+        return {"id": self.id, "group": self.group, "pages": self.pages,
+                "hashes": pack(self.hashes, "<u8"), "support": pack(self.support, "<u4"),
+                "named": pack(np.array([h for h, _ in names], dtype=np.uint64), "<u8"),
+                "names": [s for _, s in names]}
+
+    @classmethod
+    def from_payload(cls, data: dict[str, Any]) -> SiteCluster:
+        hashes = unpack(data["hashes"], "<u8").astype(np.uint64)
+        support = unpack(data["support"], "<u4").astype(np.int64)
+        named = unpack(data["named"], "<u8").astype(np.uint64).tolist()
+        if len(hashes) != len(support) or len(named) != len(data["names"]):
+            raise ValueError("cluster arrays of different lengths")
+        if np.any(hashes[1:] <= hashes[:-1]):
+            raise ValueError("cluster path hashes are not sorted")
+        return cls(int(data["id"]), str(data["group"]), [str(p) for p in data["pages"]], hashes,
+                   support, dict(zip(named, map(str, data["names"]), strict=True)))

@@ -1,0 +1,189 @@
+"""Stored pages for ``grist stream --replay``: JSON lines, WARC files and folders, in time or
+file order.
+
+JSON-lines records are read through ``grist.io.sources`` (``html``, ``url``, optional ``date``;
+an ``id`` is kept in the page's name), WARC files through ``grist.io.warc`` (response records:
+URL, WARC-Date and HTTP charset; the ``warc`` extra); a folder is read recursively: its
+JSON-lines and WARC files, and its pages (``*.htm*``), whose URL comes from
+``<link rel=canonical>`` or ``og:url``. Pages come out as ``grist.document.RawPage`` (``input``
+names each one: ``file:line``, the WARC record id, or the path) and inputs that give no page as
+``grist.io.sources.Unreadable``.
+
+Time order sorts by date (pages without one keep their file order, after the dated ones); it
+indexes the files first (dates and byte offsets), decompressing a ``.jsonl.gz`` file to a
+temporary file, then reads the records in order.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from grist.document import RawPage
+from grist.errors import ConfigError, DatasetError, GristError
+from grist.io.sources import PageOrError, Unreadable, is_json_lines, json_records, read_capped, \
+    record_page
+from grist.io.warc import WarcItem, is_warc, read_record, read_warc
+from grist.limits import Limits
+from grist.stream.urltree import parse_date
+
+ORDERS = ("time", "file")
+
+
+def _files(paths: Sequence[Path]) -> list[Path]:
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*") if p.is_file() and (
+                is_json_lines(p) or is_warc(p) or p.suffix.lower() in (".html", ".htm")))
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise ConfigError(f"no such file or folder to replay: {path}")
+    return found
+
+
+def _html_page(path: Path) -> PageOrError:
+    """A stored page file, its URL read from the page itself."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    try:
+        content = read_capped(path, Limits())
+    except GristError as exc:
+        return Unreadable(str(path), exc)
+    head = LexborHTMLParser(content[:200_000].decode("utf-8", "replace"))
+    for selector, attribute in (("link[rel=canonical]", "href"),
+                                ("meta[property='og:url']", "content")):
+        node = head.css_first(selector)
+        if node is not None and (node.attributes.get(attribute) or "").startswith("http"):
+            return RawPage(content, url=node.attributes[attribute], input=str(path))
+    return Unreadable(str(path), DatasetError(
+        "the page names no URL (<link rel=canonical> or og:url); replay it from JSON lines "
+        "with a 'url' field"))
+
+
+def _with_url(page: PageOrError) -> PageOrError:
+    if isinstance(page, RawPage) and not page.url:
+        return Unreadable(page.input, DatasetError(
+            "the record has no 'url' (the URL Tree places pages by their URL)"))
+    return page
+
+
+def _warc_item(item: WarcItem) -> PageOrError | None:
+    """A WARC record's page or error (None for records that are not pages)."""
+    if item.error is not None:
+        return Unreadable(item.input, item.error)
+    return _with_url(item.page) if item.page is not None else None
+
+
+def _warc(path: Path) -> Iterator[tuple[WarcItem, PageOrError]]:
+    try:
+        for item in read_warc(path):
+            page = _warc_item(item)
+            if page is not None:
+                yield item, page
+    except GristError as exc:  # not a WARC file, or the warc extra is missing
+        yield WarcItem(0, "", str(path)), Unreadable(str(path), exc)
+
+
+def file_order(paths: Sequence[Path]) -> Iterator[PageOrError]:
+    for path in _files(paths):
+        if is_warc(path):
+            yield from (page for _, page in _warc(path))
+            continue
+        if not is_json_lines(path):
+            yield _html_page(path)
+            continue
+        for label, record in json_records(str(path)):
+            if isinstance(record, GristError):
+                yield Unreadable(label, record)
+            else:
+                yield _with_url(record_page(label, record))
+
+
+def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
+    """(line number, byte offset, line) of an uncompressed JSON-lines file."""
+    with open(path, "rb") as handle:
+        offset = 0
+        for number, line in enumerate(handle, start=1):
+            if line.strip():
+                yield number, offset, line
+            offset += len(line)
+
+
+def _again(path: Path, offset: int) -> PageOrError:
+    item = read_record(path, offset)
+    return _warc_item(item) or Unreadable(item.input, GristError("the record is not a page"))
+
+
+def _moment(page: PageOrError) -> float:
+    moment = parse_date(page.date) if isinstance(page, RawPage) else None
+    return float("inf") if moment is None else moment
+
+
+def _date_of(line: bytes) -> float:
+    try:
+        date = json.loads(line).get("date")
+    except (ValueError, AttributeError):
+        return float("inf")
+    moment = parse_date(date) if isinstance(date, str) else None
+    return float("inf") if moment is None else moment
+
+
+def _parse(line: bytes, label: str) -> PageOrError:
+    try:
+        record = json.loads(line)
+    except ValueError as exc:
+        return Unreadable(label, DatasetError(f"the line is not JSON ({exc})"))
+    if not isinstance(record, dict):
+        return Unreadable(label, DatasetError("the line is not a JSON object"))
+    return _with_url(record_page(label, record))
+
+
+def time_order(paths: Sequence[Path]) -> Iterator[PageOrError]:
+    with tempfile.TemporaryDirectory(prefix="grist-replay-") as scratch:
+        index: list[tuple[float, int, Path, int | None, str | Unreadable]] = []
+        for path in _files(paths):
+            if is_warc(path):
+                for item, page in _warc(path):  # an error is kept; a page is read again later
+                    keep = page if isinstance(page, Unreadable) else item.input
+                    index.append((_moment(page), len(index), path, -1 - item.offset, keep))
+                continue
+            if not is_json_lines(path):
+                index.append((float("inf"), len(index), path, None, str(path)))
+                continue
+            readable = path
+            if path.suffix == ".gz":
+                readable = Path(scratch) / f"{len(index)}.jsonl"
+                with gzip.open(path, "rb") as src, open(readable, "wb") as dst:
+                    shutil.copyfileobj(src, dst)
+            for number, offset, line in _lines(readable):
+                index.append((_date_of(line), len(index), readable, offset, f"{path}:{number}"))
+        index.sort()
+        handles: dict[Path, object] = {}
+        try:
+            for _, _, path, offset, label in index:
+                if offset is None:
+                    yield _html_page(path)
+                    continue
+                if offset < 0:  # a WARC record, at offset -1 - offset
+                    yield label if isinstance(label, Unreadable) else _again(path, -1 - offset)
+                    continue
+                handle = handles.get(path) or handles.setdefault(path, open(path, "rb"))  # noqa: SIM115
+                handle.seek(offset)  # type: ignore[attr-defined]
+                yield _parse(handle.readline(), label)  # type: ignore[attr-defined]
+        finally:
+            for handle in handles.values():
+                handle.close()  # type: ignore[attr-defined]
+
+
+def replay_pages(paths: Sequence[str | Path], order: str = "time") -> Iterator[PageOrError]:
+    """The stored pages of ``paths`` in ``order`` (``time`` or ``file``)."""
+    if order not in ORDERS:
+        raise ConfigError(f"unknown replay order {order!r}; choose time or file")
+    chosen = [Path(p) for p in paths]
+    return time_order(chosen) if order == "time" else file_order(chosen)

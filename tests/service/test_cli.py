@@ -1,0 +1,78 @@
+"""``grist inspect`` and ``grist serve`` as a user runs them (real subprocesses on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from conftest import ARTICLE
+
+from grist.cli import main
+
+
+def _grist(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "grist", *args], stderr=subprocess.PIPE,
+                            text=True)
+
+
+def _stop(process: subprocess.Popen) -> str:
+    process.send_signal(signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+    return err
+
+
+def test_inspect_opens_the_page_in_a_local_inspector(tmp_path: Path) -> None:
+    page = tmp_path / "rivers.html"
+    page.write_text(ARTICLE, encoding="utf-8")
+    process = _grist("inspect", str(page), "--no-browser", "--method", "justext", "--url",
+                     "https://rivers.example/a")
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        address = re.search(r"inspector at (http://127\.0\.0\.1:\d+/inspect\?preload=(\S+)&method=justext)", line)
+        assert address, line
+        base, token = address.group(1).split("/inspect")[0], address.group(2)
+        assert "grist inspector" in httpx.get(address.group(1)).text
+        preloaded = httpx.get(f"{base}/inspect/preload/{token}").json()
+        assert preloaded == {"html": ARTICLE, "url": "https://rivers.example/a"}
+        assert httpx.get(f"{base}/inspect/preload/other").status_code == 404
+    finally:
+        _stop(process)
+
+
+def test_serve_starts_and_stops_cleanly() -> None:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    process = _grist("serve", "--port", str(port), "--workers", "1", "--log-level", "warning")
+    try:
+        for _ in range(200):
+            try:
+                health = httpx.get(f"http://127.0.0.1:{port}/health").json()
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        assert health["workers"] == 1
+    finally:
+        err = _stop(process)
+    assert process.returncode == 0 and "Traceback" not in err
+
+
+def test_bad_settings_are_usage_errors(capsys) -> None:
+    assert main(["serve", "--allow-network", "not-a-network"]) == 1
+    assert "--allow-network: not an IP address or network: 'not-a-network'" in capsys.readouterr().err
+    assert main(["serve", "--sites-dir", "/tmp/x", "--site-model", "no.such:Model"]) == 1
+    assert "site model class 'no.such:Model' cannot be imported" in capsys.readouterr().err
+    assert main(["inspect", "/no/such/page.html", "--no-browser"]) == 1
+    assert "No such file or directory" in capsys.readouterr().err

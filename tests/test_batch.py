@@ -1,0 +1,204 @@
+"""grist batch on the local executor: every input record in the output once (a result or an error
+with its reason), counts that add up, hung and crashing pages isolated, the output formats."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grist.io.records import read_final
+from warc_files import page_html, response, warc_record, write_warc
+
+TESTS = Path(__file__).parent
+
+
+def grist(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(TESTS), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-m", "grist", *args], capture_output=True, text=True,
+                          env=env, cwd=cwd, timeout=120)
+
+
+def outputs(out: Path) -> list[dict]:
+    records = []
+    for path in sorted(out.glob("shard-*")):
+        if path.name.endswith((".jsonl", ".jsonl.gz", ".parquet")):
+            records += list(read_final(path))
+    return records
+
+
+def mixed_inputs(tmp_path: Path) -> tuple[list[str], int]:
+    """A WARC with good and bad records, a JSON-lines file and a folder; returns (inputs, pages)."""
+    warc = tmp_path / "crawl.warc.gz"
+    info = warc_record("warcinfo", 99, b"x: y\r\n", content_type="application/warc-fields")
+    write_warc(warc, [info,
+                      *[response(n) for n in range(6)],
+                      response(6, b"\x89PNG\r\n\x1a\n\x00\x00", content_type="image/png"),
+                      warc_record("request", 98, b"GET / HTTP/1.1\r\n\r\n")])
+    lines = [json.dumps({"html": page_html(10 + n), "url": f"https://j.example/{n}", "id": f"j{n}"})
+             for n in range(4)] + ["not json"]
+    (tmp_path / "pages.jsonl").write_text("\n".join(lines) + "\n")
+    damaged = tmp_path / "damaged.warc.gz"
+    offsets = write_warc(damaged, [response(n) for n in range(30, 34)])
+    data = bytearray(damaged.read_bytes())
+    data[offsets[1] + 30: offsets[1] + 40] = bytes(10)  # a corrupt gzip member
+    damaged.write_bytes(bytes(data[: offsets[3] + 25]))  # and the file cut off in the last one
+    folder = tmp_path / "site"
+    folder.mkdir()
+    for n in range(3):
+        (folder / f"p{n}.html").write_text(page_html(20 + n))
+    (folder / "empty.html").write_text("")
+    return [str(warc), str(damaged), str(tmp_path / "pages.jsonl"), str(folder)], 7 + 4 + 5 + 4
+
+
+def test_every_record_once_and_the_summary_adds_up(tmp_path):
+    inputs, pages = mixed_inputs(tmp_path)
+    run = grist("batch", *inputs, "--out", str(tmp_path / "out"), "-j", "2",
+                "--plugin", "batch_plugin", "--method", "fragile", "--files-per-shard", "2")
+    assert run.returncode == 1, run.stderr  # some pages failed
+    records = outputs(tmp_path / "out")
+    assert len(records) == pages
+    assert len({(r["source"], r["input"]) for r in records}) == pages
+    errors = {r["input"]: r["reason"] for r in records if "error" in r}
+    assert sorted(errors.values()) == ["dataset-error", "empty-input", "not-html",
+                                       "warc-error", "warc-error"]
+    damage = [r for r in records if r["source"].endswith("damaged.warc.gz") and "error" in r]
+    assert [("offset" in r, "bytes" in r["error"]) for r in damage] == [(True, True)] * 2
+    warc_records = [r for r in records if r["source"].endswith("crawl.warc.gz")]
+    assert warc_records[0]["url"] == "https://site0.example/0"
+    assert warc_records[0]["date"] == "2024-05-06T07:08:09Z" and warc_records[0]["offset"] == \
+        len(__import__("gzip").compress(warc_record("warcinfo", 99, b"x: y\r\n",
+                                        content_type="application/warc-fields"), mtime=0))
+    assert "Article number 3" in warc_records[3]["text"]
+    line = run.stderr.strip().splitlines()[-1]
+    assert line.startswith(f"grist batch: {pages} pages, {pages - 5} results, 5 errors "
+                           "(1 dataset-error, 1 empty-input, 1 not-html, 2 warc-error) in ")
+    assert line.endswith("; 2 records that are not a page (1 request, 1 warcinfo)")
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["pages"] == pages and len(summary["worker_peak_rss_mib"]) == 2
+    again = grist("batch", *inputs, "--out", str(tmp_path / "out"), "-j", "2",
+                  "--plugin", "batch_plugin", "--method", "fragile", "--files-per-shard", "2")
+    assert again.stderr.strip().splitlines()[-1].split(" in ")[0] == line.split(" in ")[0]
+    assert outputs(tmp_path / "out") == records
+    other = grist("batch", *inputs, "--out", str(tmp_path / "out"), "--method", "lineblock")
+    assert other.returncode == 1 and "holds another job" in other.stderr
+
+
+def test_hung_and_crashing_pages_cost_only_themselves(tmp_path):
+    pages = [page_html(n) for n in range(8)]
+    pages[2] = page_html(2, "HANG")
+    pages[5] = page_html(5, "CRASH")
+    write_warc(tmp_path / "w.warc.gz", [response(n, html) for n, html in enumerate(pages)])
+    run = grist("batch", str(tmp_path / "w.warc.gz"), "--out", str(tmp_path / "out"), "-j", "1",
+                "--plugin", "batch_plugin", "--method", "fragile", "--page-timeout", "2")
+    records = outputs(tmp_path / "out")
+    assert [r.get("reason") for r in records] == [None, None, "worker-lost", None, None,
+                                                  "worker-lost", None, None], run.stderr
+    assert "hard time limit of 2 s" in records[2]["error"]
+    assert "exit code -11" in records[5]["error"]
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["worker_restarts"] == 2
+
+
+def test_not_a_warc_is_one_error_line(tmp_path):
+    (tmp_path / "x.warc.gz").write_text("<html>hello</html>")
+    run = grist("batch", str(tmp_path / "x.warc.gz"), "--out", str(tmp_path / "out"), "--quiet")
+    assert run.returncode == 1
+    records = outputs(tmp_path / "out")
+    assert len(records) == 1 and records[0]["reason"] == "not-warc"
+    assert "not a WARC file" in records[0]["error"]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl.gz", "parquet", "warc"])
+def test_output_formats(tmp_path, fmt):
+    inputs, pages = mixed_inputs(tmp_path)
+    run = grist("batch", *inputs, "--out", str(tmp_path / fmt), "--output-format", fmt,
+                "--plugin", "batch_plugin", "--method", "fragile", "-j", "2")
+    assert "5 errors" in run.stderr
+    if fmt != "warc":
+        records = outputs(tmp_path / fmt)
+        assert len(records) == pages and sum("error" in r for r in records) == 5
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+            table = pq.read_table(next((tmp_path / fmt).glob("shard-*.parquet")))
+            assert {"input", "url", "text", "error", "reason", "offset"} <= set(table.schema.names)
+        return
+    from fastwarc.warc import ArchiveIterator
+    found = []
+    for path in sorted((tmp_path / fmt).glob("shard-*.warc.gz")):
+        for record in ArchiveIterator(str(path)):
+            found.append((str(record.record_type), record.headers.get("WARC-Refers-To"),
+                          record.headers.get("WARC-Target-URI"), record.reader.read()))
+    conversions = [f for f in found if f[0] == "conversion"]
+    metadata = [f for f in found if f[0] == "metadata"]
+    assert len(conversions) + len(metadata) == pages and len(metadata) == 5
+    first = conversions[0]
+    assert first[1] == "<urn:uuid:00000000-0000-0000-0000-000000000000>"
+    assert first[2] == "https://site0.example/0" and b"Article number 0" in first[3]
+
+
+def story(number: int, change: str = "") -> str:
+    """A long page whose words depend on ``number``; ``change`` replaces one word of it."""
+    rng = __import__("random").Random(number)
+    words = [rng.choice(["river", "stone", "market", "winter", "letter", "garden", "engine",
+                         "harbour", "silver", "window", "forest", "signal", "candle", "meadow",
+                         "bridge", "orchard", "lantern", "valley", "compass", "thunder"])
+             for _ in range(150)]
+    if change:
+        words[70] = change
+    return f"<html><body><h1>Story {number}</h1><p>{' '.join(words)}.</p></body></html>"
+
+
+@pytest.mark.parametrize("mode", ["mark", "drop"])
+def test_dedup_across_the_run(tmp_path, mode):
+    write_warc(tmp_path / "a.warc.gz", [response(n, story(n)) for n in range(6)])
+    lines = [json.dumps({"html": story(2, "changed"), "url": "https://j.example/1", "id": "copy"}),
+             json.dumps({"html": story(40), "url": "https://j.example/2", "id": "new"})]
+    (tmp_path / "b.jsonl").write_text("\n".join(lines) + "\n")
+    run = grist("batch", str(tmp_path / "a.warc.gz"), str(tmp_path / "b.jsonl"), "--out",
+                str(tmp_path / "out"), "--dedup", mode, "--plugin", "batch_plugin",
+                "--method", "fragile", "-j", "2")
+    assert run.returncode == 0, run.stderr
+    records = outputs(tmp_path / "out")
+    copy_label = f"{tmp_path / 'b.jsonl'}:1 (copy)"
+    if mode == "mark":
+        assert len(records) == 8
+        marked = {r["input"]: r["duplicate_of"] for r in records if "duplicate_of" in r}
+        assert marked == {copy_label: "<urn:uuid:00000000-0000-0000-0000-000000000002>"}
+        assert run.stderr.strip().endswith("; 1 near-duplicate marked")
+    else:
+        assert len(records) == 7 and copy_label not in {r["input"] for r in records}
+        assert run.stderr.strip().endswith("; 1 near-duplicate dropped")
+    assert not list((tmp_path / "out").glob("*.minhash"))
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_extract_on_workers_writes_what_one_process_writes(tmp_path, fmt):
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for n in range(5):
+        (folder / f"p{n}.html").write_text(page_html(n))
+    (folder / "empty.html").write_text("")
+    args = ["extract", "--method", "lineblock", "--format", fmt, str(folder)]
+    one = grist(*args)
+    many = grist(*args, "-j", "2")
+    assert many.stdout == one.stdout and one.stdout.count("Article number") >= 5
+    strip = [line.split(" in ")[0] for line in one.stderr.splitlines()]
+    assert [line.split(" in ")[0] for line in many.stderr.splitlines()] == strip
+    assert strip[-1] == "grist extract: 6 pages, 5 results, 1 error (1 empty-input)"
+
+
+def test_extract_reads_a_warc_file(tmp_path):
+    write_warc(tmp_path / "c.warc.gz", [response(0), warc_record("request", 7, b"GET /"),
+                                        response(1, b"\x89PNG\r\n\x1a\n", content_type="image/png")])
+    run = grist("extract", "--method", "lineblock", str(tmp_path / "c.warc.gz"))
+    assert run.returncode == 1
+    assert run.stdout.startswith("==> <urn:uuid:00000000-0000-0000-0000-000000000000> <==\n")
+    assert "Article number 0" in run.stdout
+    assert "the record is image/png, not an HTML page" in run.stderr
+    assert run.stderr.splitlines()[-1].startswith("grist extract: 2 pages, 1 result, 1 error")
+    assert run.stderr.splitlines()[-1].endswith("; 1 record that is not a page (1 request)")

@@ -1,0 +1,43 @@
+"""grist batch --site-aware: hosts with enough pages get a site model fitted on their pages
+(scanned, then read back from where they are), and their pages are extracted with it."""
+
+from __future__ import annotations
+
+import json
+
+from test_batch import grist, outputs
+from warc_files import http_response, warc_record, write_warc
+
+NAV = "Home page of the Daily Example with Sport and Weather"
+
+
+def page(host: str, number: int) -> bytes:
+    html = (f"<html><body><div>{NAV}</div><h1>Story {number} from {host}</h1><p>The story "
+            f"number {number} tells something new about {host} in many words.</p></body></html>")
+    return warc_record("response", number, http_response(html.encode()),
+                       url=f"https://www.{host}/story/{number}")
+
+
+def test_site_models_for_hosts_with_enough_pages(tmp_path):
+    write_warc(tmp_path / "a.warc.gz", [page("big.example", n) for n in range(4)]
+               + [page("small.example", n) for n in range(10, 13)])
+    lines = [json.dumps({"html": f"<html><body><div>{NAV}</div><p>Story {n} from big.example "
+                         "has its own words here.</p></body></html>",
+                         "url": f"https://big.example/j/{n}"}) for n in range(2)]
+    (tmp_path / "b.jsonl").write_text("\n".join(lines) + "\n")
+    common = ["--plugin", "batch_plugin", "--method", "fragile", "-j", "2",
+              str(tmp_path / "a.warc.gz"), str(tmp_path / "b.jsonl")]
+    plain = grist("batch", *common, "--out", str(tmp_path / "plain"))
+    assert plain.returncode == 0, plain.stderr
+    assert all(NAV in r["text"] for r in outputs(tmp_path / "plain"))
+    sited = grist("batch", *common, "--out", str(tmp_path / "sited"), "--site-aware",
+                  "--site-model", "standin_model:RepeatModel", "--site-min-pages", "5")
+    assert sited.returncode == 0, sited.stderr
+    records = outputs(tmp_path / "sited")
+    big = [r for r in records if "big.example" in r["url"]]
+    small = [r for r in records if "small.example" in r["url"]]
+    assert len(big) == 6 and len(small) == 3
+    assert all(NAV not in r["text"] and "Story" in r["text"] for r in big)
+    assert all(NAV in r["text"] for r in small)
+    index = json.loads((tmp_path / "sited" / "sites" / "index.json").read_text())
+    assert index == {"big.example": "site-00000.json.gz"}

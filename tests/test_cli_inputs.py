@@ -1,0 +1,98 @@
+"""``grist extract`` inputs and output options: -i lists, --url, gzip files, CSV batches,
+--links/--images/--with-metadata/--explain."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from grist.cli import main
+
+PAGE = ("<html><head><title>Harbour | Coast</title><meta property='og:site_name' content='Coast'>"
+        "</head><body><h2>Harbour reopens</h2><p>The old <b>harbour</b> reopened on Monday, see "
+        "<a href='/works'>the works</a> and <img src='pier.jpg' alt='the pier'> photo.</p>"
+        "</body></html>")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["extract", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _pages(tmp_path: Path) -> list[Path]:
+    plain = tmp_path / "a.html"
+    plain.write_text(PAGE)
+    packed = tmp_path / "b.html.gz"
+    packed.write_bytes(gzip.compress(PAGE.replace("Monday", "Friday").encode()))
+    return [plain, packed]
+
+
+def test_gzip_files_are_read_whatever_their_name(capsys, standin: str, tmp_path: Path) -> None:
+    _, packed = _pages(tmp_path)
+    renamed = tmp_path / "page"
+    renamed.write_bytes(packed.read_bytes())
+    code, out, _ = run(capsys, "--method", standin, str(renamed))
+    assert code == 0 and "reopened on Friday" in out
+
+
+def test_input_list_with_comments(capsys, standin: str, tmp_path: Path) -> None:
+    plain, packed = _pages(tmp_path)
+    listing = tmp_path / "inputs.txt"
+    listing.write_text(f"# pages\n{plain}\n\n{packed}\n{tmp_path / 'missing.html'}\n")
+    code, out, err = run(capsys, "--method", standin, "--format", "json", "-i", str(listing))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["input"] for r in records] == [str(plain), str(packed), str(tmp_path /
+                                                                          "missing.html")]
+    assert "Friday" in records[1]["text"] and records[2]["reason"] == "error"
+    assert code == 1 and "3 pages, 2 results, 1 error" in err
+
+
+def test_url_sets_the_page_url(capsys, standin: str, tmp_path: Path) -> None:
+    plain, _ = _pages(tmp_path)
+    code, out, _ = run(capsys, "--method", standin, "--format", "markdown", "--links", "--images",
+                       "--url", "https://coast.example/news/1", str(plain))
+    assert code == 0
+    assert "[the works](https://coast.example/works)" in out
+    assert "![the pier](https://coast.example/news/pier.jpg)" in out
+    assert "The old **harbour** reopened" in out
+
+
+def test_url_needs_one_file_or_stdin(capsys, standin: str, tmp_path: Path) -> None:
+    plain, packed = _pages(tmp_path)
+    code, _, err = run(capsys, "--method", standin, "--url", "https://x.org/", str(plain),
+                       str(packed))
+    assert code == 1 and "--url sets the URL of one page" in err
+
+
+def test_no_input_is_a_clear_error(capsys, standin: str) -> None:
+    code, _, err = run(capsys, "--method", standin)
+    assert code == 1 and err.startswith("grist: error: no input")
+
+
+def test_csv_batch_has_one_header(capsys, standin: str, tmp_path: Path) -> None:
+    plain, packed = _pages(tmp_path)
+    code, out, _ = run(capsys, "--method", standin, "--format", "csv", str(plain), str(packed))
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and [r["input"] for r in rows] == [str(plain), str(packed)]
+    assert rows[0]["title"] == "Harbour" and rows[0]["sitename"] == "Coast"
+    assert "reopened on Friday" in rows[1]["text"]
+
+
+def test_with_metadata_and_explain(capsys, standin: str, tmp_path: Path) -> None:
+    plain, _ = _pages(tmp_path)
+    code, out, _ = run(capsys, "--method", standin, "--with-metadata", str(plain))
+    assert code == 0 and out.startswith('---\ntitle: "Harbour"\n') and "\n---\n\n" in out
+    _, compact, _ = run(capsys, "--method", standin, "--format", "json", str(plain))
+    _, explained, _ = run(capsys, "--method", standin, "--format", "json", "--explain",
+                          str(plain))
+    compact_block = json.loads(compact)["blocks"][0]
+    explained_block = json.loads(explained)["blocks"][0]
+    assert set(compact_block) == {"text", "role", "label", "score", "reason"}
+    assert {"path", "tag", "info", "cell"} <= set(explained_block)
+    assert json.loads(compact)["metadata"]["sitename"] == "Coast"

@@ -1,0 +1,131 @@
+"""Markdown that round-trips: a CommonMark parser (markdown-it-py, GFM tables and strikethrough)
+renders grist's Markdown back to the same text, on a corpus of pages made to be hard: lists,
+tables, code, links, images, nested emphasis, and every character Markdown treats specially."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from markdown_it import MarkdownIt
+from selectolax.lexbor import LexborHTMLParser
+
+import grist
+from grist.render.markdown import escape
+
+PARSER = MarkdownIt("commonmark").enable("table").enable("strikethrough")
+SPECIAL = r"\ * _ [ ] # < > | ` ~ & ! + - = . ) ( { } ' \" : ; ^ $ % @"
+
+PAGES = {
+    "special characters": f"<p>Every one: {html.escape(SPECIAL)} and *not* _emphasis_ here.</p>"
+                          "<p>&amp;copy; is not &amp;#169; nor &amp;amp; in AT&amp;T's Q&amp;A</p>"
+                          "<p># not a heading</p><p>- not a list</p><p>+ nor this</p>"
+                          "<p>1. nor this</p><p>12) nor this</p><p>&gt; not a quote</p>"
+                          "<p>=== not a rule</p><p>--- nor this</p><p>~~~ no fence</p>"
+                          "<p>```not code```</p><p>    four spaces are not code</p>"
+                          "<p>&lt;div&gt;raw html&lt;/div&gt; &lt;http://not.autolink&gt;</p>"
+                          "<p>[brackets](not-a-link) ![not](an-image) end with a backslash \\</p>",
+    "nested emphasis": "<p>Some <em>emphasis with <strong>strong inside</strong> it</em> and "
+                       "<strong>bold with <em>italic</em></strong>, <b>b</b><i>i</i> adjacent, "
+                       "in<em>side</em>word, <em> spaced </em>, <em>(parenthesised)</em>, "
+                       "<strong>*stars*</strong>, <del>gone</del> and <code>a `tick` b</code> "
+                       "and <code>`</code>.</p>",
+    "links and images": "<p>A <a href='/rel/path?q=1&amp;r=(2)'>relative <em>link</em></a>, "
+                        "an <a href='http://x.org/a b'>unsafe-spaced URL</a>, "
+                        "a <a href='javascript:alert(1)'>script link</a>, wow!<a href='/b'>bang"
+                        "</a> and <img src='/img/a (1).png' alt='An [alt] *text*'> image, "
+                        "<a href='/c'><img src='/in-link.png' alt='in link'></a>.</p>"
+                        "<p><img data-src='/lazy.jpg' src='data:image/gif;base64,R0'> a lazy image here</p>",
+    "lists": "<ul><li>one <b>bold</b></li><li>two<ul><li>two.a</li><li>two.b<ol><li>deep</li>"
+             "</ol></li></ul></li><li>- dash item</li><li>1. numbered-looking item</li></ul>"
+             "<ol><li>first</li><li>second</li></ol><p>after the lists</p>",
+    "tables": "<table><thead><tr><th>Size</th><th>Width | in</th><th>Note</th></tr></thead>"
+              "<tr><td>Twin XL</td><td>38</td><td><em>long</em></td></tr>"
+              "<tr><td>Queen</td><td>60</td><td></td></tr>"
+              "<tr><td>King</td><td>76</td><td>a \\ backslash</td></tr></table>",
+    "code and quotes": "<pre><code class='language-python'>def f(x):\n    return x * 2  # ``` fence\n"
+                       "</code></pre><blockquote><p>Quoted <em>words</em></p><p>second</p>"
+                       "</blockquote><pre>plain\n  indented\n</pre><h2>A # heading *</h2>",
+}
+
+
+def _rendered_text(markdown: str) -> list[str]:
+    """The text a reader sees in the rendered Markdown: one entry per line of block text."""
+    dom = LexborHTMLParser(PARSER.render(markdown))
+    lines = []
+    for node in dom.css("p, li, h1, h2, h3, h4, h5, h6, td, th, pre"):
+        if node.tag == "li":  # the item's own text, not its nested list's
+            own = [c.text(deep=True) for c in node.iter(include_text=True)
+                   if c.tag not in ("ul", "ol")]
+            lines.append(" ".join("".join(own).split()))
+        elif node.tag == "pre":
+            lines.extend(node.text(deep=True).rstrip("\n").split("\n"))
+        else:
+            lines.append(" ".join(node.text(deep=True).split()))
+    return [line for line in lines if line]
+
+
+def _expected_text(result: grist.Result) -> list[str]:
+    out = []
+    for block in result.content_blocks:
+        if block.preformatted:
+            out.extend(block.text.split("\n"))
+        else:
+            out.append(block.text)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+@pytest.mark.parametrize("links", [False, True])
+def test_markdown_renders_back_to_the_same_text(standin: str, name: str, links: bool) -> None:
+    page = f"<html><body>{PAGES[name]}</body></html>"
+    result = grist.extract(page, url="https://example.org/dir/page.html", method=standin)
+    for block in result.blocks:  # the stand-in drops short blocks; keep all of them here
+        block.label = "content"
+    markdown = result.to_markdown(links=links, images=links)
+    assert _rendered_text(markdown) == _expected_text(result), markdown
+
+
+def test_links_and_images_are_absolute_and_safe(standin: str) -> None:
+    page = f"<html><body>{PAGES['links and images']}</body></html>"
+    result = grist.extract(page, url="https://example.org/dir/page.html", method=standin)
+    markdown = result.to_markdown(links=True, images=True)
+    rendered = PARSER.render(markdown)
+    hrefs = re.findall(r'href="([^"]*)"', rendered)
+    sources = re.findall(r'src="([^"]*)"', rendered)
+    assert hrefs == ["https://example.org/rel/path?q=1&amp;r=%282%29", "http://x.org/a%20b",
+                     "https://example.org/b"]  # a link around an image only keeps the image
+    assert sources == ["https://example.org/img/a%20%281%29.png", "https://example.org/in-link.png",
+                       "https://example.org/lazy.jpg"]
+    assert "javascript" not in markdown
+    assert '<em>link</em>' in rendered and 'alt="An [alt] *text*"' in rendered
+    assert "wow!" in PARSER.render(markdown).replace("\\", "")  # "!" before a link stays text
+
+
+def test_without_links_the_markdown_has_none(standin: str) -> None:
+    page = f"<html><body>{PAGES['links and images']}</body></html>"
+    markdown = grist.extract(page, url="https://example.org/", method=standin).to_markdown()
+    assert "](" not in markdown and "relative *link*" in markdown
+
+
+def test_structure_survives(standin: str) -> None:
+    page = f"<html><body>{PAGES['lists']}{PAGES['tables']}{PAGES['code and quotes']}</body></html>"
+    result = grist.extract(page, method=standin)
+    for block in result.blocks:
+        block.label = "content"
+    dom = LexborHTMLParser(PARSER.render(result.to_markdown()))
+    assert [li.text(deep=False).strip() for li in dom.css("ul ul ol li")] == ["deep"]
+    assert [th.text() for th in dom.css("thead th")] == ["Size", "Width | in", "Note"]
+    assert [td.text() for td in dom.css("tbody tr td:first-child")] == ["Twin XL", "Queen", "King"]
+    assert dom.css_first("pre code.language-python") is not None
+    assert [p.text() for p in dom.css("blockquote p")] == ["Quoted words", "second"]
+    assert dom.css_first("blockquote em").text() == "words"
+    assert dom.css_first("h2").text() == "A # heading *"
+
+
+@pytest.mark.parametrize("text", ["a*b", "1. x", "#tag", "- a", "<b>", "x_y_z", "[x]", "~~s~~",
+                                  "&amp;", "\\", "`c`", "a|b", "!"])
+def test_escaped_text_parses_back(text: str) -> None:
+    rendered = PARSER.render(escape(text))
+    assert html.unescape(re.sub(r"<[^>]+>", "", rendered)).strip() == text

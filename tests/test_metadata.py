@@ -1,0 +1,172 @@
+"""Metadata: sources in order of trust, cleaned titles and names, dates, language, page type."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import grist
+from grist.document import Block
+from grist.metadata.dates import date_in_text, date_in_url, parse_date
+from grist.metadata.jsonld import parse_block
+from grist.metadata.language import declared_language, page_language
+from grist.metadata.names import clean_authors, clean_title
+from grist.metadata.pagetype import page_type
+
+ARTICLE = ("<p>The harbour reopened on Monday after two years of works, and the fishing boats "
+           "came back one after another while the whole town watched from the quay.</p>") * 3
+
+
+def meta(head: str, body: str = ARTICLE, url: str | None = "https://coast.example/a/b.html",
+         method: str = "justext") -> grist.Metadata:
+    page = f"<html lang=en><head>{head}</head><body>{body}</body></html>"
+    return grist.extract(page, url=url, method=method).metadata
+
+
+def test_json_ld_is_trusted_before_cards_and_meta() -> None:
+    ld = {"@context": "https://schema.org", "@graph": [
+        {"@type": "WebSite", "name": "Coast Times"},
+        {"@type": "NewsArticle", "headline": "Harbour reopens", "datePublished": "2024-03-05",
+         "dateModified": "2024-03-07T08:00:00Z", "author": {"@type": "Person", "name": "Ann Lee"},
+         "image": {"@type": "ImageObject", "url": "/img/pier.jpg"}, "keywords": ["harbour"],
+         "articleSection": "Local", "description": "The harbour is open again."}]}
+    found = meta(f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+                 '<meta property="og:title" content="Other title | Coast Times">'
+                 '<meta name="author" content="Bo Chen"><meta property="article:published_time" '
+                 'content="2020-01-01"><link rel="canonical" href="/a/b">')
+    assert found.title == "Harbour reopens" and found.authors == ("Ann Lee",)
+    assert found.date == "2024-03-05" and found.date_modified == "2024-03-07T08:00:00+00:00"
+    assert found.sitename == "Coast Times" and found.image == "https://coast.example/img/pier.jpg"
+    assert found.tags == ("harbour",) and found.categories == ("Local",)
+    assert found.description == "The harbour is open again."
+    assert found.url == "https://coast.example/a/b" and found.page_type == "article"
+    assert found.language == "en"
+
+
+def test_cards_then_microdata_then_meta() -> None:
+    found = meta('<meta property="og:title" content="Harbour reopens – Coast Times">'
+                 '<meta property="og:site_name" content="Coast Times">'
+                 '<meta name="author" content="By Bo Chen and Ann Lee">',
+                 body='<span itemprop="datePublished" content="2023-11-02T09:30:00+01:00"></span>'
+                      + ARTICLE)
+    assert found.title == "Harbour reopens" and found.authors == ("Bo Chen", "Ann Lee")
+    assert found.date == "2023-11-02T09:30:00+01:00"
+
+
+def test_markup_and_bylines_are_the_last_sources() -> None:
+    body = ('<div class="post-meta"><span class="author-name">Cleo Park</span>'
+            '<time class="entry-date published" datetime="2022-05-04T10:00:00Z">May 4</time></div>'
+            + ARTICLE)
+    found = meta("<title>Harbour reopens | Coast Times</title>", body=body)
+    assert found.authors == ("Cleo Park",) and found.date == "2022-05-04T10:00:00+00:00"
+    assert found.title == "Harbour reopens"
+    byline = meta("<title>x</title>", body="<p>By Dana Ruiz</p><p>Posted on March 5, 2021</p>"
+                  + ARTICLE, url="https://coast.example/news/2021/03/05/x")
+    assert byline.authors == ("Dana Ruiz",) and byline.date == "2021-03-05"
+
+
+def test_a_url_date_a_day_from_a_utc_date_wins() -> None:
+    found = meta('<meta property="article:published_time" content="2025-12-19T02:41:41+00:00">',
+                 url="https://blog.example/2025/12/18/a-post/")
+    assert found.date == "2025-12-18"
+
+
+@pytest.mark.parametrize(("title", "site", "url", "clean"), [
+    ("Harbour reopens | Coast Times", "Coast Times", None, "Harbour reopens"),
+    ("Coast Times - Harbour reopens", None, "https://www.coasttimes.com/x", "Harbour reopens"),
+    ("Harbour reopens — coasttimes.com", None, "https://coasttimes.com/", "Harbour reopens"),
+    ("Part one: the harbour", "Coast Times", None, "Part one: the harbour"),
+    ("A - B - Coast Times", "Coast Times", None, "A - B"),
+    ("Coast Times", "Coast Times", None, "Coast Times"),
+])
+def test_clean_title(title: str, site: str | None, url: str | None, clean: str) -> None:
+    assert clean_title(title, site, url) == clean
+
+
+@pytest.mark.parametrize(("value", "names"), [
+    ("By Ann Lee", ["Ann Lee"]),
+    ("Ann Lee, Bo Chen & Cleo Park", ["Ann Lee", "Bo Chen", "Cleo Park"]),
+    ("https://www.facebook.com/someone", []),
+    ("@handle", ["handle"]),
+    ("Written by: Ann Lee; ann@example.com", ["Ann Lee"]),
+])
+def test_clean_authors(value: str, names: list[str]) -> None:
+    assert clean_authors(value) == names
+
+
+@pytest.mark.parametrize(("value", "iso"), [
+    ("2025-09-04T12:50:36+00:00", "2025-09-04T12:50:36+00:00"),
+    ("2020-04-12T18:00:00-0700", "2020-04-12T18:00:00-07:00"),
+    ("2025-09-04", "2025-09-04"),
+    ("2025-09-04T00:00:00", "2025-09-04"),
+    ("Thu, 04 Sep 2025 12:00:00 GMT", "2025-09-04T12:00:00+00:00"),
+    ("1850-01-01", None),
+    ("2999-01-01", None),
+    ("yesterday", None),
+])
+def test_parse_date(value: str, iso: str | None) -> None:
+    assert parse_date(value) == iso
+
+
+def test_dates_in_urls_and_text() -> None:
+    assert date_in_url("https://x.org/2024/05/12/story") == "2024-05-12"
+    assert date_in_url("https://x.org/news/20240512-story") == "2024-05-12"
+    assert date_in_url("https://x.org/2024/13/12/story") is None
+    assert date_in_text("Published March 5th, 2024 by Ann") == "2024-03-05"
+    assert date_in_text("Updated: 17.05.2021") == "2021-05-17"
+    assert date_in_text("5 items in stock") is None
+
+
+def test_json_ld_with_common_faults_is_read() -> None:
+    assert parse_block('<!-- {"a": "line\nbreak", "b": [1, 2,],} -->') == {"a": "line break",
+                                                                           "b": [1, 2]}
+    assert parse_block("{not json") is None
+
+
+def test_language_detected_from_text_or_declared() -> None:
+    french = "Le port a rouvert lundi après deux ans de travaux, et les bateaux sont revenus."
+    assert page_language(french * 2, ["en"]) == "fr"  # the text wins over a template's lang
+    assert page_language("OK", ["pt-BR"]) == "pt"  # too short to judge: the declared one
+    assert declared_language(["", "en_GB"]) == "en" and declared_language(["??"]) is None
+
+
+@pytest.mark.parametrize(("types", "og", "url", "kind"), [
+    (["DiscussionForumPosting"], None, None, "forum"),
+    (["Product"], None, None, "product"),
+    ([], "product", None, "product"),
+    ([], None, "https://docs.example.com/guide/install", "docs"),
+    ([], None, "https://forum.example.com/t/some-topic/123", "forum"),
+    ([], None, "https://shop.example.com/products/blue-mug", "product"),
+    ([], None, "https://example.com/category/news/", "listing"),
+    (["NewsArticle"], None, "https://example.com/docs/x", "article"),
+])
+def test_page_type(types: list[str], og: str | None, url: str | None, kind: str) -> None:
+    assert page_type(types, og, url, []) == kind
+
+
+def test_page_type_from_the_kept_blocks() -> None:
+    teasers = [Block(text="Read this story now", anchor_words=4, label="content")] * 5
+    prose = [Block(text="word " * 50, label="content")] * 3
+    assert page_type([], None, None, teasers) == "listing"
+    assert page_type([], None, None, prose) == "article"
+    assert page_type([], None, None, []) == "other"
+
+
+def test_metadata_needs_no_dom_from_the_method() -> None:
+    page = ("<html><head><title>Harbour reopens | Coast Times</title><meta property="
+            "og:site_name content='Coast Times'></head><body>" + ARTICLE + "</body></html>")
+    result = grist.extract(page, method="lineblock")
+    assert result.document.dom is None and result.metadata.title == "Harbour reopens"
+    assert result.document.dom is None  # parsed for the metadata only, not kept on the page
+
+
+def test_front_matter_in_text_and_markdown(standin: str) -> None:
+    page = ('<html><head><title>Tea: a guide | Site</title><meta property="og:site_name" '
+            'content="Site"></head><body><p>Steep the leaves for two minutes.</p></body></html>')
+    result = grist.extract(page, url="https://site.example/tea", method=standin,
+                           with_metadata=True)
+    head, body = result.to_markdown().split("\n---\n\n")
+    assert head.splitlines()[:2] == ["---", 'title: "Tea: a guide"']
+    assert body == "Steep the leaves for two minutes."
+    assert result.to_text(with_metadata=False) == "Steep the leaves for two minutes."

@@ -1,0 +1,99 @@
+"""Feeds: the feed list, RSS/Atom parsing, item history hashes, discovery, which feeds are due."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from grist.errors import FeedError
+from grist.stream.feeds import (
+    Entry,
+    FeedSpec,
+    discover_feeds,
+    parse_duration,
+    parse_feed,
+    read_feed_list,
+)
+from grist.stream.pipeline import Processor, StreamConfig
+from grist.stream.runner import Runner
+from grist.stream.sink import JsonLinesSink
+from grist.stream.store import SqliteStore
+
+RSS = b"""<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><ttl>45</ttl>
+<item><title>First</title><link>/a/1.html</link><description>One</description>
+<pubDate>Tue, 07 Jan 2020 10:00:00 +0100</pubDate></item>
+<item><title>No link</title></item></channel></rss>"""
+ATOM = b"""<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom">
+<title>t</title><entry><title>Second</title><link rel="alternate" href="https://b.example/2"/>
+<updated>2020-01-08T00:00:00Z</updated><summary>Two</summary><id>x</id></entry></feed>"""
+
+
+def test_rss_and_atom_entries_with_absolute_links_and_utc_dates() -> None:
+    rss = parse_feed(RSS, "https://a.example/feed.xml")
+    assert rss.entries == [Entry("https://a.example/a/1.html", "First", "One",
+                                 "2020-01-07T09:00:00+00:00")]
+    assert rss.ttl == 45 * 60
+    atom = parse_feed(ATOM, "https://b.example/atom")
+    assert atom.entries == [Entry("https://b.example/2", "Second", "Two",
+                                  "2020-01-08T00:00:00+00:00")] and atom.ttl is None
+
+
+@pytest.mark.parametrize("content", [b"not xml {", b"<html><body>a page</body></html>", b""])
+def test_what_is_not_a_feed_is_a_feed_error(content: bytes) -> None:
+    with pytest.raises(FeedError, match="not an RSS or Atom feed"):
+        parse_feed(content, "https://a.example/feed")
+
+
+def test_item_history_hash_covers_title_description_and_date() -> None:
+    base = Entry("https://a.example/1", "T", "D", "2020-01-01")
+    assert base.identity() == Entry("https://elsewhere.example/", "T", "D", "2020-01-01").identity()
+    others = {Entry(base.url, "T2", "D", "2020-01-01").identity(),
+              Entry(base.url, "T", "D2", "2020-01-01").identity(),
+              Entry(base.url, "T", "D", "2020-01-02").identity()}
+    assert base.identity() not in others and len(others) == 3
+    assert len(base.identity("md5")) == 32
+
+
+def test_discovery_follows_alternate_links_and_skips_comment_feeds() -> None:
+    page = ("<html><head><link rel='alternate' type='application/rss+xml' href='/rss'>"
+            "<link rel='alternate stylesheet' href='/x.css'>"
+            "<link rel='alternate' type='application/atom+xml' title='Comments' href='/c'>"
+            "<link rel='alternate' type='application/atom+xml' href='https://f.example/atom'>"
+            "</head></html>")
+    assert discover_feeds(page, "https://a.example/blog/") == [
+        "https://a.example/rss", "https://f.example/atom"]
+    with pytest.raises(FeedError, match="neither a feed nor announces one"):
+        discover_feeds("<html><p>nothing</p></html>", "https://a.example/")
+
+
+def test_the_feed_list_reads_options_and_names_readers(tmp_path: Path) -> None:
+    path = tmp_path / "feeds.txt"
+    path.write_text("# comment\n\nhttps://news.bbc.co.uk/rss.xml every=30m  # inline\n"
+                    "https://b.example/atom reader=mine every=2h\nhttps://news.bbc.co.uk/rss.xml\n")
+    assert read_feed_list(path) == [FeedSpec("https://news.bbc.co.uk/rss.xml", 1800.0, "bbc.co.uk"),
+                                    FeedSpec("https://b.example/atom", 7200.0, "mine")]
+    assert [parse_duration(d) for d in ("90", "90s", "15m", "1.5h", "1d")] == [
+        90, 90, 900, 5400, 86400]
+
+
+def test_only_due_feeds_are_polled_unless_once(tmp_path: Path) -> None:
+    (tmp_path / "feeds.txt").write_text("https://a.example/rss\nhttps://b.example/home\n")
+    store = SqliteStore(tmp_path / "s.db", hash_name="xxh3")
+    later = time.time() + 3600
+    store.record_poll("https://a.example/rss", {"reader": "a.example", "origin":
+                      "https://a.example/rss", "next_poll": later}, [], ())
+    store.record_poll("https://b.example/found.xml", {"reader": "b.example", "origin":
+                      "https://b.example/home", "next_poll": 0.0}, [], ())
+    store.record_poll("https://b.example/home", {"reader": "b.example", "origin":
+                      "https://b.example/home", "next_poll": later}, [], ())
+    store.record_poll("https://gone.example/rss", {"reader": "g", "origin":
+                      "https://gone.example/rss", "next_poll": 0.0}, [], ())  # no longer listed
+    sink = JsonLinesSink(tmp_path / "o.jsonl", None)
+    runner = Runner(store, Processor(store, sink, StreamConfig()), tmp_path / "feeds.txt",
+                    fetcher=None, status=lambda: None)  # type: ignore[arg-type]
+    due = [url for url, _ in runner._due_feeds(time.time(), None)]
+    assert due == ["https://b.example/found.xml"]
+    every = [url for url, _ in runner._due_feeds(time.time(), {"https://b.example/home"})]
+    assert every == ["https://a.example/rss", "https://b.example/found.xml"]

@@ -1,0 +1,154 @@
+"""The whole stream pipeline against a feed-and-page server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from stream_server import Site, site  # noqa: F401 - the fixture
+
+from grist.cli import main
+
+FAST = ["--host-delay", "0", "--host-concurrency", "4", "--timeout", "1", "--retries", "0",
+        "--quiet"]
+
+
+def run_once(tmp_path: Path, feeds: list[str], *extra: str) -> tuple[list[dict], list[dict]]:
+    (tmp_path / "feeds.txt").write_text("\n".join(feeds) + "\n")
+    status = main(["stream", "--feeds", str(tmp_path / "feeds.txt"), "--state",
+                   str(tmp_path / "state.db"), "--out", str(tmp_path / "out.jsonl"), "--once",
+                   *FAST, *extra])
+    assert status == 0
+    records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    return [r for r in records if "error" not in r], [r for r in records if "error" in r]
+
+
+def counters(tmp_path: Path) -> dict[str, int]:
+    with sqlite3.connect(tmp_path / "state.db") as db:
+        return dict(db.execute("SELECT name, value FROM counters"))
+
+
+def test_same_article_through_two_feeds_a_redirect_and_tracking_is_processed_once(
+        site: Site, tmp_path: Path) -> None:
+    b = site.base
+    site.items["main.xml"] = [(f"Story {n}", f"{b}/articles/{n}.html", f"about {n}")
+                              for n in range(1, 4)]
+    site.items["topics.atom"] = [  # other metadata for the same pages
+        ("Story one, in topics", f"{b}/articles/1.html?utm_source=rss&utm_medium=feed", "x"),
+        ("Story 2", f"{b}/go/2", "via an aggregator"), ("Story 4", f"{b}/go/4", "new")]
+    pages, errors = run_once(tmp_path, [f"{b}/feeds/main.xml", f"{b}/feeds/topics.atom"])
+    assert errors == []
+    assert sorted(p["url_key"] for p in pages) == [f"{b}/articles/{n}.html" for n in range(1, 5)]
+    four = next(p for p in pages if p["url"].endswith("/4.html"))
+    assert four["request_url"] == f"{b}/go/4" and four["url_key"] == f"{b}/articles/4.html"
+    # story 1 with tracking parameters: same key; story 2 via the redirect: same response URL
+    # and title -> same key; both dropped as duplicates
+    assert counters(tmp_path) == {"feeds_polled": 2, "pages_fetched": 6, "duplicates": 2,
+                                  "extracted": 4, "errors": 0}
+    assert "number 3" in next(p for p in pages if p["url"].endswith("/3.html"))["text"]
+
+
+def test_a_rerun_polls_conditionally_and_takes_only_new_items(site: Site, tmp_path: Path) -> None:
+    b = site.base
+    site.items["main.xml"] = [(f"Story {n}", f"{b}/articles/{n}.html", "t") for n in (1, 2)]
+    run_once(tmp_path, [f"{b}/feeds/main.xml"])
+    run_once(tmp_path, [f"{b}/feeds/main.xml"])
+    assert site.not_modified == 1  # the second poll sent If-None-Match and got 304
+    site.items["main.xml"].append(("Story 3", f"{b}/articles/3.html", "t"))
+    pages, _ = run_once(tmp_path, [f"{b}/feeds/main.xml"])
+    assert [p["url"].rsplit("/", 1)[1] for p in pages] == ["1.html", "2.html", "3.html"]
+    assert counters(tmp_path)["extracted"] == 3 and counters(tmp_path)["feeds_polled"] == 3
+    article_requests = [r for r in site.requests if r[1].startswith("/articles/")]
+    assert len(article_requests) == 3  # the item history fetched nothing twice
+
+
+def test_bad_input_gets_error_records_and_the_stream_goes_on(site: Site, tmp_path: Path) -> None:
+    b = site.base
+    site.items["found.xml"] = [
+        ("Good", f"{b}/articles/7.html", "ok"), ("Hangs", f"{b}/hang.html", ""),
+        ("Garbage", f"{b}/garbage.html", ""), ("Broken", f"{b}/error500.html", ""),
+        ("Too big", f"{b}/big.html", ""), ("Loop", f"{b}/loop", ""),
+        ("Notes", f"{b}/notes.txt", ""), ("Private", f"{b}/private/a.html", "")]
+    pages, errors = run_once(tmp_path, [f"{b}/home.html", f"{b}/feeds/notxml.xml"],
+                             "--max-bytes", "100000", "--attempts", "1")
+    assert [p["url"] for p in pages] == [f"{b}/articles/7.html"]
+    by_source = {e["input"]: e for e in errors}
+    assert by_source[f"{b}/feeds/notxml.xml"]["reason"] == "feed-error"
+    assert "not an RSS or Atom feed" in by_source[f"{b}/feeds/notxml.xml"]["error"]
+    expected = {"/hang.html": "timed out", "/garbage.html": "looks like gzip-compressed data",
+                "/error500.html": "HTTP 500", "/big.html": "the limit is 100000",
+                "/loop": "too many redirects", "/notes.txt": "text/plain, not an HTML page",
+                "/private/a.html": "robots.txt disallows"}
+    for path, message in expected.items():
+        assert message in by_source[b + path]["error"], (path, by_source[b + path])
+    assert counters(tmp_path)["errors"] == len(expected) + 1
+
+
+def test_a_failure_that_may_pass_is_retried_before_its_error_record(
+        site: Site, tmp_path: Path) -> None:
+    b = site.base
+    site.items["main.xml"] = [("Broken", f"{b}/error500.html", "")]
+    feeds = [f"{b}/feeds/main.xml"]
+    _, errors = run_once(tmp_path, feeds, "--attempts", "3", "--retry-delay", "1h")
+    assert errors == []  # first try failed: waiting an hour for the next, no record yet
+    with sqlite3.connect(tmp_path / "state.db") as db:
+        assert db.execute("SELECT status, attempts FROM items").fetchall() == [("retry", 1)]
+    (tmp_path / "state.db").unlink()
+    _, errors = run_once(tmp_path, feeds, "--attempts", "3", "--retry-delay", "0")
+    assert [e["error"] for e in errors] == ["HTTP 500 Internal Server Error (after 3 tries)"]
+    assert sum(r[1] == "/error500.html" for r in site.requests) == 4
+
+
+def test_the_tree_takes_over_and_relearns_after_a_template_change(
+        site: Site, tmp_path: Path) -> None:
+    b = site.base
+    site.items["main.xml"] = [(f"Story {n}", f"{b}/articles/{n}.html", "t") for n in range(1, 13)]
+    site.templates.update({n: "B" for n in range(9, 13)})
+    pages, _ = run_once(tmp_path, [f"{b}/feeds/main.xml"], "--tree-alone",
+                        "--host-concurrency", "1")  # one fetch at a time: feed order
+    nav = {p["url"].rsplit("/", 1)[1]: next(bl for bl in p["blocks"] if bl["index"] == 0)
+           for p in pages}
+    assert nav["1.html"]["decided_by"] == "page"  # a domain the tree has never seen
+    assert nav["2.html"]["decided_by"] == "tree" and "on 2 of 2 pages" in nav["2.html"]["reason"]
+    assert nav["8.html"]["label"] == "boilerplate" and nav["8.html"]["decided_by"] == "tree"
+    assert nav["9.html"]["text"] == "Front page" and nav["9.html"]["label"] == "content"
+    assert "on 1 of 9 pages" in nav["9.html"]["reason"]
+    assert nav["10.html"]["label"] == "boilerplate"  # the new template, seen twice
+    story = next(p for p in pages if p["url"].endswith("/12.html"))
+    assert "number 12" in story["text"] and "Front page" not in story["text"]
+
+
+def test_auto_with_the_tree_keeps_the_story_and_names_the_verdict_source(
+        site: Site, tmp_path: Path) -> None:
+    b = site.base
+    site.items["main.xml"] = [(f"Story {n}", f"{b}/articles/{n}.html", "t") for n in range(1, 9)]
+    pages, _ = run_once(tmp_path, [f"{b}/feeds/main.xml"], "--host-concurrency", "1")
+    first, last = pages[0], pages[-1]
+    assert all(bl["decided_by"] == "page" for bl in first["blocks"])
+    sources = {bl["text"]: bl["decided_by"] for bl in last["blocks"]}
+    assert sources["Subscribe to our newsletter for A readers"] == "tree"
+    assert last["tree_blocks"] == sum(s == "tree" for s in sources.values()) > 0
+    assert "number 8" in last["text"] and "All rights reserved" not in last["text"]
+
+
+def test_feed_list_and_state_errors_are_clear(site: Site, tmp_path: Path) -> None:
+    feeds = tmp_path / "feeds.txt"
+    feeds.write_text("http://x.example/feed.xml every=soon\n")
+    args = ["stream", "--feeds", str(feeds), "--state", str(tmp_path / "s.db"), "--out",
+            str(tmp_path / "o.jsonl"), "--once", "--quiet"]
+    assert main(args) == 1
+    (tmp_path / "s.db").write_bytes(b"this is not a database" * 100)
+    feeds.write_text(f"{site.base}/feeds/main.xml\n")
+    assert main(args) == 1
+    assert (tmp_path / "s.db").read_bytes() == b"this is not a database" * 100  # untouched
+
+
+@pytest.mark.parametrize("bad", ["every=soon", "color=red"])
+def test_feed_list_lines_name_the_problem(tmp_path: Path, bad: str, capsys) -> None:
+    feeds = tmp_path / "feeds.txt"
+    feeds.write_text(f"# my feeds\nhttp://x.example/feed.xml {bad}\n")
+    assert main(["stream", "--feeds", str(feeds), "--state", str(tmp_path / "s.db"), "--out",
+                 str(tmp_path / "o.jsonl"), "--once", "--quiet"]) == 1
+    assert "feeds.txt:2:" in capsys.readouterr().err

