@@ -92,13 +92,11 @@ class Extractor:
         notes = list(labelled.notes)
         if self.table_units:
             tables_as_units(blocks)
-        apply_verdicts(models, doc, blocks, notes)
         result = Result(
             document=doc,
             blocks=blocks,
             method=self.method,
             output=self.output,
-            empty_reason=_empty_reason(blocks),
             features=labelled.features,
             warnings=notes,
             meta=dict(labelled.meta),
@@ -106,8 +104,10 @@ class Extractor:
             options=RenderOptions(links=self.links, images=self.images,
                                   with_metadata=self.with_metadata, explain=self.explain),
         )
-        if self.included_roles:
+        if self.included_roles:  # before the cross-page models: they may drop what it adds
             result = result.including(self.included_roles)
+        apply_verdicts(models, doc, result.blocks, notes)
+        result.empty_reason = _empty_reason(result.blocks)
         result.timings["total"] = time.perf_counter() - started
         return result
 

@@ -62,8 +62,10 @@ class Result:
     def including(self, roles: Collection[str]) -> Result:
         """This result with the blocks of the given roles (``title``, ``caption``, ...; see
         ``grist.document.ROLES``) in the text as well, each saying so in its reason. A new
-        Result; this one is unchanged. Methods that name no roles are unaffected."""
-        added = [b.role in roles and not b.is_content for b in self.blocks]
+        Result; this one is unchanged. Methods that name no roles are unaffected, and so are
+        blocks a cross-page model dropped (a title that is the site's template stays out)."""
+        added = [b.role in roles and not b.is_content and b.decided_by == "page"
+                 for b in self.blocks]
         if not any(added):
             return self
 
