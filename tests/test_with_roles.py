@@ -74,3 +74,18 @@ def test_cli_flags(roles_method, tmp_path, capsys):
                  str(page)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Headline\n\n") and "Photo: the harbour" in out and "By A." not in out
+
+
+def test_cli_flags_on_workers_and_warc(roles_method, tmp_path, capsys):
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for name in ("a.html", "b.html"):
+        (folder / name).write_text(PAGE)
+    # -j would send the pages to worker processes, which write the body only: one process here
+    assert main(["extract", "--quiet", "-j", "2", "--method", roles_method, "--with-title",
+                 str(folder)]) == 0
+    assert capsys.readouterr().out.count("Headline\n\nThe body paragraph one.") == 2
+    crawl = tmp_path / "crawl.warc.gz"
+    crawl.write_bytes(b"")
+    assert main(["extract", "--with-title", str(crawl)]) == 1
+    assert "not available for WARC input" in capsys.readouterr().err

@@ -188,10 +188,14 @@ def run(args: argparse.Namespace) -> int:
     if site is not None and any(is_warc(item) for item in inputs):
         raise GristError("--site reads pages in one process and WARC files go to the batch "
                          "executor: use grist batch --site-aware for a crawl")
+    roles = [option for option in ROLE_OPTIONS if getattr(args, option)]
+    if roles and any(is_warc(item) for item in inputs):
+        raise GristError("--with-title, --with-byline, --with-captions and --with-comments are "
+                         "not available for WARC input yet (its batch executor writes the body)")
     if any(is_warc(item) for item in inputs):  # a crawl: the batch executor reads WARC
         return _run_parallel(args, inputs, expand([i for i in inputs if not is_warc(i)])[0]
                              if not all(is_warc(i) for i in inputs) else [])
-    if args.jobs and args.jobs > 1 and site is None:
+    if args.jobs and args.jobs > 1 and site is None and not roles:  # roles: in this process
         sources, batch = expand(inputs)
         if batch and all(s.kind != "stdin" for s in sources):
             return _run_parallel(args, inputs, sources)
