@@ -26,7 +26,9 @@ from grist.html.parse import check_structure, parse_document
 from grist.limits import Limits
 from grist.segment.blocks import segment_elements
 from grist.features.ancestry import ancestry_features
-from grist.features.auto import FAR_COLUMNS, stage2_features
+from grist.features.auto import FAR_COLUMNS
+from grist.features.copies import copy_features
+from grist.features.markup import markup_features
 from grist.classify.boosted import SHIPPED, AutoModel
 from grist.classify.roles import derive_roles
 from grist.methods.auto import select_content
@@ -35,7 +37,8 @@ from grist.modelfile import shipped
 DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
             "modern-dev", "readability", "wcxb-dev")
 STAGES = ("load", "check_structure", "lexbor", "segment", "text", "context", "candidates",
-          "ancestry", "neighbours", "stage1 forest", "stage2 features", "stage2 forest", "roles")
+          "ancestry", "copies + markup", "neighbours", "stage1 forest",
+          "stage2 (features, page type, forest)", "page cut", "roles")
 
 
 def load_pages(folder: Path, per_dataset: int) -> list:
@@ -72,15 +75,17 @@ def stage_times(pages: list) -> dict[str, float]:
         words = text.column("num_words")
         anc = timed("ancestry", lambda b=blocks, e=elements, w=words, t=text: ancestry_features(
             b, e, w, w * t.column("link_density")))
-        matrix = timed("neighbours", lambda t=text, c=ctx, k=cand, a=anc: with_neighbours(
-            t.hstack(c).hstack(k).hstack(a), FAR_COLUMNS, (-2, 2)))
+        texts = [b.text for b in blocks]
+        rest = timed("copies + markup", lambda x=texts, w=words: copy_features(x, w).hstack(
+            markup_features(x, w)))
+        matrix = timed("neighbours", lambda t=text, c=ctx, k=cand, a=anc, r=rest: with_neighbours(
+            t.hstack(c).hstack(k).hstack(a).hstack(r), FAR_COLUMNS, (-2, 2)))
         p1 = timed("stage1 forest", lambda m=matrix: model.stage1_scores(m)[0])
-        second = timed("stage2 features", lambda b=blocks, m=matrix, p=p1: stage2_features(
-            [x.region for x in b], [x.path for x in b], m, p))
-        p2 = timed("stage2 forest", lambda s=second: model.boosters_.stage2.predict(
-            s.values[:, [s.names.index(n) for n in model.names2_]]))
-        timed("roles", lambda m=matrix, b=blocks, p=p2: derive_roles(
-            m, [x.text for x in b], select_content(p, m.column("num_words"), 0.5, 0.0, 10)[0]))
+        p2 = timed("stage2 (features, page type, forest)", lambda b=blocks, m=matrix, p=p1:
+                   model.stage2_scores(m, [x.region for x in b], [x.path for x in b], p)[0])
+        cut = timed("page cut", lambda p=p2, w=words: model.cut(p, w))
+        timed("roles", lambda m=matrix, p=p2, c=cut: derive_roles(
+            m, texts, select_content(p, m.column("num_words"), c, 0.0, 10)[0]))
     return totals
 
 
