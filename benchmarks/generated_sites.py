@@ -147,7 +147,8 @@ def generate(pages: Sequence[Page], templates: int, per_template: int, seed: int
             html = fill(template, paragraphs, vary, rng)
             assert html is not None
             yield {"id": f"{key}#{k}", "url": f"https://{site}/grist-generated/{made}/{k}",
-                   "site": site, "template": key, "html": html, "gold": "\n\n".join(paragraphs),
+                   "site": site, "template": key, "dataset": template.dataset, "html": html,
+                   "gold": "\n\n".join(paragraphs),
                    "date": (start + datetime.timedelta(days=made, hours=k)).isoformat(),
                    "source": key, "article": f"{article.dataset}/{article.id}"}
         made += 1

@@ -52,8 +52,10 @@ def mixed_inputs(tmp_path: Path) -> tuple[list[str], int]:
     folder.mkdir()
     for n in range(3):
         (folder / f"p{n}.html").write_text(page_html(20 + n))
-    (folder / "empty.html").write_text("")
-    return [str(warc), str(damaged), str(tmp_path / "pages.jsonl"), str(folder)], 7 + 4 + 5 + 4
+    (folder / "empty.html").write_text("")  # in a folder: skipped as no page, counted
+    (tmp_path / "named.html").write_text("")  # named on the command line: an error record
+    return ([str(warc), str(damaged), str(tmp_path / "pages.jsonl"), str(folder),
+             str(tmp_path / "named.html")], 7 + 4 + 5 + 3 + 1)
 
 
 def test_every_record_once_and_the_summary_adds_up(tmp_path):
@@ -78,7 +80,8 @@ def test_every_record_once_and_the_summary_adds_up(tmp_path):
     line = run.stderr.strip().splitlines()[-1]
     assert line.startswith(f"grist batch: {pages} pages, {pages - 5} results, 5 errors "
                            "(1 dataset-error, 1 empty-input, 1 not-html, 2 warc-error) in ")
-    assert line.endswith("; 2 records that are not a page (1 request, 1 warcinfo)")
+    assert line.endswith("; 3 records that are not a page (1 file that is not a page, "
+                         "1 request, 1 warcinfo)")
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["pages"] == pages and len(summary["worker_peak_rss_mib"]) == 2
     again = grist("batch", *inputs, "--out", str(tmp_path / "out"), "-j", "2",
@@ -189,7 +192,8 @@ def test_extract_on_workers_writes_what_one_process_writes(tmp_path, fmt):
     assert many.stdout == one.stdout and one.stdout.count("Article number") >= 5
     strip = [line.split(" in ")[0] for line in one.stderr.splitlines()]
     assert [line.split(" in ")[0] for line in many.stderr.splitlines()] == strip
-    assert strip[-1] == "grist extract: 6 pages, 5 results, 1 error (1 empty-input)"
+    assert strip[0].startswith("grist: skipped: ") and strip[0].endswith("empty.html: empty file")
+    assert strip[-1] == "grist extract: 5 pages, 5 results, 0 errors, 1 other files skipped"
 
 
 def test_extract_reads_a_warc_file(tmp_path):
@@ -202,3 +206,27 @@ def test_extract_reads_a_warc_file(tmp_path):
     assert "the record is image/png, not an HTML page" in run.stderr
     assert run.stderr.splitlines()[-1].startswith("grist extract: 2 pages, 1 result, 1 error")
     assert run.stderr.splitlines()[-1].endswith("; 1 record that is not a page (1 request)")
+
+
+def test_batch_records_carry_metadata_and_links_when_asked(tmp_path):
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    words = "a paragraph long enough to be the main content of the page, " * 4
+    (folder / "a.html").write_text(
+        '<html lang="en"><head><title>Rivers | Atlas</title>'
+        '<meta property="og:site_name" content="Atlas">'
+        '<meta name="author" content="Ann Smith"></head><body><article><h1>Rivers</h1>'
+        f'<p>Rivers carry water. See <a href="/maps">the maps</a> and {words}</p>'
+        f'<p>{words}</p></article></body></html>')
+    run = grist("batch", str(folder), "--out", str(tmp_path / "out"), "-j", "1",
+                "--method", "justext", "--text-format", "markdown", "--links",
+                "--with-metadata")
+    assert run.returncode == 0, run.stderr
+    [record] = outputs(tmp_path / "out")
+    assert record["metadata"]["sitename"] == "Atlas" and record["metadata"]["author"] == "Ann Smith"
+    assert "[the maps](/maps)" in record["text"]  # no URL known: the link as the page has it
+    plain = grist("batch", str(folder), "--out", str(tmp_path / "plain"), "-j", "1",
+                  "--method", "justext", "--text-format", "markdown")
+    assert plain.returncode == 0, plain.stderr
+    [bare] = outputs(tmp_path / "plain")
+    assert "metadata" not in bare and "[the maps]" not in bare["text"] and "the maps" in bare["text"]

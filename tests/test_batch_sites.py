@@ -41,3 +41,41 @@ def test_site_models_for_hosts_with_enough_pages(tmp_path):
     assert all(NAV in r["text"] for r in small)
     index = json.loads((tmp_path / "sited" / "sites" / "index.json").read_text())
     assert index == {"big.example": "site-00000.json.gz"}
+
+
+def test_grist_site_model_is_the_default(tmp_path):
+    """Without --site-model the job fits grist's own SiteModel (seed 002's template paths)."""
+    def templated(number: int) -> bytes:
+        words = " ".join(f"word{number}x{k}" for k in range(40))
+        html = (f"<html><body><div class=nav><a href=/>{NAV}</a></div>"
+                f"<div class=main><h1>Story {number}</h1><p>Story {number}: {words}.</p>"
+                f"<p>More of story {number}: {words}.</p></div>"
+                "<div class=foot><p>Copyright the Daily Example, all rights kept</p></div>"
+                "</body></html>")
+        return warc_record("response", number, http_response(html.encode()),
+                           url=f"https://news.example/story/{number}")
+
+    write_warc(tmp_path / "a.warc.gz", [templated(n) for n in range(8)])
+    common = ["-j", "1", str(tmp_path / "a.warc.gz")]  # auto, the default
+    plain = grist("batch", *common, "--out", str(tmp_path / "plain"))
+    sited = grist("batch", *common, "--out", str(tmp_path / "sited"), "--site-aware")
+    assert plain.returncode == 0 and sited.returncode == 0, sited.stderr
+    before, after = outputs(tmp_path / "plain"), outputs(tmp_path / "sited")
+    assert len(after) == 8
+    assert sum("Copyright the Daily Example" in r["text"] for r in before) == 8
+    assert not any("Copyright the Daily Example" in r["text"] for r in after)
+    assert all(f"Story {n}:" in r["text"] for n, r in enumerate(after))
+    index = json.loads((tmp_path / "sited" / "sites" / "index.json").read_text())
+    assert list(index) == ["news.example"]
+
+
+def test_a_method_without_dom_paths_gets_a_clear_note():
+    import grist
+    from grist.sites import SiteModel
+
+    pages = [grist.RawPage(f"<html><body><div class=nav><a href=/>{NAV}</a></div><p>Story {n} "
+                           "tells something new in many words of its own today.</p></body></html>",
+                           url=f"https://news.example/{n}") for n in range(6)]
+    model = SiteModel().fit(pages)
+    result = grist.extract(pages[0], method="lineblock", site=model)
+    assert any("blocks have none" in w and "page-level result" in w for w in result.warnings)

@@ -76,16 +76,24 @@ def test_cli_flags(roles_method, tmp_path, capsys):
     assert out.startswith("Headline\n\n") and "Photo: the harbour" in out and "By A." not in out
 
 
-def test_cli_flags_on_workers_and_warc(roles_method, tmp_path, capsys):
+ARTICLE = ("<html><head><title>Council debates the quay plan - Town News</title></head><body>"
+           "<nav><a href=/>Home</a> <a href=/n>News</a></nav><article>"
+           "<h1>Council debates the quay plan</h1><p class=byline>By Ann Reporter</p>"
+           + "".join(f"<p>The harbour council met on Tuesday evening to discuss plan number {i} "
+                     "for the old quay, and residents who attended said the debate went on "
+                     "until late at night, with many questions about cost.</p>" for i in range(6))
+           + "</article><footer>Copyright 2024 Town News</footer></body></html>")
+
+
+def test_auto_names_the_title_and_workers_honour_the_flags(tmp_path, capsys):
     folder = tmp_path / "pages"
     folder.mkdir()
     for name in ("a.html", "b.html"):
-        (folder / name).write_text(PAGE)
-    # -j would send the pages to worker processes, which write the body only: one process here
-    assert main(["extract", "--quiet", "-j", "2", "--method", roles_method, "--with-title",
-                 str(folder)]) == 0
-    assert capsys.readouterr().out.count("Headline\n\nThe body paragraph one.") == 2
-    crawl = tmp_path / "crawl.warc.gz"
-    crawl.write_bytes(b"")
-    assert main(["extract", "--with-title", str(crawl)]) == 1
-    assert "not available for WARC input" in capsys.readouterr().err
+        (folder / name).write_text(ARTICLE)
+    assert main(["extract", "--quiet", "-j", "2", str(folder)]) == 0  # worker processes
+    body = capsys.readouterr().out
+    assert body.count("plan number 0 ") == 2 and "Council debates" not in body
+    assert main(["extract", "--quiet", "-j", "2", "--with-title", str(folder)]) == 0
+    titled = capsys.readouterr().out
+    assert titled.count("Council debates the quay plan\n\nThe harbour council met") == 2
+    assert titled.replace("Council debates the quay plan\n\n", "") == body

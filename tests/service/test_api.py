@@ -171,3 +171,20 @@ def test_unknown_endpoints_and_methods_answer_in_the_same_shape(service: str) ->
     wrong = httpx.get(service + "/extract")
     assert wrong.status_code == 405 and wrong.json()["reason"] == "method-not-allowed"
     assert "allow" in wrong.headers
+
+
+def test_output_options_change_what_comes_back(service: str) -> None:
+    page = ARTICLE.replace("<title>", '<meta name="author" content="Ann Smith"><title>').replace(
+        "the train", 'the <a href="/trains">train</a>', 1)
+    common = {"html": page, "url": "https://atlas.example/rivers", "method": "justext",
+              "format": "markdown"}
+    plain = post_json(service, common)
+    linked = post_json(service, {**common, "links": True, "metadata": True})
+    assert plain.status_code == linked.status_code == 200
+    assert "[train]" not in plain.text and "the train at the end" in plain.text
+    assert "[train](https://atlas.example/trains)" in linked.text
+    assert linked.text.startswith("---\n") and 'author: "Ann Smith"' in linked.text
+    compact = post_json(service, {**common, "format": "json"}).json()
+    full = post_json(service, {**common, "format": "json", "explain": True}).json()
+    assert "features" not in compact["blocks"][0] and "tag" not in compact["blocks"][0]
+    assert "tag" in full["blocks"][0] and "path" in full["blocks"][0]

@@ -43,6 +43,7 @@ class JobConfig:
     site_min_pages: int = 5
     site_model: str | None = None  # module:Class of the site model (default grist's SiteModel)
     plugins: tuple[str, ...] = ()  # modules every worker imports first (they register methods)
+    options: tuple[str, ...] = ()  # Extractor switches turned on (links, with_metadata, ...)
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,11 @@ class Shard:
     id: str
     kind: str  # warc, jsonl, files
     inputs: tuple[str, ...]
+    found: tuple[bool, ...] = ()  # per input: found in a folder, so read only if it is HTML
+
+    def in_folder(self, index: int) -> bool:
+        """Whether input ``index`` was found in a folder (and is skipped unless it is HTML)."""
+        return index < len(self.found) and self.found[index]
 
 
 @dataclass
@@ -75,12 +81,16 @@ def plan(inputs: Sequence[str], config: JobConfig, files_per_shard: int = 500) -
                          f"choose one of {', '.join(OUTPUT_FORMATS)}")
     job = Plan(config)
     loose: list[str] = []
+    found: list[bool] = []
 
     def flush() -> None:
         for start in range(0, len(loose), files_per_shard):
+            flags = tuple(found[start:start + files_per_shard])
             job.shards.append(Shard(f"shard-{len(job.shards):05d}", "files",
-                                    tuple(loose[start:start + files_per_shard])))
+                                    tuple(loose[start:start + files_per_shard]),
+                                    flags if any(flags) else ()))
         loose.clear()
+        found.clear()
 
     for item in inputs:
         if item != "-" and is_warc(item):
@@ -99,12 +109,14 @@ def plan(inputs: Sequence[str], config: JobConfig, files_per_shard: int = 500) -
                                         (str(Path(source.location).resolve()),)))
             elif source.kind == "url":
                 loose.append(source.location)
+                found.append(False)
             elif is_warc(source.location):
                 flush()
                 job.shards.append(Shard(f"shard-{len(job.shards):05d}", "warc",
                                         (str(Path(source.location).resolve()),)))
             else:
                 loose.append(str(Path(source.location).resolve()))
+                found.append(source.sniff)
     flush()
     return job
 

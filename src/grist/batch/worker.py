@@ -105,7 +105,7 @@ class Silent:
 
 def shard_items(shard: Shard, limits: Limits) -> Iterator[Item]:
     """Every record of the shard, in input order."""
-    for name in shard.inputs:
+    for index, name in enumerate(shard.inputs):
         if shard.kind == "warc":
             try:
                 for entry in read_warc(name, limits):
@@ -117,7 +117,7 @@ def shard_items(shard: Shard, limits: Limits) -> Iterator[Item]:
                 yield Item(name, name, error=exc)
             continue
         kind = shard.kind if shard.kind == "jsonl" else ("url" if "://" in name else "file")
-        source = Source(kind, name, url_name(name), name)
+        source = Source(kind, name, url_name(name), name, sniff=shard.in_folder(index))
         for page in source.pages(limits):
             if isinstance(page, RawPage):
                 yield Item(page.input, name, page=page)
@@ -191,6 +191,8 @@ def result_record(item: Item, extractor: Extractor, config: JobConfig,
         return error_record(record, exc)
     record["title"] = result.title
     record["text"] = text
+    if "with_metadata" in config.options:
+        record["metadata"] = result.metadata.as_dict()
     if result.empty_reason:
         record["empty_reason"] = result.empty_reason
     if result.warnings:
@@ -212,7 +214,8 @@ def build_extractor(config: JobConfig) -> Extractor:
         except ImportError as exc:
             raise GristError(f"cannot import plugin module {module!r}: {exc}") from None
     return Extractor(method=config.method, config=method_config(config.method, config.model),
-                     limits=Limits(time_budget=config.time_budget))
+                     limits=Limits(time_budget=config.time_budget),
+                     **{option: True for option in config.options})
 
 
 def extract_shard(shard: Shard, config: JobConfig, out: Path, extractor: Extractor,

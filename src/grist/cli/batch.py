@@ -15,6 +15,34 @@ from grist.methods import DEFAULT_METHOD, available_methods
 from grist.progress import progress
 
 
+# switches of ``grist extract`` and ``grist batch``: the Extractor field each turns on, its help
+OUTPUT_SWITCHES: dict[str, str] = {
+    "links": "keep links, with absolute URLs (markdown, html, xml)",
+    "images": "keep images, with absolute URLs (markdown, html, xml)",
+    "with_metadata": "the page's metadata: a front-matter header in text and markdown, a "
+                     "metadata field in batch records",
+    "explain": "json: every block's full reason, structure and feature values",
+    # the text is the article's body; these put the blocks of other roles into it (methods that
+    # name roles, such as auto; the others are unaffected)
+    "with_title": "also the article's title and subtitle (dek)",
+    "with_byline": "also the bylines (author, date lines)",
+    "with_captions": "also the captions and photo credits",
+    "with_comments": "also the readers' comments",
+}
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """The output switches (``--links``, ``--images``, ``--with-metadata``, ``--explain``,
+    ``--with-title``, ``--with-byline``, ``--with-captions``, ``--with-comments``)."""
+    for name, text in OUTPUT_SWITCHES.items():
+        parser.add_argument("--" + name.replace("_", "-"), action="store_true", help=text)
+
+
+def output_options(args: argparse.Namespace) -> tuple[str, ...]:
+    """The output switches turned on, as Extractor field names."""
+    return tuple(name for name in OUTPUT_SWITCHES if getattr(args, name))
+
+
 def add_executor_options(parser: argparse.ArgumentParser) -> None:
     """``-j`` (shared with ``grist extract``)."""
     parser.add_argument("-j", "--jobs", type=int, metavar="N", default=None,
@@ -64,6 +92,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         metavar="N", help="pages a host needs for its own site model")
     parser.add_argument("--site-model", metavar="MODULE:CLASS",
                         help="the site model class (default: grist.sites:SiteModel)")
+    add_output_options(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -76,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         text_format=args.text_format, output_format=args.output_format, dedup=args.dedup,
         dedup_threshold=args.dedup_threshold, site_aware=args.site_aware,
         site_min_pages=args.site_min_pages, site_model=args.site_model,
-        plugins=tuple(args.plugin))
+        plugins=tuple(args.plugin), options=output_options(args))
     options = BatchOptions(jobs=args.jobs or default_jobs(), executor=args.executor,
                            files_per_shard=args.files_per_shard, ray_address=args.ray_address)
     summary = Summary("batch")

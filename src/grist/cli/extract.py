@@ -18,7 +18,7 @@ from pathlib import Path
 from grist.api import Extractor
 from grist.batch.job import JobConfig
 from grist.batch.run import BatchOptions, default_jobs, run_job
-from grist.cli.batch import add_executor_options
+from grist.cli.batch import add_executor_options, add_output_options, output_options
 from grist.crosspage import CrossPageModel
 from grist.errors import GristError
 from grist.io.records import read_final
@@ -76,36 +76,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="SECONDS",
         help=f"time allowed per page (default: {Limits.time_budget:g})",
     )
-    parser.add_argument("--links", action="store_true",
-                        help="keep links, with absolute URLs (markdown, html, xml)")
-    parser.add_argument("--images", action="store_true",
-                        help="keep images, with absolute URLs (markdown, html, xml)")
-    parser.add_argument("--with-metadata", action="store_true",
-                        help="start text and markdown with a front-matter header of the metadata")
-    parser.add_argument("--explain", action="store_true",
-                        help="json: every block's full reason, structure and feature values")
+    add_output_options(parser)
     parser.add_argument(
         "--quiet", action="store_true", help="no progress bar and no notes (errors are shown)"
     )
     add_executor_options(parser)
-    _add_role_options(parser)
     parser.set_defaults(func=run)
-
-
-# The text is the article's body; these put the blocks of other roles into it (methods that
-# name roles, such as auto; the others are unaffected).
-ROLE_OPTIONS = {
-    "with_title": "also the article's title and subtitle (dek)",
-    "with_byline": "also the bylines (author, date lines)",
-    "with_captions": "also the captions and photo credits",
-    "with_comments": "also the readers' comments",
-}
-
-
-def _add_role_options(parser: argparse.ArgumentParser) -> None:
-    """``--with-title``, ``--with-byline``, ``--with-captions``, ``--with-comments``."""
-    for option, help_text in ROLE_OPTIONS.items():
-        parser.add_argument("--" + option.replace("_", "-"), action="store_true", help=help_text)
 
 
 def _name(source: Source, label: str) -> str:
@@ -118,20 +94,42 @@ def _run_parallel(args: argparse.Namespace, inputs: list[str], sources: list[Sou
     """A batch on ``-j`` worker processes (grist batch's executor, into a temporary folder),
     written in input order as the one-process path writes it."""
     config = JobConfig(method=args.method, model=args.model, time_budget=args.time_budget,
-                       page_timeout=3 * args.time_budget, text_format=args.format)
+                       page_timeout=3 * args.time_budget, text_format=args.format,
+                       options=output_options(args))
     by_path = {str(Path(s.location).resolve()): s for s in sources if s.kind != "url"}
     summary, counted = Summary("extract"), Summary("extract")
     with tempfile.TemporaryDirectory(prefix="grist-extract-") as folder, \
             progress(unit="page", quiet=args.quiet) as bar:
-        run_job(inputs, config, Path(folder), BatchOptions(jobs=args.jobs or default_jobs()),
-                counted, lambda reason: bar.update())
-        summary.notes = counted.notes  # WARC records that are not pages
         sink = ResultSink(args.format, args.out, True, bar, args.quiet, summary)
+        run_job(_pages_of_folders(inputs, sink), config, Path(folder),
+                BatchOptions(jobs=args.jobs or default_jobs()), counted,
+                lambda reason: bar.update())
+        summary.notes = counted.notes  # WARC records that are not pages
         for path in sorted(Path(folder).glob("shard-*.jsonl")):
             for record in read_final(path):
                 _write_record(sink, record, by_path.get(record["source"]), args.format)
     print(summary.line(), file=sys.stderr)
     return 1 if summary.errors else 0
+
+
+def _pages_of_folders(inputs: list[str], sink: ResultSink) -> list[str]:
+    """The inputs with each folder replaced by its files; those that are not HTML pages are
+    reported as skipped here, as the one-process path reports them (WARC files stay)."""
+    found: list[str] = []
+    for item in inputs:
+        if not Path(item).is_dir():
+            found.append(item)
+            continue
+        for source in expand([item])[0]:
+            if is_warc(source.location):
+                found.append(source.location)
+                continue
+            page = next(source.pages(), None)
+            if isinstance(page, Skipped):
+                sink.skipped(page.input, page.reason)
+            else:
+                found.append(source.location)
+    return found
 
 
 def _write_record(sink: ResultSink, record: dict, source: Source | None, fmt: str) -> None:
@@ -188,14 +186,10 @@ def run(args: argparse.Namespace) -> int:
     if site is not None and any(is_warc(item) for item in inputs):
         raise GristError("--site reads pages in one process and WARC files go to the batch "
                          "executor: use grist batch --site-aware for a crawl")
-    roles = [option for option in ROLE_OPTIONS if getattr(args, option)]
-    if roles and any(is_warc(item) for item in inputs):
-        raise GristError("--with-title, --with-byline, --with-captions and --with-comments are "
-                         "not available for WARC input yet (its batch executor writes the body)")
     if any(is_warc(item) for item in inputs):  # a crawl: the batch executor reads WARC
         return _run_parallel(args, inputs, expand([i for i in inputs if not is_warc(i)])[0]
                              if not all(is_warc(i) for i in inputs) else [])
-    if args.jobs and args.jobs > 1 and site is None and not roles:  # roles: in this process
+    if args.jobs and args.jobs > 1 and site is None:
         sources, batch = expand(inputs)
         if batch and all(s.kind != "stdin" for s in sources):
             return _run_parallel(args, inputs, sources)
@@ -203,11 +197,7 @@ def run(args: argparse.Namespace) -> int:
         method=args.method,
         config=method_config(args.method, args.model),
         limits=Limits(time_budget=args.time_budget),
-        links=args.links,
-        images=args.images,
-        with_metadata=args.with_metadata,
-        explain=args.explain,
-        **{option: getattr(args, option) for option in ROLE_OPTIONS},
+        **{option: True for option in output_options(args)},
     )
     sources, batch = _sources(args, inputs)
     if args.out is not None:

@@ -35,6 +35,7 @@ def parquet_schema() -> Any:
         ("text", pa.string()), ("error", pa.string()), ("reason", pa.string()),
         ("empty_reason", pa.string()), ("warnings", pa.list_(pa.string())),
         ("duplicate_of", pa.string()),
+        ("metadata", pa.string()),  # JSON of the page's metadata (--with-metadata), else null
     ])
 
 
@@ -84,6 +85,8 @@ def _write_parquet(records: Iterator[dict[str, Any]], path: Path) -> None:
     with pq.ParquetWriter(path, schema, compression="zstd") as writer:
         batch: list[dict[str, Any]] = []
         for record in records:
+            if isinstance(record.get("metadata"), dict):
+                record["metadata"] = json.dumps(record["metadata"], ensure_ascii=False)
             batch.append(record)
             if len(batch) == _ROW_GROUP:
                 writer.write_table(pa.Table.from_pylist(batch, schema=schema))

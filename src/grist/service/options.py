@@ -22,11 +22,13 @@ from grist.render import FORMATS
 # option -> the Extractor keyword it becomes, and where in grist it comes from
 LIBRARY_OPTIONS: dict[str, tuple[str, str]] = {
     "with_title": ("with_title", "block roles"),
+    "with_byline": ("with_byline", "block roles"),
     "with_captions": ("with_captions", "block roles"),
     "with_comments": ("with_comments", "block roles"),
     "links": ("links", "output options"),
     "images": ("images", "output options"),
-    "metadata": ("metadata", "output options"),
+    "metadata": ("with_metadata", "output options"),
+    "explain": ("explain", "output options"),
 }
 
 
@@ -55,11 +57,15 @@ class ExtractOptions(BaseModel):
                         "(GET /methods lists them)")
     format: str = Field("text", description=f"output format: {', '.join(FORMATS)}")
     with_title: bool = Field(False, description="put the title into the text (block roles)")
+    with_byline: bool = Field(False, description="put bylines (author, date lines) into the text")
     with_captions: bool = Field(False, description="put image captions into the text")
     with_comments: bool = Field(False, description="put user comments into the text")
     links: bool = Field(False, description="keep links in Markdown and HTML output")
     images: bool = Field(False, description="keep images in Markdown and HTML output")
-    metadata: bool = Field(False, description="add the page's metadata to the output")
+    metadata: bool = Field(False, description="add the page's metadata to the output (a "
+                           "front-matter header in text and Markdown; JSON always has it)")
+    explain: bool = Field(False, description="JSON: every block's complete reason, structure "
+                          "and feature values (large)")
     site: str | None = Field(None, description="read this site model (from the service's site "
                              "folder) during extraction")
     time_budget: float | None = Field(None, gt=0, description="seconds this request may take "

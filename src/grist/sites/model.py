@@ -204,8 +204,9 @@ class SiteModel:
             where = f"site {group}" if group else "pages without a URL"
             raise GristError(f"no template of {where} is known "
                              f"(no cluster of {self.config.min_pages} pages or more)")
-        if self.config.paths == "nodes" and doc.dom is None:
-            raise GristError("the site model reads DOM paths; this method has no DOM")
+        if (self.config.paths == "nodes" and doc.dom is None) or not any(b.path for b in blocks):
+            raise GristError("the site model reads DOM paths; this method's blocks have none "
+                             "(lineblock reads lines, not the DOM: use another method)")
         strings = page_path_strings(doc, blocks, self.config.paths, self.config.fold_digits)
         found, similarity = self._assign(group, np.unique(element_hashes(strings)))
         if found is None:

@@ -252,12 +252,15 @@ function showSummary(data) {
   if (result.empty_reason) parts.push(el("div", {class: "warning"}, result.empty_reason));
   $("summary").replaceChildren(...parts);
   $("text").textContent = result.text;
-  // Every page-level field the result carries (metadata fields included as grist adds them).
+  // The page's metadata, then every other page-level field the result carries.
   const meta = el("dl", {});
   const shown = (value) => value === null || value === undefined || value === "" ? "–"
     : typeof value === "string" ? value : JSON.stringify(value);
+  for (const [key, value] of Object.entries(result.metadata || {})) {  // title, author, date, ...
+    meta.append(el("dt", {}, key), el("dd", {}, shown(value)));
+  }
   for (const [key, value] of Object.entries(result)) {
-    if (["blocks", "text", "warnings", "meta"].includes(key)) continue;
+    if (["blocks", "text", "warnings", "meta", "metadata"].includes(key)) continue;
     meta.append(el("dt", {}, key), el("dd", {}, shown(value)));
   }
   for (const [key, value] of Object.entries(result.meta || {})) {
