@@ -24,15 +24,21 @@ from grist.features.text import block_features
 from grist.html.load import load_document
 from grist.html.parse import check_structure, parse_document
 from grist.limits import Limits
-from grist.segment.blocks import segment
-from grist.features.auto import FAR_COLUMNS, stage2_features
+from grist.segment.blocks import segment_elements
+from grist.features.ancestry import ancestry_features
+from grist.features.auto import FAR_COLUMNS
+from grist.features.copies import copy_features
+from grist.features.markup import markup_features
 from grist.classify.boosted import SHIPPED, AutoModel
+from grist.classify.roles import derive_roles
+from grist.methods.auto import select_content
 from grist.modelfile import shipped
 
 DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
-            "modern-dev", "readability")
+            "modern-dev", "readability", "wcxb-dev")
 STAGES = ("load", "check_structure", "lexbor", "segment", "text", "context", "candidates",
-          "neighbours", "stage1 forest", "stage2 features", "stage2 forest")
+          "ancestry", "copies + markup", "neighbours", "stage1 forest",
+          "stage2 (features, page type, forest)", "page cut", "roles")
 
 
 def load_pages(folder: Path, per_dataset: int) -> list:
@@ -60,18 +66,26 @@ def stage_times(pages: list) -> dict[str, float]:
         except grist.GristError:
             continue
         timed("lexbor", lambda d=doc: parse_document(d, Limits(max_tags=10**9, max_depth=10**9)))
-        blocks = timed("segment", lambda d=doc: segment(d))
+        blocks, elements = timed("segment", lambda d=doc: segment_elements(d))
         if not blocks:
             continue
         text = timed("text", lambda b=blocks: block_features(b))
         ctx = timed("context", lambda b=blocks, d=doc: context_features(b, d))
         cand = timed("candidates", lambda b=blocks: candidate_features(b))
-        matrix = timed("neighbours", lambda t=text, c=ctx, k=cand: with_neighbours(
-            t.hstack(c).hstack(k), FAR_COLUMNS, (-2, 2)))
+        words = text.column("num_words")
+        anc = timed("ancestry", lambda b=blocks, e=elements, w=words, t=text: ancestry_features(
+            b, e, w, w * t.column("link_density")))
+        texts = [b.text for b in blocks]
+        rest = timed("copies + markup", lambda x=texts, w=words: copy_features(x, w).hstack(
+            markup_features(x, w)))
+        matrix = timed("neighbours", lambda t=text, c=ctx, k=cand, a=anc, r=rest: with_neighbours(
+            t.hstack(c).hstack(k).hstack(a).hstack(r), FAR_COLUMNS, (-2, 2)))
         p1 = timed("stage1 forest", lambda m=matrix: model.stage1_scores(m)[0])
-        second = timed("stage2 features", lambda b=blocks, m=matrix, p=p1: stage2_features(
-            [x.region for x in b], [x.path for x in b], m, p))
-        timed("stage2 forest", lambda s=second: model.boosters_.stage2.predict(s.values))
+        p2 = timed("stage2 (features, page type, forest)", lambda b=blocks, m=matrix, p=p1:
+                   model.stage2_scores(m, [x.region for x in b], [x.path for x in b], p)[0])
+        cut = timed("page cut", lambda p=p2, w=words: model.cut(p, w))
+        timed("roles", lambda m=matrix, p=p2, c=cut: derive_roles(
+            m, texts, select_content(p, m.column("num_words"), c, 0.0, 10)[0]))
     return totals
 
 

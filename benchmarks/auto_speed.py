@@ -29,7 +29,7 @@ from grist.evaluate.peers import make_peer
 from grist.methods.auto import AutoConfig
 
 DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
-            "modern-dev", "readability")
+            "modern-dev", "readability", "wcxb-dev")
 
 
 def systems() -> dict[str, Callable[[str, str | None], str]]:
@@ -86,7 +86,7 @@ def stage_times(pages: list) -> str:
     from grist.features.text import block_features
     from grist.html.load import load_document
     from grist.html.parse import parse_document
-    from grist.segment.blocks import segment
+    from grist.segment.blocks import segment_elements
     from grist.classify.explain import top_contributions
     from grist.features.auto import stage1_features
     from grist.classify.boosted import SHIPPED, AutoModel
@@ -104,17 +104,17 @@ def stage_times(pages: list) -> str:
 
     for page in pages:
         doc = timed("load + parse", lambda html: parse_document(load_document(html)), page.html)
-        blocks = timed("segment", segment, doc)
+        blocks, elements = timed("segment", segment_elements, doc)
         if not blocks:
             continue
         timed("block features (text)", block_features, blocks, doc)
         timed("context features", context_features, blocks, doc)
-        matrix = timed("stage-1 features (all)", stage1_features, blocks, doc)
+        matrix = timed("stage-1 features (all)", stage1_features, blocks, doc, elements)
         p1, contrib = timed("stage-1 trees + contributions", model.stage1_scores, matrix, True)
         p2, _ = timed("stage-2 features + trees", model.stage2_scores, matrix,
                       [b.region for b in blocks], [b.path for b in blocks], p1)
         timed("explanation texts", top_contributions, contrib, matrix.values, matrix.names,
-              p2 >= model.threshold)
+              p2 >= model.threshold_)
         timed("whole auto (Extractor)", auto, page.html, page.url)
     lines = ["| step | CPU ms/page |", "|---|---:|"]
     lines += [f"| {name} | {1000 * seconds / len(pages):.2f} |" for name, seconds in spent.items()]
@@ -132,6 +132,20 @@ def table(pages: int, totals: dict[str, list[float]]) -> str:
     return "\n".join(lines)
 
 
+def by_dataset(rows: dict[str, dict[str, list[float]]], pages: dict[str, int]) -> str:
+    """Markdown table: per dataset, CPU pages/s of every system and grist auto's over
+    trafilatura's."""
+    names = list(next(iter(rows.values())))
+    lines = ["| dataset | pages | " + " | ".join(f"{n} pages/s (CPU)" for n in names)
+             + " | auto x trafilatura (CPU) |", "|---|---:|" + "---:|" * (len(names) + 1)]
+    for dataset, totals in rows.items():
+        n = pages[dataset]
+        cells = [f"{n / totals[name][1]:.1f}" for name in names]
+        ratio = totals["trafilatura"][1] / totals["grist auto"][1]
+        lines.append(f"| {dataset} | {n} | " + " | ".join(cells) + f" | {ratio:.2f} |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets-dir", default="../shared/datasets")
@@ -143,8 +157,9 @@ def main() -> int:
                         help="also time each step of auto (CPU ms per page)")
     parser.add_argument("--out", help="write the markdown result here")
     args = parser.parse_args()
-    pages = [p for name in args.datasets
-             for p in read_jsonl(Path(args.datasets_dir) / f"{name}.jsonl.gz", args.pages)]
+    per_dataset = {name: list(read_jsonl(Path(args.datasets_dir) / f"{name}.jsonl.gz",
+                                         args.pages)) for name in args.datasets}
+    pages = [p for found in per_dataset.values() for p in found]
     extractors = systems()
     for extract in extractors.values():  # warm-up: lazy imports, model loading, caches
         extract(pages[0].html, pages[0].url)
@@ -154,8 +169,13 @@ def main() -> int:
         f"Run {datetime.datetime.now().isoformat(timespec='minutes')} on Python "
         f"{platform.python_version()}; {versions}.\n"
         f"Command: `{' '.join(sys.argv)}` ({len(pages)} pages: first {args.pages} of "
-        f"{', '.join(args.datasets)})\n\n" + table(len(pages), measure(pages, extractors)) + "\n"
+        f"{', '.join(args.datasets)})\n\n"
     )
+    rows = {name: measure(found, extractors) for name, found in per_dataset.items()}
+    totals = {system: [sum(r[system][i] for r in rows.values()) for i in range(3)]
+              for system in extractors}
+    report += table(len(pages), totals) + "\n\n" + by_dataset(
+        rows, {name: len(found) for name, found in per_dataset.items()}) + "\n"
     if args.stages:
         report += "\n" + stage_times(pages) + "\n"
     print(report)

@@ -54,7 +54,7 @@ def _labelled(datasets_dir: Path, name: str, cache: Path) -> list:
 
 def lodo_auto(datasets_dir: Path, held: str, cache: Path, page_step: int = 2) -> Path:
     """Path of an ``auto`` model trained on every dataset but ``held`` (every ``page_step``-th
-    page, as benchmarks/auto_lodo.py does), trained and cached on first use."""
+    page, as ``benchmarks/auto_cv.py --page-step 2`` does), trained and cached on first use."""
     cache.mkdir(parents=True, exist_ok=True)
     target = cache / f"auto-without-{held}-step{page_step}.json.gz"
     if not target.exists():

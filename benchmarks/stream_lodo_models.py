@@ -2,7 +2,7 @@
 
 The shipped ``auto`` model was trained on every shared dataset, so it has seen the pages the
 stream benchmark replays. This trains, for each held-out dataset, a model on the others
-(every ``--page-step``-th page, as benchmarks/auto_lodo.py does) and saves it as
+(every ``--page-step``-th page, as ``benchmarks/auto_cv.py --page-step`` does) and saves it as
 DIR/<dataset>.json.gz, the layout ``stream_tree.py --lodo DIR`` reads.
 
     flock /tmp/grist-bench.lock nice -n 10 .venv/bin/python benchmarks/stream_lodo_models.py \
@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from auto_lodo import DATASETS, labelled  # noqa: E402
+from auto_cv import DATASETS, labelled  # noqa: E402
 
 from grist.classify.boosted import AutoModel, TrainConfig  # noqa: E402
 from grist.features.auto import stage1_features  # noqa: E402
@@ -35,7 +35,7 @@ def main() -> int:
     cache, out = Path(args.cache), Path(args.out)
     cache.mkdir(parents=True, exist_ok=True)
     out.mkdir(parents=True, exist_ok=True)
-    data = {n: labelled(Path(args.datasets_dir) / f"{n}.jsonl.gz", cache, None)[0]
+    data = {n: labelled(Path(args.datasets_dir) / f"{n}.jsonl.gz", cache)[0]
             for n in DATASETS}
     names1 = stage1_features([], None).names
     for held in args.held.split(","):

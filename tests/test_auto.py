@@ -21,7 +21,7 @@ from grist.methods.auto import AutoConfig, select_content
 from grist.segment.blocks import segment
 from grist.classify.rows import LabelledPage
 from grist.features.auto import _run_edges
-from grist.classify.boosted import TrainConfig, _best_threshold, _page_weights
+from grist.classify.fitting import TrainConfig, _best_threshold, _page_weights
 
 ARTICLE = (
     "<html><head><title>Rivers of the north</title></head><body>"
@@ -72,7 +72,12 @@ STRUCTURED = (
 def test_shipped_model_keeps_headings_lists_tables_and_code_of_the_article():
     result = grist.extract(STRUCTURED, method="auto")
     kept = {b.text for b in result.content_blocks}
-    assert {"A new bridge for the town", "What the plan includes"} <= kept
+    assert "What the plan includes" in kept
+    headline = next(b for b in result.blocks if b.text == "A new bridge for the town")
+    assert headline.role == "title" and not headline.is_content  # the body is the default text
+    with_title = grist.extract(STRUCTURED, method="auto", with_title=True)
+    assert with_title.text.startswith("A new bridge for the town\n\n")
+    assert with_title.text.endswith(result.text.split("\n\n")[-1])
     assert "Foundations designed for the spring floods" in kept
     assert "load = cars * 1.5 + trucks * 9.0\nprint(load)" in kept
     assert {"2025", "12.5", "2026", "18.0"} <= kept
@@ -96,12 +101,15 @@ def test_shipped_model_is_deterministic_and_explains_every_block():
 
 def test_explanations_can_be_switched_off():
     result = grist.extract(ARTICLE, method="auto", config=AutoConfig(explain=False))
-    assert all(b.reason == f"p={b.score:.3f}" for b in result.blocks)
+    assert all(b.reason.partition(";")[0] == f"p={b.score:.3f}" for b in result.blocks)
+    assert not any("context" in b.reason for b in result.blocks)
 
 
 def test_threshold_override_changes_the_decision():
     everything = grist.extract(ARTICLE, method="auto", config=AutoConfig(threshold=0.0))
-    assert all(b.is_content for b in everything.blocks)
+    assert all(b.is_content or b.role in ("title", "subtitle", "byline", "caption")
+               for b in everything.blocks)
+    assert all(b.role != "body" or b.is_content for b in everything.blocks)
 
 
 def test_fallback_keeps_the_whole_page_when_the_model_keeps_almost_nothing():
@@ -112,6 +120,11 @@ def test_fallback_keeps_the_whole_page_when_the_model_keeps_almost_nothing():
     assert share == 2 / 105 and keep.all()  # under 4 %: the whole page
     keep, share = select_content(np.array([0.6, 0.3, 0.2]), words, 0.5, 0.04)
     assert share is None and keep.tolist() == [True, False, False]
+    # by words: 3 kept words are under 10, 100 are not
+    keep, share = select_content(np.array([0.1, 0.2, 0.9]), words, 0.5, 0.0, 10)
+    assert share == 3 / 105 and keep.all()
+    keep, share = select_content(np.array([0.9, 0.2, 0.1]), words, 0.5, 0.0, 10)
+    assert share is None and keep.tolist() == [True, False, False]
 
 
 def test_fallback_in_the_pipeline_warns_and_says_why():
@@ -119,9 +132,9 @@ def test_fallback_in_the_pipeline_warns_and_says_why():
     assert all(b.is_content for b in strict.blocks)
     assert all(b.reason.endswith("fallback: whole page kept") for b in strict.blocks)
     assert any("every block is kept" in w for w in strict.warnings)
-    off = grist.extract(ARTICLE, method="auto", config=AutoConfig(threshold=0.9999, fallback_below=0))
+    off = grist.extract(ARTICLE, method="auto", config=AutoConfig(threshold=0.9999, fallback_words=0))
     assert not any(b.is_content for b in off.blocks) and not off.warnings
-    assert method_config("auto/no-fallback").fallback_below == 0.0
+    assert method_config("auto/no-fallback").fallback_words == 0
 
 
 def test_context_features_of_a_small_page():
@@ -203,12 +216,13 @@ def _page(words: list[float], labels: list[bool], dataset: str = "d") -> Labelle
 def test_training_threshold_maximises_word_f1_on_the_training_pages():
     # Content blocks score 0.45 and 0.7, boilerplate 0.32: 0.35-0.45 keep exactly the content.
     page = _page([10, 20, 30], [True, True, False])
+    wanted = [page.labels]
     p2 = np.array([0.45, 0.7, 0.32])
-    assert _best_threshold([page], ("num_words",), p2) == 0.35
+    assert _best_threshold([page], wanted, ("num_words",), p2) == 0.35
     # Boilerplate at 0.5, a content block at 0.3: 0.55 loses 10 words of content but drops 30
     # of boilerplate: F1 2*20/(20+30) = 0.8 beats 2*30/(60+30) (all) and 2*20/(50+30).
     p2 = np.array([0.3, 0.7, 0.5])
-    assert _best_threshold([page], ("num_words",), p2) == 0.55
+    assert _best_threshold([page], wanted, ("num_words",), p2) == 0.55
 
 
 def test_run_edges_see_past_a_long_list_to_the_blocks_around_it():

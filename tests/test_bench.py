@@ -17,12 +17,24 @@ GOLDS = {"tiny": [Gold("a", "Title Some text in the body", 100), Gold("b", "x y 
 
 def test_score_run_counts_missing_and_failed_pages():
     run = SystemRun("sys", {("tiny", "a"): Output("Title Copyright Some text in", 0.5)})
-    result = score_run(run, GOLDS, rounds=50, keep_texts=True)
+    (result,) = score_run(run, GOLDS, rounds=50, keep_texts=True)
     summary = result.datasets["tiny"]
     assert summary["pages"] == 2
     assert summary["errors"] == 1  # page b has no output: empty and failed
     assert summary["lcs_f1"] == pytest.approx((8 / 11) / 2)
     assert result.texts[("tiny", "b")] == ""
+
+
+def test_a_method_with_roles_is_scored_with_the_convention_and_body_only():
+    run = SystemRun("grist:auto", {
+        ("tiny", "a"): Output("Title Some text in the body", 0.5, default="Some text in the body"),
+        ("tiny", "b"): Output("x y z", 0.5, default="x y z"),
+    })
+    convention, body = score_run(run, GOLDS, rounds=10, keep_texts=True)
+    assert (convention.system, body.system) == ("grist:auto", "grist:auto (body only)")
+    assert convention.datasets["tiny"]["lcs_f1"] == 1.0
+    assert body.datasets["tiny"]["lcs_r"] == pytest.approx((5 / 6 + 1) / 2)
+    assert body.texts[("tiny", "a")] == "Some text in the body"
 
 
 def test_speed_is_pages_over_extraction_seconds():
@@ -39,7 +51,7 @@ def test_worst_pages_ranks_gap_to_best_peer():
         "peer2": {("tiny", "a"): Output("Title Some", 0.1), ("tiny", "b"): Output("x y", 0.1)},
     }
     results = {
-        name: score_run(SystemRun(name, out), GOLDS, rounds=10, keep_texts=False)
+        name: score_run(SystemRun(name, out), GOLDS, rounds=10, keep_texts=False)[0]
         for name, out in outputs.items()
     }
     worst = worst_pages(results, ["grist:m"], 1)

@@ -55,7 +55,7 @@ def test_hand_written_tree_and_its_path_contributions():
 def test_bad_models_and_inputs_raise_model_error():
     with pytest.raises(ModelError):
         Forest.parse("not a model")
-    with pytest.raises(ModelError):
+    with pytest.raises(ModelError):  # a multi-class objective needs its trees per class
         Forest.parse(SMALL.replace("objective=binary sigmoid:1", "objective=multiclass num_class:3"))
     with pytest.raises(ModelError):
         Forest.parse(SMALL.replace("leaf_value=0.1 0.3 0.6", "leaf_value=0.1 0.3"))
@@ -104,6 +104,22 @@ def test_same_scores_as_lightgbm(variant):
         assert forest.missing_zero.any()
     if variant == "nan":
         assert forest.missing_nan.any()
+
+
+def test_multi_class_probabilities_match_lightgbm():
+    lgb = pytest.importorskip("lightgbm")
+    x, y = _random_data(5)
+    classes = (y + (x[:, 3] > 0.4)).astype(int)  # 0, 1, 2
+    booster = lgb.train({"objective": "multiclass", "num_class": 3, "num_leaves": 7,
+                         "verbosity": -1, "num_threads": 1, "seed": 1, "deterministic": True},
+                        lgb.Dataset(x, label=classes), num_boost_round=20)
+    forest = Forest.parse(booster.model_to_string())
+    test, _ = _random_data(6, rows=300)
+    assert forest.classes == 3 and forest.num_trees == 60
+    assert np.abs(forest.predict(test) - booster.predict(test)).max() < 1e-9
+    assert forest.evaluate(test[:0])[0].shape == (0, 3)
+    with pytest.raises(ModelError):
+        forest.evaluate(test, contributions=True)
 
 
 PAGES = [

@@ -6,7 +6,7 @@ import pytest
 
 import grist
 from grist.errors import UnknownMethodError
-from grist.evaluate.systems import make_system, system_available
+from grist.evaluate.systems import make_system, model_path, system_available
 from grist.methods import get_method, method_config
 from grist.methods.justext import JustextConfig
 from grist.methods.tagscore import TagscoreConfig
@@ -47,3 +47,14 @@ def test_bench_system_reads_a_model_per_dataset(tmp_path):
     assert system_available("grist:tree@whatever/{dataset}.json") is None
     assert system_available("grist:tagscore/rule-plugins") is None
     assert "unknown method" in system_available("grist:nonsense")
+
+
+def test_bench_system_reads_the_fold_of_each_page(tmp_path):
+    (tmp_path / "folds.json").write_text('{"news/a": 0, "news/b": 3}')
+    spec = f"grist:auto@{tmp_path}/fold{{fold}}.json.gz"
+    assert model_path(spec, "news", "b") == f"{tmp_path}/fold3.json.gz"
+    assert model_path(f"grist:auto@{tmp_path}/{{dataset}}.json.gz", "news") == \
+        f"{tmp_path}/news.json.gz"
+    assert model_path("grist:auto", "news", "a") is None
+    with pytest.raises(grist.errors.GristError, match="news/c is not in the fold table"):
+        model_path(spec, "news", "c")

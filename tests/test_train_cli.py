@@ -51,7 +51,8 @@ def test_train_auto_round_trip_learns_article_versus_menu(training_folder, tmp_p
     html, _ = page("lighthouse", 4)
     result = grist.extract(html, method="auto", config=AutoConfig(model_path=str(model)))
     kept = [b.text for b in result.content_blocks]
-    assert "All about the lighthouse" in kept
+    assert "All about the lighthouse" not in kept  # the headline is the title, not the body
+    assert {b.role for b in result.blocks if b.text == "All about the lighthouse"} == {"title"}
     assert sum(t.startswith("The lighthouse story") for t in kept) == 4
     assert not any("news" in t or "Privacy" in t for t in kept)
     assert all(b.reason.startswith("p=") and 0 <= b.score <= 1 for b in result.blocks)

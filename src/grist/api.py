@@ -28,6 +28,11 @@ class Extractor:
     ``table_units``: every data table is kept or dropped whole (``grist.classify.table_units``).
     ``links``, ``images``, ``with_metadata`` and ``explain`` are the rendering options the
     results carry (``grist.render.RenderOptions``); they never change what is extracted.
+
+    The text is the article's body. Methods that name block roles (``auto``) report the title,
+    subtitle, bylines, captions and comments as blocks with that ``role``, outside the text;
+    ``with_title`` (title and subtitle), ``with_byline``, ``with_captions`` and
+    ``with_comments`` put them into it.
     """
 
     method: str = DEFAULT_METHOD
@@ -39,6 +44,10 @@ class Extractor:
     images: bool = False
     with_metadata: bool = False
     explain: bool = False
+    with_title: bool = False
+    with_byline: bool = False
+    with_captions: bool = False
+    with_comments: bool = False
 
     def __post_init__(self) -> None:
         self._method = get_method(self.method)
@@ -83,13 +92,11 @@ class Extractor:
         notes = list(labelled.notes)
         if self.table_units:
             tables_as_units(blocks)
-        apply_verdicts(models, doc, blocks, notes)
         result = Result(
             document=doc,
             blocks=blocks,
             method=self.method,
             output=self.output,
-            empty_reason=_empty_reason(blocks),
             features=labelled.features,
             warnings=notes,
             meta=dict(labelled.meta),
@@ -97,8 +104,28 @@ class Extractor:
             options=RenderOptions(links=self.links, images=self.images,
                                   with_metadata=self.with_metadata, explain=self.explain),
         )
+        if self.included_roles:  # before the cross-page models: they may drop what it adds
+            result = result.including(self.included_roles)
+        apply_verdicts(models, doc, result.blocks, notes)
+        result.empty_reason = _empty_reason(result.blocks)
         result.timings["total"] = time.perf_counter() - started
         return result
+
+    @property
+    def included_roles(self) -> frozenset[str]:
+        """The roles besides the body that this extractor puts into the text."""
+        return included_roles(self.with_title, self.with_byline, self.with_captions,
+                              self.with_comments)
+
+
+def included_roles(with_title: bool = False, with_byline: bool = False,
+                   with_captions: bool = False, with_comments: bool = False) -> frozenset[str]:
+    """The block roles the ``with_*`` options add to the body."""
+    chosen = [("title", "subtitle")] if with_title else []
+    chosen += [("byline",)] if with_byline else []
+    chosen += [("caption",)] if with_captions else []
+    chosen += [("comment",)] if with_comments else []
+    return frozenset(role for group in chosen for role in group)
 
 
 def _empty_reason(blocks: list[Block]) -> str | None:
@@ -121,6 +148,10 @@ def extract(
     images: bool = False,
     with_metadata: bool = False,
     explain: bool = False,
+    with_title: bool = False,
+    with_byline: bool = False,
+    with_captions: bool = False,
+    with_comments: bool = False,
 ) -> Result:
     """Extract the main content of one page.
 
@@ -128,10 +159,13 @@ def extract(
     Returns a Result (``.text``, ``.metadata``, ``.blocks``, renderers); ``str(result)`` renders
     ``output`` with links and images (absolute URLs) when ``links`` / ``images``, a metadata
     header when ``with_metadata``, and in JSON every feature value when ``explain``. ``site`` /
-    ``stream`` are cross-page models read (never updated) by the extraction. Raises a
-    ``grist.errors.GristError`` subclass for input that cannot be extracted.
+    ``stream`` are cross-page models read (never updated) by the extraction. The text is the
+    body; ``with_title``, ``with_byline``, ``with_captions`` and ``with_comments`` add those
+    blocks (see ``Extractor``). Raises a ``grist.errors.GristError`` subclass for input that
+    cannot be extracted.
     """
     extractor = Extractor(method=method, config=config, limits=limits or Limits(), output=output,
                           links=links, images=images, with_metadata=with_metadata,
-                          explain=explain)
+                          explain=explain, with_title=with_title, with_byline=with_byline,
+                          with_captions=with_captions, with_comments=with_comments)
     return extractor(html, url, site=site, stream=stream)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from grist import render as renderers
-from grist.document import Block, Document
+from grist.document import CONTENT, Block, Document
 from grist.metadata import Metadata, extract_metadata
 from grist.render import RenderOptions
 
@@ -58,6 +58,29 @@ class Result:
         """The page's metadata (JSON-LD, OpenGraph, microdata, ``<meta>``, then the blocks),
         computed on first use: text output does not pay for it."""
         return extract_metadata(self.document, self.blocks)
+
+    def including(self, roles: Collection[str]) -> Result:
+        """This result with the blocks of the given roles (``title``, ``caption``, ...; see
+        ``grist.document.ROLES``) in the text as well, each saying so in its reason. A new
+        Result; this one is unchanged. Methods that name no roles are unaffected, and so are
+        blocks a cross-page model dropped (a title that is the site's template stays out)."""
+        added = [b.role in roles and not b.is_content and b.decided_by == "page"
+                 for b in self.blocks]
+        if not any(added):
+            return self
+
+        def note(reason: str | None, block: Block) -> str:
+            return f"{reason}; {block.role}, kept on request"
+
+        blocks = [replace(b, label=CONTENT, reason=note(b.reason, b)) if add else b
+                  for b, add in zip(self.blocks, added, strict=True)]
+        reasons = self.reasons
+        if reasons is not None:
+            def reasons() -> list[str]:
+                full = self.reasons()
+                return [note(r, b) if add else r
+                        for r, b, add in zip(full, self.blocks, added, strict=True)]
+        return replace(self, blocks=blocks, empty_reason=None, reasons=reasons)
 
     @property
     def title(self) -> str:

@@ -1,99 +1,44 @@
 """``AutoModel``, the learned block classifier of ``auto``: two stages of gradient-boosted trees.
 
 Stage 1 scores each block from its own shallow + DOM-context features. Stage 2 rescores it from
-the stage-1 probabilities around it (neighbours, window, region, DOM path, page), trained on
-out-of-fold stage-1 predictions so it learns how far to trust them. Rows are weighted by the
-block's word count, because the metrics that matter (word-level P/R/F1) are.
+the stage-1 probabilities around it (neighbours, window, region, DOM path, page), where they
+stand on the page, and the page's predicted type (``grist.classify.pagetype``); it is trained
+on out-of-fold stage-1 predictions so it learns how far to trust them. What a positive block is
+(the body, by default) and how the model is trained: ``grist.classify.fitting``.
 
 Training needs lightgbm (the ``train`` extra), imported when a model is fitted; predicting does
-not: both boosters are kept in LightGBM's text format and evaluated with NumPy
+not: the boosters are kept in LightGBM's text format and evaluated with NumPy
 (``grist.classify.forest``), which also gives the per-feature contributions of the explanations.
 
-A model file (``grist.modelfile``, kind ``auto``) holds both boosters in LightGBM's text format,
-the feature names, the threshold and how the model was made.
+A model file (``grist.modelfile``, kind ``auto``, version 2) holds the boosters (stages 1 and
+2, the page type, the optional page cut) in LightGBM's text format, the feature names, the
+threshold and how the model was made.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from grist.classify.cut import clip_cut, page_cut_features
+from grist.classify.fitting import TrainConfig, fit_boosters
 from grist.classify.forest import Forest
+from grist.classify.pagetype import page_row, type_columns
 from grist.classify.rows import LabelledPage
 from grist.errors import ModelError
 from grist.features.auto import stage2_features
 from grist.features.matrix import FeatureMatrix
 from grist.modelfile import load_model, write_model
 
+__all__ = ["SHIPPED", "AutoModel", "TrainConfig"]
+
 KIND = "auto"
-VERSION = 1
-SHIPPED = "auto-1.json.gz"
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    """Boosting settings of both stages; stage 2 learns from ``folds`` out-of-fold stage-1 models
-    of ``oof_rounds`` rounds each (cheaper than the final one, close enough in calibration).
-
-    Rows weigh their word count + 1, divided by the page's word count to ``page_power`` (1: every
-    page counts the same) and by its dataset's page count to ``dataset_power`` (1: every dataset
-    counts the same), so that large or long-page datasets do not drown small or modern ones.
-    ``threshold`` None: chosen on the training pages (``_best_threshold``).
-    """
-
-    rounds: int = 150
-    leaves: int = 63
-    learning_rate: float = 0.1
-    min_leaf: int = 40
-    oof_rounds: int = 50
-    rounds2: int = 60
-    leaves2: int = 15
-    folds: int = 2
-    threads: int = 1
-    seed: int = 7
-    page_power: float = 0.5
-    dataset_power: float = 0.0
-    threshold: float | None = None
-
-
-THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
-
-
-def _params(config: TrainConfig, leaves: int) -> dict[str, Any]:
-    return {
-        "objective": "binary", "learning_rate": config.learning_rate, "num_leaves": leaves,
-        "min_data_in_leaf": config.min_leaf, "feature_fraction": 0.5, "lambda_l2": 1.0,
-        "bagging_fraction": 0.5, "bagging_freq": 1, "max_bin": 63,
-        "num_threads": config.threads, "seed": config.seed, "deterministic": True,
-        "force_row_wise": True, "verbosity": -1,
-    }
-
-
-def _page_weights(pages: Sequence[LabelledPage], names: Sequence[str],
-                  config: TrainConfig) -> list[np.ndarray]:
-    """Row weights of every page (see TrainConfig), scaled to a mean of one per row."""
-    column = list(names).index("num_words")
-    per_dataset: dict[str, int] = {}
-    for page in pages:
-        per_dataset[page.dataset] = per_dataset.get(page.dataset, 0) + 1
-    weights = []
-    for page in pages:
-        words = page.values[:, column].astype(float) + 1.0
-        scale = words.sum() ** -config.page_power * per_dataset[page.dataset] ** -config.dataset_power
-        weights.append(words * scale)
-    mean = np.concatenate(weights).mean()
-    return [w / mean for w in weights]
-
-
-def _train(lgb: Any, values: np.ndarray, labels: np.ndarray, weights: np.ndarray,
-           names: Sequence[str], params: dict[str, Any], rounds: int) -> Any:
-    data = lgb.Dataset(values, label=labels.astype(float), weight=weights,
-                       feature_name=list(names), free_raw_data=True)
-    return lgb.train(params, data, num_boost_round=rounds)
+VERSION = 2
+SHIPPED = "auto-2.json.gz"
 
 
 class AutoModel:
@@ -133,41 +78,24 @@ class AutoModel:
 
     def fit(self, pages: Sequence[LabelledPage], names1: Sequence[str]) -> AutoModel:
         """Train both stages on labelled pages (stage 2 on out-of-fold stage-1 probabilities)."""
-        try:
-            import lightgbm as lgb
-        except ImportError:
-            raise ModelError("training needs lightgbm: pip install 'grist[train]'") from None
-        config = self.config
-        pages = [p for p in pages if len(p.labels)]
-        if not pages:
-            raise ModelError("no labelled blocks to train on")
-        names1 = tuple(names1)
-        params1 = _params(config, config.leaves)
-        folds = min(config.folds, len(pages))
-        weights = _page_weights(pages, names1, config)
-        everything = range(len(pages))
-        oof: list[np.ndarray] = [np.zeros(0)] * len(pages)
-        for fold in range(folds):
-            held = [i for i in everything if i % folds == fold]
-            train = [i for i in everything if i % folds != fold] or everything
-            booster = _train(lgb, *_stack(pages, weights, train), names1, params1,
-                             config.oof_rounds)
-            for i in held:
-                oof[i] = booster.predict(pages[i].values, num_threads=1)
-        values1, labels, weights1 = _stack(pages, weights, everything)
-        stage1 = _train(lgb, values1, labels, weights1, names1, params1, config.rounds)
-        del values1
-        values2, names2 = _stage2_rows(pages, names1, oof)
-        stage2 = _train(lgb, values2, labels, weights1, names2, _params(config, config.leaves2),
-                        config.rounds2)
-        threshold = config.threshold
-        if threshold is None:
-            threshold = _best_threshold(pages, names1, stage2.predict(values2, num_threads=1))
-        meta = {"pages": len(pages), "blocks": len(labels), "config": asdict(config),
-                "datasets": sorted({p.dataset for p in pages})}
-        self.boosters_ = _Boosters(stage1.model_to_string(), stage2.model_to_string(),
-                                   threshold, meta)
+        self.boosters_ = _Boosters(**fit_boosters(pages, tuple(names1), self.config))
         return self
+
+    def page_types(self, matrix: FeatureMatrix, p1: np.ndarray) -> np.ndarray:
+        """The predicted probability of each page type (``grist.classify.pagetype.TYPES``);
+        empty when the model has no type stage."""
+        types = self._fitted().types
+        if types is None:
+            return np.zeros(0)
+        return types.predict(page_row(matrix, p1)[None, :])[0]
+
+    def cut(self, p2: np.ndarray, words: np.ndarray) -> float:
+        """The threshold for this page: learned from its probabilities when the model has a
+        page cut, else the model's one threshold."""
+        b = self._fitted()
+        if b.cut is None:
+            return b.threshold
+        return clip_cut(float(b.cut.evaluate(page_cut_features(p2, words)[None, :])[0][0]))
 
     def stage1_scores(self, matrix: FeatureMatrix, contributions: bool = False
                       ) -> tuple[np.ndarray, np.ndarray | None]:
@@ -183,7 +111,13 @@ class AutoModel:
                       p1: np.ndarray) -> tuple[np.ndarray, FeatureMatrix]:
         """Final probabilities from the stage-1 ones in context, and the stage-2 features."""
         second = stage2_features(regions, paths, matrix, p1)
-        return self._fitted().stage2.predict(second.values), second
+        b = self._fitted()
+        if b.types is not None:
+            second = second.hstack(type_columns(self.page_types(matrix, p1), len(second)))
+        stage2 = b.stage2
+        if second.names != stage2.names:
+            second = _select(second, stage2.names)
+        return stage2.predict(second.values), second
 
     def predict(self, matrix: FeatureMatrix, regions: Sequence[int],
                 paths: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -198,6 +132,7 @@ class AutoModel:
         write_model(path, KIND, VERSION, {
             "threshold": b.threshold, "names1": list(b.stage1.names),
             "names2": list(b.stage2.names), "stage1": b.text1, "stage2": b.text2, "meta": b.meta,
+            "cut": b.text_cut, "types": b.text_types,
         })
 
     @classmethod
@@ -208,7 +143,8 @@ class AutoModel:
     @classmethod
     def _from_payload(cls, payload: dict[str, Any]) -> AutoModel:
         boosters = _Boosters(payload["stage1"], payload["stage2"], float(payload["threshold"]),
-                             payload.get("meta", {}))
+                             payload.get("meta", {}), payload.get("cut", ""),
+                             payload.get("types", ""))
         if (boosters.stage1.names != tuple(payload["names1"])
                 or boosters.stage2.names != tuple(payload["names2"])):
             raise ModelError("the model's boosters read other features than it lists")
@@ -227,49 +163,25 @@ class _Boosters:
     text2: str
     threshold: float
     meta: dict[str, Any] = field(default_factory=dict)
+    text_cut: str = ""  # the page-cut booster, when the model has one
+    text_types: str = ""  # the page-type booster, when the model has one
     stage1: Forest = field(init=False, repr=False)
     stage2: Forest = field(init=False, repr=False)
+    cut: Forest | None = field(init=False, repr=False)
+    types: Forest | None = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "stage1", Forest.parse(self.text1))
         object.__setattr__(self, "stage2", Forest.parse(self.text2))
+        object.__setattr__(self, "cut", Forest.parse(self.text_cut) if self.text_cut else None)
+        object.__setattr__(self, "types",
+                           Forest.parse(self.text_types) if self.text_types else None)
 
 
-def _stack(pages: Sequence[LabelledPage], weights: Sequence[np.ndarray],
-           chosen: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return (np.vstack([pages[i].values for i in chosen]),
-            np.concatenate([pages[i].labels for i in chosen]),
-            np.concatenate([weights[i] for i in chosen]))
-
-
-def _stage2_rows(pages: Sequence[LabelledPage], names1: tuple[str, ...],
-                 probabilities: Sequence[np.ndarray]) -> tuple[np.ndarray, tuple[str, ...]]:
-    parts = [
-        stage2_features(p.regions, p.paths, FeatureMatrix(names1, p.values), prob)
-        for p, prob in zip(pages, probabilities, strict=True)
-    ]
-    return np.vstack([m.values for m in parts]), parts[0].names
-
-
-def _best_threshold(pages: Sequence[LabelledPage], names1: Sequence[str],
-                    p2: np.ndarray) -> float:
-    """The threshold of THRESHOLDS with the best mean per-page word F1 on the training pages.
-
-    Stage 2's probabilities there come from out-of-fold stage-1 scores, so they are about as
-    sure as on unseen pages; a page's F1 counts the words of its blocks (labels as truth).
-    """
-    column = list(names1).index("num_words")
-    grid = np.array(THRESHOLDS)
-    total = np.zeros(len(grid))
-    start = 0
-    for page in pages:
-        p = p2[start:start + len(page.labels)]
-        start += len(page.labels)
-        words = page.values[:, column].astype(float)
-        content = words * page.labels
-        if content.sum() <= 0:
-            continue
-        kept = (p[None, :] >= grid[:, None]).astype(float)
-        hits, chosen = kept @ content, kept @ words
-        total += 2 * hits / np.maximum(chosen + content.sum(), 1e-9)
-    return float(grid[int(np.argmax(total))])
+def _select(matrix: FeatureMatrix, names: Sequence[str]) -> FeatureMatrix:
+    """The columns ``names`` of ``matrix`` (ModelError when one is missing)."""
+    try:
+        return matrix.select(names)
+    except ValueError:
+        raise ModelError("the model was trained on other features; retrain it with grist train"
+                         ) from None

@@ -57,6 +57,7 @@ class Forest:
     cat_bits: np.ndarray  # uint32 words of all bitsets
     sigmoid: float | None  # probability = 1 / (1 + exp(-sigmoid * raw)); None: raw is the output
     average: bool  # random-forest mode: the output is the mean, not the sum, of the trees
+    classes: int = 1  # multi-class models: trees of class k are k, k + classes, ...; softmax
 
     def __post_init__(self) -> None:
         for value in vars(self).values():  # shared through the model cache: never written to
@@ -72,22 +73,34 @@ class Forest:
     def parse(cls, text: str) -> Forest:
         """Read LightGBM's text model format (raises ModelError on what it cannot evaluate)."""
         header, trees = _sections(text)
-        if header.get("num_tree_per_iteration", "1") != "1":
-            raise ModelError("multi-class models are not supported")
         names = tuple(header.get("feature_names", "").split())
         if len(names) != int(header.get("max_feature_idx", "-1")) + 1:
             raise ModelError("model header: feature names do not match max_feature_idx")
-        return _build(names, trees, _output_scale(header.get("objective", "")),
-                      "average_output" in header)
+        objective = header.get("objective", "")
+        classes = int(header.get("num_tree_per_iteration", "1"))
+        if (classes > 1) != objective.startswith("multiclass ") or len(trees) % classes:
+            raise ModelError(f"unsupported multi-class model ({objective!r}, {classes} trees "
+                             "per iteration)")
+        sigmoid = None if classes > 1 else _output_scale(objective)
+        return _build(names, trees, sigmoid, "average_output" in header, classes)
 
     def evaluate(self, values: np.ndarray, contributions: bool = False
                  ) -> tuple[np.ndarray, np.ndarray | None]:
-        """Raw scores of the rows, and (if asked) their contributions in LightGBM's
-        ``pred_contrib`` layout: one column per feature plus the bias last."""
+        """Raw scores of the rows (rows x classes for multi-class models), and (if asked, binary
+        models only) their contributions in LightGBM's ``pred_contrib`` layout: one column per
+        feature plus the bias last."""
         values = np.ascontiguousarray(values, dtype=np.float64)
         rows, width = values.shape if values.ndim == 2 else (0, 0)
         if width != len(self.names):
             raise ModelError(f"the model reads {len(self.names)} features, got {width}")
+        if self.classes > 1:
+            if contributions:
+                raise ModelError("contributions of multi-class models are not supported")
+            if not rows or not self.num_trees:
+                return np.zeros((rows, self.classes)), None
+            leaves, _ = self._walk(values, False)
+            per_tree = self.value[leaves].reshape(rows, -1, self.classes)
+            return per_tree.sum(axis=1), None
         raw = np.zeros(rows)
         contrib = np.zeros((rows, width + 1)) if contributions else None
         # The walk holds a few arrays of (row, tree) pairs: rows go in slices of about a million
@@ -113,7 +126,11 @@ class Forest:
         return self.transform(self.evaluate(values)[0])
 
     def transform(self, raw: np.ndarray) -> np.ndarray:
-        """Raw scores to the model's output scale (the sigmoid of binary objectives)."""
+        """Raw scores to the model's output scale (the sigmoid of binary objectives, the softmax
+        over classes of multi-class ones)."""
+        if self.classes > 1:
+            shifted = np.exp(raw - raw.max(axis=-1, keepdims=True))
+            return shifted / shifted.sum(axis=-1, keepdims=True)
         if self.sigmoid is None:
             return raw
         return 1.0 / (1.0 + np.exp(-self.sigmoid * raw))
@@ -221,7 +238,7 @@ def _numbers(tree: dict[str, str], key: str, kind: type = float) -> list:
 
 
 def _build(names: tuple[str, ...], trees: list[dict[str, str]], sigmoid: float | None,
-           average: bool) -> Forest:
+           average: bool, classes: int = 1) -> Forest:
     """Concatenate the trees into global node arrays: all split nodes, then all leaves."""
     for tree in trees:
         if tree.get("is_linear", "0") != "0":
@@ -282,4 +299,5 @@ def _build(names: tuple[str, ...], trees: list[dict[str, str]], sigmoid: float |
         missing_zero=missing == _MISSING_ZERO, categorical=(decision & _CATEGORICAL) > 0,
         cat_start=padded("cat_start", 0, np.int64), cat_words=padded("cat_words", 0, np.int64),
         cat_bits=np.array(cat_bits, dtype=np.uint32), sigmoid=sigmoid, average=average,
+        classes=classes,
     )

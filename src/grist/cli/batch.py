@@ -22,11 +22,18 @@ OUTPUT_SWITCHES: dict[str, str] = {
     "with_metadata": "the page's metadata: a front-matter header in text and markdown, a "
                      "metadata field in batch records",
     "explain": "json: every block's full reason, structure and feature values",
+    # the text is the article's body; these put the blocks of other roles into it (methods that
+    # name roles, such as auto; the others are unaffected)
+    "with_title": "also the article's title and subtitle (dek)",
+    "with_byline": "also the bylines (author, date lines)",
+    "with_captions": "also the captions and photo credits",
+    "with_comments": "also the readers' comments",
 }
 
 
 def add_output_options(parser: argparse.ArgumentParser) -> None:
-    """The output switches (``--links``, ``--images``, ``--with-metadata``, ``--explain``)."""
+    """The output switches (``--links``, ``--images``, ``--with-metadata``, ``--explain``,
+    ``--with-title``, ``--with-byline``, ``--with-captions``, ``--with-comments``)."""
     for name, text in OUTPUT_SWITCHES.items():
         parser.add_argument("--" + name.replace("_", "-"), action="store_true", help=text)
 

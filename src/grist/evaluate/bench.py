@@ -64,22 +64,39 @@ def speed(seconds: list[float]) -> dict[str, float]:
     }
 
 
+DEFAULT_SUFFIX = " (body only)"
+
+
 def score_run(
     run: SystemRun, golds: dict[str, list[Gold]], rounds: int, keep_texts: bool
-) -> SystemResult:
-    """Score one system's outputs on every dataset; a missing output is an empty, failed page."""
-    result = SystemResult(run.system, run.peak_rss_mib, run.restarts)
+) -> list[SystemResult]:
+    """Score one system's outputs on every dataset; a missing output is an empty, failed page.
+
+    A grist method that reports its default text beside the one with each dataset's convention
+    gives a second result, its name ending in `` (body only)``, with the same speed and memory.
+    """
+    results = [_score(run, golds, rounds, keep_texts, default=False)]
+    if any(o.default is not None for o in run.outputs.values()):
+        results.append(_score(run, golds, rounds, keep_texts, default=True))
+    return results
+
+
+def _score(run: SystemRun, golds: dict[str, list[Gold]], rounds: int, keep_texts: bool,
+           default: bool) -> SystemResult:
+    name_of = run.system + (DEFAULT_SUFFIX if default else "")
+    result = SystemResult(name_of, run.peak_rss_mib, run.restarts)
     for name, pages in golds.items():
         scores, seconds, wall = [], [], []
         for gold in pages:
             output = run.outputs.get((name, gold.id)) or Output("", 0.0, "no output (worker lost)")
+            text = output.default if default and output.default is not None else output.text
             scores.append(
-                score_page(gold.id, output.text, gold.gold, gold.with_, gold.without, output.error)
+                score_page(gold.id, text, gold.gold, gold.with_, gold.without, output.error)
             )
             seconds.append(output.cpu if output.cpu is not None else output.seconds)
             wall.append(output.seconds)
             if keep_texts:
-                result.texts[(name, gold.id)] = output.text
+                result.texts[(name, gold.id)] = text
         summary = summarize(scores, rounds)
         summary.update(speed(seconds))
         summary["wall_pages_per_s"] = speed(wall)["pages_per_s"]
@@ -102,7 +119,7 @@ def run_bench(
     """Run and score every system; returns the golds and the results by system name."""
     golds = load_golds(paths, limit)
     total = sum(len(pages) for pages in golds.values())
-    results = run_systems(
+    scored = run_systems(
         systems,
         [str(p) for p in paths],
         total,
@@ -111,4 +128,5 @@ def run_bench(
         jobs=jobs,
         timeout=timeout,
     )
+    results = {r.system: r for found in scored.values() for r in found}
     return golds, results

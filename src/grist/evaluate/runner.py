@@ -31,6 +31,7 @@ class Output:
     seconds: float
     error: str | None = None
     cpu: float | None = None
+    default: str | None = None  # a grist method's default text (``text`` has the convention)
 
 
 @dataclass
@@ -95,7 +96,8 @@ def run_system(
                 continue
             key = (record["dataset"], record["id"])
             run.outputs[key] = Output(
-                record["text"], record["seconds"], record.get("error"), record.get("cpu")
+                record["text"], record["seconds"], record.get("error"), record.get("cpu"),
+                record.get("default"),
             )
             received += 1
             bar.update(1)

@@ -2,12 +2,21 @@
 
 A grist system is ``grist:<method>[/<variant>][@<model file>]``; a ``{dataset}`` in the model path is
 replaced by each page's dataset name, so ``grist:auto@build/lodo/{dataset}.json.gz`` evaluates
-leave-one-dataset-out models (each dataset with the model trained without it).
+leave-one-dataset-out models (each dataset with the model trained without it). A ``{fold}`` is
+replaced by the page's fold in ``folds.json`` beside the models (``{"dataset/id": fold}``, written
+with cross-validation models: ``grist:auto@build/cv/fold{fold}.json.gz``).
+
+A grist method that names block roles is scored twice on each dataset: with the roles the
+dataset's gold counts as main text (``grist.io.datasets.gold_convention``) and with its default
+output, the body alone; its extraction function returns both texts.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
+import json
+from functools import lru_cache
+from pathlib import Path
 
 from grist.errors import GristError
 from grist.evaluate.peers import PEERS, ExtractFunction, make_peer, peer_version
@@ -15,17 +24,48 @@ from grist.evaluate.peers import PEERS, ExtractFunction, make_peer, peer_version
 GRIST_PREFIX = "grist:"
 
 
-def make_system(name: str, dataset: str = "") -> ExtractFunction:
-    """The extraction function of system ``name`` for pages of ``dataset``; raises a GristError if
-    it is unavailable."""
+@lru_cache(maxsize=8)
+def _folds(path: str) -> dict[str, int]:
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise GristError(f"cannot read the fold table {path}: {exc}") from None
+
+
+def model_path(name: str, dataset: str = "", page_id: str = "") -> str | None:
+    """The model file of a grist system for one page (``{dataset}``, ``{fold}`` filled in)."""
+    model = name[len(GRIST_PREFIX):].partition("@")[2] if name.startswith(GRIST_PREFIX) else ""
+    if not model:
+        return None
+    model = model.replace("{dataset}", dataset)
+    if "{fold}" in model:
+        table = str(Path(model).parent / "folds.json")
+        fold = _folds(table).get(f"{dataset}/{page_id}")
+        if fold is None:
+            raise GristError(f"page {dataset}/{page_id} is not in the fold table {table}")
+        model = model.replace("{fold}", str(fold))
+    return model
+
+
+def make_system(name: str, dataset: str = "", page_id: str = "") -> ExtractFunction:
+    """The extraction function of system ``name`` for pages of ``dataset`` (and, with a
+    ``{fold}`` model, page ``page_id``); raises a GristError if it is unavailable. A grist
+    method returns the text with the dataset's gold convention and its default text."""
     if name.startswith(GRIST_PREFIX):
         from grist.api import Extractor
+        from grist.io.datasets import gold_convention
         from grist.methods import method_config
 
-        spec, _, model = name[len(GRIST_PREFIX) :].partition("@")
-        config = method_config(spec, model.replace("{dataset}", dataset) if model else None)
+        spec = name[len(GRIST_PREFIX):].partition("@")[0]
+        config = method_config(spec, model_path(name, dataset, page_id))
         extractor = Extractor(method=spec, config=config)
-        return lambda html, url: extractor(html, url).text
+        convention = gold_convention(dataset)
+
+        def extract(html: str, url: str | None) -> tuple[str, str]:
+            result = extractor(html, url)
+            return result.including(convention).text, result.text
+
+        return extract  # type: ignore[return-value]
     return make_peer(name)
 
 

@@ -1,7 +1,8 @@
 """One system's extraction run in its own process, so its speed and peak memory are its own.
 
 ``python -m grist.evaluate.worker SYSTEM DATASET.jsonl.gz... [--limit N] [--skip K]`` prints one
-JSON line per page (dataset, id, text, seconds, cpu, error) and a last line with the peak RSS.
+JSON line per page (dataset, id, text, seconds, cpu, error; for grist methods also ``default``,
+the default text beside the one with the dataset's convention) and a last line with the peak RSS.
 Only the extraction call is timed, in wall and in process CPU seconds: the page is already a
 decoded ``str``, no file I/O is inside the timer.
 A page running past ``--timeout`` seconds is interrupted (SIGALRM) and counted as an error.
@@ -17,9 +18,10 @@ import sys
 import time
 from collections.abc import Iterator
 
+from grist.errors import GristError
 from grist.io.datasets import Page, read_dataset
 from grist.evaluate.peers import ExtractFunction
-from grist.evaluate.systems import make_system
+from grist.evaluate.systems import make_system, model_path
 
 
 class PageTimeout(Exception):
@@ -44,14 +46,21 @@ def run(system: str, paths: list[str], limit: int | None, skip: int, timeout: fl
     for index, page in enumerate(pages(paths, limit)):
         if index < skip:
             continue
-        extract = extractors.get(page.dataset)
-        if extract is None:  # built outside the timing: loading a model is not per-page work
-            extract = extractors[page.dataset] = make_system(system, page.dataset)
-        text, error = "", None
+        error = None
+        try:
+            key = f"{page.dataset}|{model_path(system, page.dataset, page.id)}"
+        except GristError as exc:
+            key, error = "", str(exc)
+        extract = extractors.get(key)
+        if extract is None and error is None:  # built outside the timing: loading a model
+            extract = extractors[key] = make_system(system, page.dataset, page.id)
+        text, default = "", None
         started, cpu_started = time.perf_counter(), time.process_time()
         signal.setitimer(signal.ITIMER_REAL, timeout)
         try:
-            text = extract(page.html, page.url) or ""
+            if extract is not None:
+                got = extract(page.html, page.url) or ""
+                text, default = got if isinstance(got, tuple) else (got, None)
         except PageTimeout:
             error = f"timeout after {timeout:g} s"
         except Exception as exc:  # a peer failing on one page must not end the run
@@ -61,6 +70,8 @@ def run(system: str, paths: list[str], limit: int | None, skip: int, timeout: fl
         cpu = time.process_time() - cpu_started
         seconds = time.perf_counter() - started
         record = {"dataset": page.dataset, "id": page.id, "text": text, "seconds": seconds, "cpu": cpu}
+        if default is not None:
+            record["default"] = default
         if error:
             record["error"] = error
         out.write(json.dumps(record, ensure_ascii=False) + "\n")

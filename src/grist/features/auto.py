@@ -9,32 +9,48 @@ stage-1 probabilities of the neighbours, of the block's region and DOM path, and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Hashable, Sequence
 
 import numpy as np
 
 from grist.document import Block, Document
+from grist.features.ancestry import ancestry_features
 from grist.features.candidates import candidate_features
 from grist.features.context import context_features, with_neighbours
+from grist.features.copies import copy_features
+from grist.features.markup import markup_features
 from grist.features.matrix import FeatureMatrix
 from grist.features.text import block_features
 from grist.limits import Budget
+from grist.segment.elements import Elements
 
 FAR_COLUMNS = ("num_words", "link_density", "text_density", "ctx_up1_share")
 STAGE2_OFFSETS = (-3, -2, -1, 1, 2, 3)
+PAGE_RELATIVE = ("above_share", "of_max", "otsu_diff", "page_otsu", "gap_diff", "page_gap",
+                 "page_q25", "page_q50", "page_q75")
+PAGE_COPIED = ("page_hidden_share", "page_noscript_share", "page_copy_share", "art_share",
+               "art_count", "dense_share", "ctx_page_words", "ctx_page_blocks")  # stage-1 columns that are the same for the whole page
+PAGE_SIGNALS = ("page_link_share", "page_card_share", "page_list_share", "page_cell_share",
+                "page_code_share", "page_heading_share", "page_thread_share", "page_shop_share",
+                *(f"s1_{c}" for c in PAGE_COPIED))
 STAGE2_KEEP = ("num_words", "link_density", "text_density", "ctx_heading", "ctx_up1_share",
                "ctx_up3_share", "relative_position")
 
 
 def stage1_features(blocks: Sequence[Block], doc: Document | None,
-                    budget: Budget | None = None) -> FeatureMatrix:
-    """Shallow, context and container features of every block, with the blocks two steps away.
+                    elements: Elements | None = None, budget: Budget | None = None
+                    ) -> FeatureMatrix:
+    """Shallow, context, container, ancestry, copy and markup features of every block, with the
+    blocks two steps away. ``elements``: the page's element table from ``segment_elements``
+    (without it the ancestry columns are zeros).
 
-    The blocks' ``str.split()`` word counts are computed once here and handed to the context and
-    container features, which both need them. With a ``budget``, its deadline is checked between
-    the three feature families (each is one pass of array work over the page's text).
+    The blocks' ``str.split()`` word counts are computed once here and handed to the context,
+    container and ancestry features, which all need them. With a ``budget``, its deadline is
+    checked between the feature families (each is one pass of array work over the page's text).
     """
     counts = np.array([len(b.text.split()) for b in blocks], dtype=float)
+    links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), counts)
     shallow = block_features(blocks)
     if budget is not None:
         budget.check("shallow features")
@@ -42,17 +58,18 @@ def stage1_features(blocks: Sequence[Block], doc: Document | None,
     if budget is not None:
         budget.check("context features")
     matrix = matrix.hstack(candidate_features(blocks, counts))
+    matrix = matrix.hstack(ancestry_features(blocks, elements, counts, links))
+    texts = [b.text for b in blocks]
+    matrix = matrix.hstack(copy_features(texts, counts)).hstack(markup_features(texts, counts))
     return with_neighbours(matrix, FAR_COLUMNS, (-2, 2))
 
 
-def _group_mean(keys: Sequence[object], p: np.ndarray, weight: np.ndarray) -> np.ndarray:
+def _group_mean(keys: Sequence[Hashable], p: np.ndarray, weight: np.ndarray) -> np.ndarray:
     """Word-weighted mean of ``p`` over the blocks sharing a key."""
-    sums: dict[object, float] = {}
-    totals: dict[object, float] = {}
-    for key, value, w in zip(keys, p.tolist(), weight.tolist(), strict=True):
-        sums[key] = sums.get(key, 0.0) + value * w
-        totals[key] = totals.get(key, 0.0) + w
-    return np.array([sums[k] / totals[k] for k in keys])
+    index: dict[Hashable, int] = {}
+    which = np.fromiter(map(index.setdefault, keys, itertools.count()), np.int64, len(keys))
+    sums = np.bincount(which, weights=p * weight)
+    return sums[which] / np.bincount(which, weights=weight)[which]
 
 
 def _window_mean(p: np.ndarray, weight: np.ndarray, radius: int) -> np.ndarray:
@@ -82,9 +99,88 @@ def _run_edges(paths: Sequence[str], p: np.ndarray) -> tuple[np.ndarray, np.ndar
     return padded[starts[run]], padded[ends[run] + 2], (ends - starts + 1)[run].astype(float)
 
 
+def _weighted_otsu(sorted_p: np.ndarray, sorted_w: np.ndarray) -> float:
+    """The cut between two groups of the page's probabilities (sorted ascending, weighted by
+    words) that maximises the between-group variance (Otsu 1979)."""
+    total = sorted_w.sum()
+    low_w = np.cumsum(sorted_w)[:-1]
+    low_sum = np.cumsum(sorted_p * sorted_w)[:-1]
+    high_w = total - low_w
+    ok = (low_w > 0) & (high_w > 0)
+    if not ok.any():
+        return float(sorted_p[-1])
+    mean_low = low_sum / np.maximum(low_w, 1e-12)
+    mean_high = (low_sum[-1] + sorted_p[-1] * sorted_w[-1] - low_sum) / np.maximum(high_w, 1e-12)
+    between = np.where(ok, low_w * high_w * (mean_high - mean_low) ** 2, -1.0)
+    k = int(np.argmax(between))
+    return float((sorted_p[k] + sorted_p[k + 1]) / 2)
+
+
+def page_relative(p: np.ndarray, weight: np.ndarray) -> FeatureMatrix:
+    """Where each block's probability stands on its page, so stage 2 can learn a cut per page:
+    the share of the page's words scored higher (``above_share``), the probability over the
+    page's best (``of_max``), its distance to the page's Otsu cut between two groups of
+    probabilities (``otsu_diff``, and the cut itself), to the middle of the largest drop
+    between neighbouring probabilities (``gap_diff``, and that drop's size), and the page's
+    word-weighted quartiles of probabilities."""
+    names = PAGE_RELATIVE
+    n = len(p)
+    if not n:
+        return FeatureMatrix(names, np.zeros((0, len(names))))
+    order = np.argsort(p, kind="stable")
+    sp, sw = p[order], weight[order]
+    total = sw.sum()
+    through = np.cumsum(sw)  # words at or below each sorted position
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n)
+    # Ties: every block with the same probability gets the words above the last of them.
+    last_equal = np.searchsorted(sp, sp, side="right") - 1
+    above = (total - through[last_equal]) / total
+    otsu = _weighted_otsu(sp, sw)
+    drops = np.diff(sp)
+    k = int(np.argmax(drops)) if len(drops) else 0
+    gap_cut = float((sp[k] + sp[k + 1]) / 2) if len(drops) else float(sp[0])
+    gap = float(drops[k]) if len(drops) else 0.0
+    quartiles = sp[np.minimum(np.searchsorted(through / total, (0.25, 0.5, 0.75)), n - 1)]
+    columns = [above[rank], p / max(float(sp[-1]), 1e-9), p - otsu, np.full(n, otsu),
+               p - gap_cut, np.full(n, gap), *(np.full(n, q) for q in quartiles)]
+    return FeatureMatrix(names, np.column_stack(columns))
+
+
+def page_signals(stage1: FeatureMatrix) -> FeatureMatrix:
+    """What kind of page this is, as shares of its words: in links, in teaser cards, in list
+    items, table cells, code, headings, under comment/forum words, under product/price words;
+    and the stage-1 page constants (hidden share, article container, size). The same for every
+    block of the page: a page-type signal for stage 2."""
+    n = len(stage1)
+    if not n:
+        return FeatureMatrix(PAGE_SIGNALS, np.zeros((0, len(PAGE_SIGNALS))))
+    words = stage1.column("num_words")
+    total = max(float(words.sum()), 1.0)
+
+    def share(mask: np.ndarray) -> float:
+        return float(words[mask].sum()) / total
+
+    column = stage1.column
+    values = [
+        float((words * column("link_density")).sum()) / total,
+        share(column("card_siblings") > 0), share(column("ctx_list_depth") > 0),
+        share(column("ctx_cell") > 0), share(column("ctx_pre") > 0),
+        share(column("ctx_heading") > 0),
+        share((column("anc_comment") > 0) | (column("anc_reply") > 0) | (column("anc_thread") > 0)
+              | (column("anc_forum") > 0) | (column("anc_message") > 0)),
+        share((column("anc_product") > 0) | (column("anc_price") > 0) | (column("anc_cart") > 0)),
+    ]
+    computed = np.tile(np.array(values), (n, 1))
+    copied = stage1.values[:, [stage1.positions[c] for c in PAGE_COPIED]]
+    return FeatureMatrix(PAGE_SIGNALS, np.hstack([computed, copied]))
+
+
 def stage2_features(regions: Sequence[int], paths: Sequence[str], stage1: FeatureMatrix,
                     p: np.ndarray) -> FeatureMatrix:
-    """The stage-1 probability in its context: neighbours, window, region, path and page."""
+    """The stage-1 probability in its context: neighbours, window, region, path and page,
+    where it stands among the page's probabilities (``page_relative``) and what kind of page it
+    is (``page_signals``)."""
     n = len(p)
     weight = stage1.column("num_words") + 1.0
     base = FeatureMatrix(("p",), p.reshape(n, 1))
@@ -101,4 +197,5 @@ def stage2_features(regions: Sequence[int], paths: Sequence[str], stage1: Featur
              "run_before_p", "run_after_p", "run_length")
     context = FeatureMatrix(names, np.column_stack(columns) if n else np.zeros((0, len(names))))
     kept = FeatureMatrix(STAGE2_KEEP, stage1.values[:, [stage1.names.index(c) for c in STAGE2_KEEP]])
-    return shifted.hstack(context).hstack(kept)
+    return (shifted.hstack(context).hstack(kept).hstack(page_relative(p, weight))
+            .hstack(page_signals(stage1)))

@@ -19,6 +19,7 @@ import numpy as np
 
 from grist.document import Block, Document
 from grist.features.chars import ALNUM, DECIMAL, chars_of
+from grist.features.keywords import Keywords
 from grist.features.matrix import FeatureMatrix
 from grist.features.tokens import title_keywords
 
@@ -39,6 +40,7 @@ CLASS_KEYWORDS = ("nav", "menu", "footer", "header", "comment", "share", "social
                   "right", "left", "search", "more", "next", "prev", "print", "email", "rss",
                   "widget", "reply", "user", "avatar", "rating", "price", "cart", "product")
 CLASS_KEYWORDS = tuple(dict.fromkeys(CLASS_KEYWORDS))
+_KEYWORDS = Keywords(CLASS_KEYWORDS)
 INLINE_COUNTS = ("a", "img", "b", "strong", "em", "i", "span", "input", "button", "time", "sup")
 CONTAINER_LEVELS = (1, 2, 3, 5)
 
@@ -58,13 +60,11 @@ def _frozen(values: list[float]) -> np.ndarray:
 
 @lru_cache(maxsize=1 << 16)
 def _class_flags(classes: str) -> np.ndarray:
-    """Keyword flags of an id/class string (cached: pages of a site repeat the same strings)."""
-    lowered = classes.lower()
-    tokens = set(_TOKEN.findall(lowered))
-    return _frozen([
-        1.0 if (key in tokens or key + "s" in tokens if len(key) <= 3 else key in lowered) else 0.0
-        for key in CLASS_KEYWORDS
-    ])
+    """Keyword flags of an id/class string (cached: pages of a site repeat the same strings;
+    tokens, cached in ``_KEYWORDS``, recur across sites)."""
+    row = _KEYWORDS.rows([_KEYWORDS.bits(_TOKEN.findall(classes.lower()))])[0].astype(float)
+    row.flags.writeable = False
+    return row
 
 
 @lru_cache(maxsize=1 << 16)

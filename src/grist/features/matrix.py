@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -20,8 +22,24 @@ class FeatureMatrix:
                 f"feature matrix of shape {self.values.shape} does not match {len(self.names)} names"
             )
 
+    @cached_property
+    def positions(self) -> dict[str, int]:
+        """Column index of every name (built on first use)."""
+        return {name: i for i, name in enumerate(self.names)}
+
     def column(self, name: str) -> np.ndarray:
-        return self.values[:, self.names.index(name)]
+        try:
+            return self.values[:, self.positions[name]]
+        except KeyError:
+            raise ValueError(f"no feature named {name!r}") from None
+
+    def select(self, names: Sequence[str]) -> FeatureMatrix:
+        """The columns ``names``, in that order (ValueError when one is missing)."""
+        at = self.positions
+        missing = [n for n in names if n not in at]
+        if missing:
+            raise ValueError(f"no feature named {missing[0]!r}")
+        return FeatureMatrix(tuple(names), self.values[:, [at[n] for n in names]])
 
     def row(self, index: int) -> dict[str, float]:
         return {n: float(v) for n, v in zip(self.names, self.values[index], strict=True)}

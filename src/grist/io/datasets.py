@@ -24,6 +24,30 @@ from grist.io.sources import json_records
 
 DEFAULT_DATASETS_DIR = Path(os.environ.get("GRIST_DATASETS", "../shared/datasets"))
 
+# What each shared dataset's gold counts as main text, by block role (``grist.document.ROLES``):
+# the roles of which at least half the words are in the gold, measured with the role
+# derivation of ``grist.classify.roles`` (docs/training.md has the shares). The current
+# convention (modern-dev, wcxb-dev, today's benchmarks and corpus builders) is the body alone;
+# the older datasets also count the headline and dek, and some the bylines, captions or readers'
+# comments.
+BODY_ONLY = frozenset({"body"})
+_TITLE = frozenset({"title", "subtitle"})
+CONVENTIONS: dict[str, frozenset[str]] = {
+    "cleaneval-dev": BODY_ONLY | _TITLE | {"byline", "caption", "comment"},
+    "cleaneval-final": BODY_ONLY | _TITLE | {"byline", "caption", "comment"},
+    "l3s-gn1": BODY_ONLY | _TITLE | {"byline", "caption"},
+    "dragnet": BODY_ONLY | _TITLE | {"byline"},
+    "cleanportaleval": BODY_ONLY | _TITLE | {"caption"},
+    "readability": BODY_ONLY | {"caption"},
+    "modern-dev": BODY_ONLY,
+    "wcxb-dev": BODY_ONLY,
+}
+
+
+def gold_convention(dataset: str) -> frozenset[str]:
+    """The roles a dataset's gold text holds (the body alone for datasets not listed)."""
+    return CONVENTIONS.get(dataset, BODY_ONLY)
+
 
 @dataclass
 class Page:

@@ -1,7 +1,7 @@
 """Method ``auto``: the learned two-stage classifier over shallow + DOM-context block features.
 
 Segments the page (seed 000 §4.1.1), computes ``grist.features.auto`` rows, scores every block
-with the shipped model (``grist/data/auto-1.json.gz``) or a user's (``AutoConfig.model_path``,
+with the shipped model (``grist/data/auto-2.json.gz``) or a user's (``AutoConfig.model_path``,
 made with ``grist train``). Each block's ``score`` is the final probability of content; its
 ``reason`` lists the features that pushed it most and the shift the context stage added.
 """
@@ -14,22 +14,27 @@ import numpy as np
 
 from grist.classify.boosted import SHIPPED, AutoModel
 from grist.classify.explain import top_contributions
-from grist.document import BOILERPLATE, CONTENT, Document
+from grist.classify.roles import derive_roles
+from grist.document import BOILERPLATE, CONTENT, ROLES, Document
 from grist.features.auto import stage1_features
 from grist.features.matrix import FeatureMatrix
-from grist.methods.base import Labelled, Method, PageContext, describe_blocks
+from grist.methods.base import Labelled, Method, PageContext
 from grist.modelfile import shipped
+from grist.segment.blocks import segment_elements
 
 
 @dataclass(frozen=True)
 class AutoConfig:
     """model_path: a model file from ``grist train`` (None: the shipped model).
 
-    threshold: probability from which a block is content (None: the model's own).
-    fallback_below: when the blocks over the threshold hold less than this share of the page's
-               words, the model has not recognised the kind of page (a hub of teasers, a product
-               grid, a forum thread); every block is kept then, and the page gets a warning.
-               Keeping all loses less than keeping nothing (docs/benchmarks/auto.md); 0 turns it off.
+    threshold: probability from which a block is content (None: the model's own, or the cut it
+               learned for each page).
+    fallback_words: when the blocks over the threshold hold fewer words than this, the model has
+               not recognised the kind of page (a hub of teasers, a product grid, a forum
+               thread); every block is kept then, and the page gets a warning. Keeping all loses
+               less than keeping nothing (docs/benchmarks/auto.md); 0 turns it off.
+    fallback_below: the same when they hold less than this share of the page's words (0, off:
+               a short article on a long page of comments is not "nothing").
     explain:   each block's ``reason`` gives the context stage's shift and, in
                ``Result.explained()`` (JSON output uses it), the ``top_features`` stage-1
                features whose path contributions (over all trees) pushed it most towards its label;
@@ -38,7 +43,8 @@ class AutoConfig:
 
     model_path: str | None = None
     threshold: float | None = None
-    fallback_below: float = 0.04
+    fallback_words: int = 10
+    fallback_below: float = 0.0
     explain: bool = True
     top_features: int = 3
 
@@ -48,14 +54,16 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.log(p / (1 - p))
 
 
-def select_content(p: np.ndarray, words: np.ndarray, threshold: float,
-                   fallback_below: float) -> tuple[np.ndarray, float | None]:
-    """Blocks to keep: ``p >= threshold``, or all of them when those hold under ``fallback_below``
-    of the page's words; the second value is the kept share when the fallback applied, else None."""
+def select_content(p: np.ndarray, words: np.ndarray, threshold: float, fallback_below: float,
+                   fallback_words: int = 0) -> tuple[np.ndarray, float | None]:
+    """Blocks to keep: ``p >= threshold``, or all of them when those hold fewer than
+    ``fallback_words`` words or under ``fallback_below`` of the page's words; the second value
+    is the kept share when the fallback applied, else None."""
     keep = p >= threshold
     total = float(words.sum())
-    share = float(words[keep].sum()) / total if total else 1.0
-    if share < fallback_below:
+    kept = float(words[keep].sum())
+    share = kept / total if total else 1.0
+    if kept < fallback_words or share < fallback_below:
         return np.ones(len(p), dtype=bool), share
     return keep, None
 
@@ -66,26 +74,35 @@ def load(config: AutoConfig) -> AutoModel:
 
 
 def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
-    """Label every block of the page with the learned model."""
-    blocks, matrix = describe_blocks(doc, ctx.budget,
-                                     lambda found, page: stage1_features(found, page, ctx.budget))
-    if matrix is None:
+    """Label every block of the page with the learned model, and name every block's role."""
+    blocks, elements = segment_elements(doc, budget=ctx.budget)
+    ctx.budget.check("segmentation")
+    if not blocks:
         return Labelled(blocks)
+    matrix = stage1_features(blocks, doc, elements, ctx.budget)
+    ctx.budget.check("features")
     model: AutoModel = ctx.resources
     p1, p2 = model.predict(matrix, [b.region for b in blocks], [b.path for b in blocks])
-    threshold = model.threshold_ if config.threshold is None else config.threshold
-    keep, share = select_content(p2, matrix.column("num_words"), threshold, config.fallback_below)
+    words = matrix.column("num_words")
+    threshold = model.cut(p2, words) if config.threshold is None else config.threshold
+    keep, share = select_content(p2, words, threshold, config.fallback_below,
+                                 config.fallback_words)
+    roles = derive_roles(matrix, [b.text for b in blocks], keep).tolist()
+    body = ROLES.index("body")
     notes = []
     if share is not None:
         notes.append(
-            f"auto kept {share:.1%} of the page's words (under {config.fallback_below:.0%}): "
-            "a kind of page the model does not recognise; every block is kept"
+            f"auto kept {share:.1%} of the page's words: a kind of page the model does not "
+            "recognise; every block is kept"
         )
     shift = _logit(p2) - _logit(p1)
-    for block, p, first, s, kept in zip(blocks, p2, p1, shift, keep, strict=True):
-        block.label = CONTENT if kept else BOILERPLATE
+    for block, p, first, s, kept, role in zip(blocks, p2, p1, shift, keep, roles, strict=True):
+        block.role = ROLES[role]
+        block.label = CONTENT if kept and (role == body or share is not None) else BOILERPLATE
         block.score = float(p)
         block.reason = f"p={p:.3f}" + (f"; context {s:+.2f}" if config.explain else "")
+        if kept and role != body and share is None:
+            block.reason += f"; {block.role}, not body"
         if share is not None:
             block.reason += "; fallback: whole page kept"
         block.info["stage1"] = float(first)
@@ -117,5 +134,5 @@ METHOD = Method(
     config_type=AutoConfig,
     run=run,
     load=load,
-    variants={"no-fallback": lambda: AutoConfig(fallback_below=0.0)},
+    variants={"no-fallback": lambda: AutoConfig(fallback_words=0, fallback_below=0.0)},
 )

@@ -19,6 +19,7 @@ from grist.document import Block, Document
 from grist.errors import GristError, LimitExceededError
 from grist.limits import Budget
 from grist.segment.context import ENTER, LEAVE
+from grist.segment.elements import Elements, describe
 from grist.segment.inline import CLOSE, OPEN, Mark
 
 # Seed 000 §4.1.1, verbatim.
@@ -69,6 +70,7 @@ class _Open:
     quotes: int = 0
     code_languages: list[str] = field(default_factory=list)
     headings: list[int] = field(default_factory=list)
+    elements: list[int] = field(default_factory=lambda: [-1])  # open recorded elements
 
 
 class _BlockBuilder:
@@ -118,7 +120,8 @@ class _BlockBuilder:
             preformatted=o.pre > 0,
             code_language=o.code_languages[-1] if o.pre and o.code_languages else "",
             quote_depth=o.quotes,
-            info={"classes": " ".join(filter(None, reversed(o.classes[-4:])))}
+            info={"classes": " ".join(filter(None, reversed(o.classes[-4:]))),
+                  "element": o.elements[-1]}
             if self.config.keep_classes
             else {},
         )
@@ -209,6 +212,13 @@ def segment(doc: Document, config: SegmentConfig | None = None,
 
     With a ``budget``, its deadline is checked during the walk and its block cap enforced.
     """
+    return segment_elements(doc, config, budget)[0]
+
+
+def segment_elements(doc: Document, config: SegmentConfig | None = None,
+                     budget: Budget | None = None) -> tuple[list[Block], Elements]:
+    """The page's blocks (as ``segment``) and the table of its elements
+    (``grist.segment.elements``; empty unless ``config.keep_classes``)."""
     if doc.dom is None:
         raise GristError("segment() needs a parsed document; call grist.html.parse first")
     config = config or SegmentConfig()
@@ -217,14 +227,16 @@ def segment(doc: Document, config: SegmentConfig | None = None,
     block_tags, skip_tags = config.block_tags, config.skip_tags
     keep_classes = config.keep_classes
     root = doc.dom.root
+    table = Elements()
     if root is None:
-        return []
+        return [], table
     # Iterative pre/post-order walk: a node on the stack is entered, a str (its tag) is left.
     stack: list = [root]
     text_node = -1  # ordinal of the last text node visited
     pop, push = stack.pop, stack.append
     path, classes, open_blocks = o.path, o.classes, o.block_tags
     steps = 0
+    opened, rows, ends = o.elements, table.rows, table.end
     while stack:
         node = pop()
         steps += 1
@@ -241,6 +253,8 @@ def segment(doc: Document, config: SegmentConfig | None = None,
             path.pop()
             if keep_classes:
                 classes.pop()
+                if node not in _PLAIN_INLINE:
+                    ends[opened.pop()] = len(rows)
             continue
         tag = node.tag
         if tag == _TEXT:
@@ -267,8 +281,11 @@ def segment(doc: Document, config: SegmentConfig | None = None,
                 classes.append("")
             else:
                 attrs = node.attributes
-                name, cls = attrs.get("id"), attrs.get("class")
-                classes.append(f"{name} {cls}" if name and cls else name or cls or "")
+                words, hidden = describe(attrs) if attrs else ("", False)
+                classes.append(words)
+                opened.append(len(rows))
+                rows.append((opened[-2], len(path) - 1, tag, words, hidden))
+                ends.append(0)
         enter = ENTER.get(tag)
         if enter is not None:
             enter(builder, o, tag, node)
@@ -278,4 +295,4 @@ def segment(doc: Document, config: SegmentConfig | None = None,
             push(child)
             child = child.prev
     builder.flush()
-    return builder.blocks
+    return builder.blocks, table

@@ -18,8 +18,10 @@ from grist.features.auto import stage1_features
 from grist.html.load import load_document
 from grist.html.parse import parse_document
 from grist.io.datasets import Page
-from grist.segment.blocks import segment
+from grist.features.matrix import FeatureMatrix
+from grist.segment.blocks import segment_elements
 from grist.train.labels import LabelConfig, align
+from grist.classify.roles import derive_roles
 
 
 @dataclass
@@ -37,16 +39,27 @@ class BuildReport:
 
 
 def label_page(page: Page, config: LabelConfig | None = None) -> LabelledPage:
-    """Parse, segment, featurize and label one page (raises GristError on bad input)."""
+    """Parse, segment, featurize and label one page (raises GristError on bad input).
+
+    Labels are the gold alignment; a comments gold (``gold_comments``) is aligned too, and
+    every block gets a role (``grist.classify.roles``).
+    """
     doc = parse_document(load_document(page.html, page.url))
-    blocks = segment(doc)
-    matrix = stage1_features(blocks, doc)
+    blocks, elements = segment_elements(doc)
+    matrix = stage1_features(blocks, doc, elements)
     alignment = align(blocks, page.gold, config)
+    labels = np.array(alignment.labels, dtype=bool)
+    comments = None
+    if page.extra.get("gold_comments"):
+        comments = np.array(align(blocks, page.extra["gold_comments"], config).labels, dtype=bool)
+    values = matrix.values.astype(np.float32)
+    texts = [b.text for b in blocks]
+    roles = derive_roles(FeatureMatrix(matrix.names, values), texts, labels, comments)
     return LabelledPage(
-        id=page.id, dataset=page.dataset, site=page.site or page.id,
-        values=matrix.values.astype(np.float32), labels=np.array(alignment.labels, dtype=bool),
-        texts=[b.text for b in blocks], regions=[b.region for b in blocks],
+        id=page.id, dataset=page.dataset, site=page.site or page.id, values=values,
+        labels=labels, texts=texts, regions=[b.region for b in blocks],
         paths=[b.path for b in blocks], gold=page.gold, coverage=alignment.coverage,
+        comments=comments, roles=roles, page_type=page.extra.get("page_type"),
     )
 
 

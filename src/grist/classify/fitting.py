@@ -1,0 +1,255 @@
+"""How ``AutoModel`` is trained: its settings, row weights and targets, the out-of-fold rows of
+stage 2, the threshold, and the optional page cut and page type.
+
+Training needs lightgbm (the ``train`` extra), imported inside ``fit_boosters``; nothing here is
+used at extraction time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from grist.classify.cut import best_cut, fit_cut, page_cut_features
+from grist.classify.pagetype import fit_types, known_types, page_row, type_columns
+from grist.classify.rows import LabelledPage
+from grist.document import ROLES
+from grist.errors import ModelError
+from grist.features.auto import PAGE_RELATIVE, PAGE_SIGNALS, stage2_features
+from grist.features.matrix import FeatureMatrix
+
+TARGETS = ("body", "article", "gold")
+ARTICLE_ROLES = ("body", "title", "subtitle", "byline", "caption")
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Boosting settings of both stages; stage 2 learns from ``folds`` out-of-fold stage-1 models
+    of ``oof_rounds`` rounds each (cheaper than the final one, close enough in calibration).
+    ``max_depth`` caps the trees' depth (-1: only ``leaves`` limits them): the NumPy evaluator
+    takes one step per level of the deepest tree.
+
+    Rows weigh their word count + 1, divided by the page's word count to ``page_power`` (1: every
+    page counts the same) and by its dataset's page count to ``dataset_power`` (1: every dataset
+    counts the same), so that large or long-page datasets do not drown small or modern ones.
+    ``threshold`` None: chosen on the training pages (``_best_threshold``).
+    ``target``: what a positive block is — ``body`` (role body, ``grist.classify.roles``),
+    ``article`` (the body and the article's title, subtitle, bylines and captions) or ``gold``
+    (in the page's gold text, whatever its dataset's convention).
+    ``calibration``: stage 2 also sees where each probability stands on its page
+    (``grist.features.auto.page_relative``); ``page_signals``: and what kind of page it is
+    (``grist.features.auto.page_signals``).
+    ``page_cut``: learn a threshold per page from the shape of its final probabilities
+    (``grist.classify.cut``; ``cut_rounds`` rounds, on out-of-fold stage-2 probabilities).
+    ``page_type``: stage 2 also sees the predicted type of the page (``grist.classify.pagetype``;
+    ``type_rounds`` rounds).
+    """
+
+    rounds: int = 150
+    leaves: int = 63
+    max_depth: int = -1
+    learning_rate: float = 0.1
+    min_leaf: int = 40
+    oof_rounds: int = 50
+    rounds2: int = 60
+    leaves2: int = 15
+    folds: int = 2
+    threads: int = 1
+    seed: int = 7
+    page_power: float = 0.5
+    dataset_power: float = 0.0
+    threshold: float | None = None
+    target: str = "body"
+    calibration: bool = True
+    page_signals: bool = True
+    page_cut: bool = False
+    cut_rounds: int = 100
+    page_type: bool = True
+    type_rounds: int = 60
+
+
+THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+
+
+def _params(config: TrainConfig, leaves: int) -> dict[str, Any]:
+    return {
+        "objective": "binary", "learning_rate": config.learning_rate, "num_leaves": leaves,
+        "max_depth": config.max_depth,
+        "min_data_in_leaf": config.min_leaf, "feature_fraction": 0.5, "lambda_l2": 1.0,
+        "bagging_fraction": 0.5, "bagging_freq": 1, "max_bin": 63,
+        "num_threads": config.threads, "seed": config.seed, "deterministic": True,
+        "force_row_wise": True, "verbosity": -1,
+    }
+
+
+def _page_weights(pages: Sequence[LabelledPage], names: Sequence[str],
+                  config: TrainConfig) -> list[np.ndarray]:
+    """Row weights of every page (see TrainConfig), scaled to a mean of one per row."""
+    column = list(names).index("num_words")
+    per_dataset: dict[str, int] = {}
+    for page in pages:
+        per_dataset[page.dataset] = per_dataset.get(page.dataset, 0) + 1
+    weights = []
+    for page in pages:
+        words = page.values[:, column].astype(float) + 1.0
+        scale = words.sum() ** -config.page_power * per_dataset[page.dataset] ** -config.dataset_power
+        weights.append(words * scale)
+    mean = np.concatenate(weights).mean()
+    return [w / mean for w in weights]
+
+
+def targets(page: LabelledPage, target: str) -> np.ndarray:
+    """The training labels of one page for ``TrainConfig.target``."""
+    if target == "gold" or page.roles is None:
+        return page.labels
+    wanted = ("body",) if target == "body" else ARTICLE_ROLES
+    codes = [ROLES.index(r) for r in wanted]
+    return np.isin(page.roles, codes)
+
+
+def _train(lgb: Any, values: np.ndarray, labels: np.ndarray, weights: np.ndarray,
+           names: Sequence[str], params: dict[str, Any], rounds: int) -> Any:
+    data = lgb.Dataset(values, label=labels.astype(float), weight=weights,
+                       feature_name=list(names), free_raw_data=True)
+    return lgb.train(params, data, num_boost_round=rounds)
+
+
+def fit_boosters(pages: Sequence[LabelledPage], names1: tuple[str, ...],
+                 config: TrainConfig) -> dict[str, Any]:
+    """Train every booster of an ``AutoModel`` (LightGBM, imported here) and return what the
+    model keeps: the boosters' texts, the threshold and how the model was made."""
+    try:
+        import lightgbm as lgb
+    except ImportError:
+        raise ModelError("training needs lightgbm: pip install 'grist[train]'") from None
+    if config.target not in TARGETS:
+        raise ModelError(f"unknown target {config.target!r}; choose one of {TARGETS}")
+    pages = [p for p in pages if len(p.labels)]
+    if not pages:
+        raise ModelError("no labelled blocks to train on")
+    params1 = _params(config, config.leaves)
+    folds = min(config.folds, len(pages))
+    weights = _page_weights(pages, names1, config)
+    wanted = [targets(p, config.target) for p in pages]
+    everything = range(len(pages))
+    oof: list[np.ndarray] = [np.zeros(0)] * len(pages)
+    for fold in range(folds):
+        held = [i for i in everything if i % folds == fold]
+        train = [i for i in everything if i % folds != fold] or everything
+        booster = _train(lgb, *_stack(pages, wanted, weights, train), names1, params1,
+                         config.oof_rounds)
+        for i in held:
+            oof[i] = booster.predict(pages[i].values, num_threads=1)
+    values1, labels, weights1 = _stack(pages, wanted, weights, everything)
+    stage1 = _train(lgb, values1, labels, weights1, names1, params1, config.rounds)
+    del values1
+    types, type_text = None, ""
+    if config.page_type:
+        types, type_text = _fit_types(lgb, pages, names1, oof, config)
+    values2, names2 = _stage2_rows(pages, names1, oof, config, types)
+    stage2 = _train(lgb, values2, labels, weights1, names2, _params(config, config.leaves2),
+                    config.rounds2)
+    threshold = config.threshold
+    if threshold is None:
+        threshold = _best_threshold(pages, wanted, names1,
+                                    stage2.predict(values2, num_threads=1))
+    cut = ""
+    if config.page_cut:
+        cut = _fit_cut(lgb, pages, wanted, names1, values2, labels, weights1, names2, config)
+    meta = {"pages": len(pages), "blocks": len(labels), "config": asdict(config),
+            "datasets": sorted({p.dataset for p in pages})}
+    return {"text1": stage1.model_to_string(), "text2": stage2.model_to_string(),
+            "threshold": threshold, "meta": meta, "text_cut": cut, "text_types": type_text}
+
+
+def _fit_cut(lgb: Any, pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
+             names1: tuple[str, ...], values2: np.ndarray, labels: np.ndarray,
+             weights: np.ndarray, names2: tuple[str, ...], config: TrainConfig) -> str:
+    """The page-cut booster, from out-of-fold stage-2 probabilities of the training pages."""
+    starts = np.cumsum([0] + [len(p.labels) for p in pages])
+    folds = min(config.folds, len(pages))
+    page_fold = np.arange(len(pages)) % folds
+    row_fold = np.repeat(page_fold, np.diff(starts))
+    oof = np.zeros(len(labels))
+    for fold in range(folds):
+        train = row_fold != fold if folds > 1 else np.ones(len(labels), bool)
+        booster = _train(lgb, values2[train], labels[train], weights[train], names2,
+                         _params(config, config.leaves2), config.rounds2)
+        oof[row_fold == fold] = booster.predict(values2[row_fold == fold], num_threads=1)
+    words = list(names1).index("num_words")
+    rows, cuts = [], []
+    for i, page in enumerate(pages):
+        p = oof[starts[i]:starts[i + 1]]
+        count = page.values[:, words].astype(float)
+        best = best_cut(p, count, wanted[i])
+        if best is not None:
+            rows.append(page_cut_features(p, count))
+            cuts.append(best)
+    return fit_cut(lgb, np.array(rows), np.array(cuts), _params(config, config.leaves2),
+                   config.cut_rounds)
+
+
+def _stack(pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
+           weights: Sequence[np.ndarray], chosen: Sequence[int]
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return (np.vstack([pages[i].values for i in chosen]),
+            np.concatenate([wanted[i] for i in chosen]),
+            np.concatenate([weights[i] for i in chosen]))
+
+
+def _fit_types(lgb: Any, pages: Sequence[LabelledPage], names1: tuple[str, ...],
+               oof: Sequence[np.ndarray], config: TrainConfig) -> tuple[np.ndarray | None, str]:
+    """Out-of-fold type probabilities of every page and the type booster, or (None, "") when
+    too few training pages have a type."""
+    labels = known_types(pages)
+    if (labels >= 0).sum() < 20 or len(set(labels[labels >= 0].tolist())) < 2:
+        return None, ""
+    rows = np.array([page_row(FeatureMatrix(names1, p.values), prob)
+                     for p, prob in zip(pages, oof, strict=True)])
+    text, types = fit_types(lgb, rows, labels, _params(config, 15), config.type_rounds,
+                            config.folds)
+    return types, text
+
+
+def _stage2_rows(pages: Sequence[LabelledPage], names1: tuple[str, ...],
+                 probabilities: Sequence[np.ndarray], config: TrainConfig,
+                 types: np.ndarray | None = None) -> tuple[np.ndarray, tuple[str, ...]]:
+    parts = [
+        stage2_features(p.regions, p.paths, FeatureMatrix(names1, p.values), prob)
+        for p, prob in zip(pages, probabilities, strict=True)
+    ]
+    if types is not None:
+        parts = [m.hstack(type_columns(t, len(m))) for m, t in zip(parts, types, strict=True)]
+    names = parts[0].names
+    left_out = (PAGE_RELATIVE if not config.calibration else ()) + (
+        PAGE_SIGNALS if not config.page_signals else ())
+    if left_out:
+        names = tuple(n for n in names if n not in left_out)
+        parts = [m.select(names) for m in parts]
+    return np.vstack([m.values for m in parts]), names
+
+def _best_threshold(pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
+                    names1: Sequence[str], p2: np.ndarray) -> float:
+    """The threshold of THRESHOLDS with the best mean per-page word F1 on the training pages.
+
+    Stage 2's probabilities there come from out-of-fold stage-1 scores, so they are about as
+    sure as on unseen pages; a page's F1 counts the words of its blocks (labels as truth).
+    """
+    column = list(names1).index("num_words")
+    grid = np.array(THRESHOLDS)
+    total = np.zeros(len(grid))
+    start = 0
+    for page, labels in zip(pages, wanted, strict=True):
+        p = p2[start:start + len(labels)]
+        start += len(labels)
+        words = page.values[:, column].astype(float)
+        content = words * labels
+        if content.sum() <= 0:
+            continue
+        kept = (p[None, :] >= grid[:, None]).astype(float)
+        hits, chosen = kept @ content, kept @ words
+        total += 2 * hits / np.maximum(chosen + content.sum(), 1e-9)
+    return float(grid[int(np.argmax(total))])

@@ -1,0 +1,203 @@
+"""Block roles for training: what each block is, from the gold alignment plus the page's structure.
+
+The shared datasets disagree on the article's furniture: the older ones (CleanEval, Dragnet,
+L3S-GN1, Readability, CleanPortalEval) count the headline, bylines and captions as main text,
+the current ones (modern-dev, wcxb-dev) do not. Labels that only say "in the gold or not" make
+the same headline content on one page and boilerplate on the next. Roles name the furniture
+whatever the gold says, so a model learns the body and the furniture apart and the convention
+becomes an output choice (``grist.document.ROLES``):
+
+- ``title``: the article's headline — the heading or title-matching block closest before the
+  first paragraph of the body (an ``h1``, a block holding most of the ``<title>``'s words, or a
+  short block under a ``headline``/``title`` class).
+- ``subtitle``: a dek or standfirst — a block between the title and the body that is not a
+  byline or caption, or a short block under a ``dek``/``standfirst``/``subtitle``... class.
+- ``byline``: a short block near the title with a ``<time>``, an author/date class or
+  ``itemprop``, or starting with "By" / "Updated" / "Published".
+- ``caption``: a short block of the article in a ``figcaption``/``figure`` or under a
+  ``caption``/``credit`` class (photo and gallery captions, credits).
+- ``comment``: aligned with Dragnet's ``gold_comments``, or under a ``comment``/``reply``/
+  ``disqus`` class, in the gold or not (CleanEval counts readers' comments as main text,
+  Dragnet and L3S-GN1 do not) — unless most of the page's gold is under such classes: then the
+  page is a thread and its posts are the body.
+- ``body``: every other gold block.
+- The rest, outside the gold: ``navigation``, ``footer``, ``promo``, ``related`` after the
+  nearest ancestor class word of their kind (or the ``nav``/``footer`` element), else ``other``.
+
+Every rule reads columns of the stage-1 feature matrix (``grist.features.auto``), so the same
+derivation names the roles of dropped blocks at extraction time (``structural_roles``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from grist.document import ROLES
+from grist.features.matrix import FeatureMatrix
+
+ROLE_INDEX = {role: i for i, role in enumerate(ROLES)}
+FURNITURE = ("title", "subtitle", "byline", "caption")
+# Ancestor keywords (grist.features.ancestry) of each kind of noise, nearest one wins.
+NOISE_WORDS = {
+    "navigation": ("nav", "menu", "breadcrumb", "pagination", "toolbar"),
+    "footer": ("footer", "copyright", "legal"),
+    "promo": ("ad", "ads", "advert", "sponsor", "promo", "banner", "newsletter", "subscribe",
+              "signup", "cookie", "consent", "donate", "paywall", "share", "social", "modal",
+              "popup", "dialog"),
+    "related": ("related", "recommend", "popular", "trending", "more", "tease", "card", "tile",
+                "rail", "outbrain", "taboola", "sidebar", "aside", "widget"),
+    "comment": ("comment", "reply", "discussion", "disqus", "respond"),
+}
+TITLE_WORDS = ("headline", "title")
+SUBTITLE_WORDS = ("dek", "standfirst", "subtitle", "subhead")
+BYLINE_WORDS = ("byline", "author", "date", "time", "published", "updated", "dateline")
+CAPTION_WORDS = ("caption", "credit")
+MEDIA_WORDS = ("photo", "image", "gallery", "media", "figure")
+BYLINE_START = re.compile(
+    r"^(?:by|von|par|por|updated|published|posted|written by|last updated?|staff|reporter)\b", re.I)
+HEADER_ZONE = 25  # blocks before the body's first paragraph where a title may stand
+MAX_FURNITURE_WORDS = 60
+
+
+GROUPS = {**NOISE_WORDS, "title": TITLE_WORDS, "subtitle": SUBTITLE_WORDS,
+          "byline": BYLINE_WORDS, "caption": CAPTION_WORDS, "media": MEDIA_WORDS}
+COLUMNS = ("num_words", "link_density", "date_tokens", "ctx_cell", "ctx_pre", "ctx_list_depth",
+           "ctx_heading", "ctx_title_cover", "ctx_title_density", "ctx_n_time",
+           "ctx_tag_figcaption", "ctx_in_figure", "ctx_in_blockquote", "ctx_ends_sentence",
+           "ctx_tag_nav", "ctx_in_nav", "ctx_tag_footer", "ctx_in_footer", "ctx_copyright")
+
+
+@lru_cache(maxsize=8)
+def _layout(names: tuple[str, ...]) -> tuple[np.ndarray, dict[str, slice]]:
+    """Where the columns the rules read sit in a feature matrix: one index array (the plain
+    columns, then every group's ``anc_`` columns) and each name's or group's slice of it."""
+    at = {name: i for i, name in enumerate(names)}
+    index = [at[c] for c in COLUMNS]
+    parts = {c: slice(i, i + 1) for i, c in enumerate(COLUMNS)}
+    for group, words in GROUPS.items():
+        parts[group] = slice(len(index), len(index) + len(words))
+        index += [at[f"anc_{w}"] for w in words]
+    return np.array(index), parts
+
+
+class _Evidence:
+    """The columns the role rules read, taken out of the feature matrix once."""
+
+    def __init__(self, matrix: FeatureMatrix) -> None:
+        index, self.parts = _layout(matrix.names)
+        self.values = matrix.values[:, index]
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.values[:, self.parts[name].start]
+
+    def near(self, *groups: str) -> np.ndarray:
+        """Closeness (1 / DOM distance, 0 when absent) of the nearest ancestor with any word of
+        the groups."""
+        return np.max([self.values[:, self.parts[g]].max(axis=1) for g in groups], axis=0)
+
+
+def structural_roles(matrix: FeatureMatrix) -> np.ndarray:
+    """The role of every block judged as noise: navigation, footer, promo, related or comment
+    after the nearest ancestor class word of that kind (the ``nav``/``footer`` elements count
+    as such words), else ``other``. Role indices into ``ROLES``."""
+    return _noise_roles(_Evidence(matrix))
+
+
+def _noise_roles(ev: _Evidence) -> np.ndarray:
+    kinds = list(NOISE_WORDS)
+    near = np.column_stack([ev.near(k) for k in kinds])
+    for kind, tag in (("navigation", "nav"), ("footer", "footer")):
+        column = kinds.index(kind)
+        near[:, column] = np.maximum.reduce([
+            near[:, column], ev[f"ctx_tag_{tag}"], 0.5 * ev[f"ctx_in_{tag}"]])
+    footer = kinds.index("footer")
+    near[:, footer] = np.maximum(near[:, footer], ev["ctx_copyright"])
+    best = np.argmax(near, axis=1)
+    codes = np.array([ROLE_INDEX[k] for k in kinds])[best]
+    return np.where(near.max(axis=1) > 0, codes, ROLE_INDEX["other"]).astype(np.int8)
+
+
+def _paragraphs(ev: _Evidence, gold: np.ndarray) -> np.ndarray:
+    """Gold blocks that read as paragraphs of the body: ten words or more, not a heading, not
+    marked as a dek, byline or caption by its classes."""
+    marked = ev.near("subtitle", "byline", "caption") >= 0.5
+    return (gold & (ev["num_words"] >= 10) & (ev["ctx_heading"] == 0) & ~marked
+            & (ev["ctx_tag_figcaption"] == 0))
+
+
+def derive_roles(matrix: FeatureMatrix, texts: Sequence[str], gold: np.ndarray,
+                 comments: np.ndarray | None = None) -> np.ndarray:
+    """The role of every block (indices into ``ROLES``) from its gold label, the blocks aligned
+    with a comments gold (``comments``) and the structure read from the features."""
+    n = len(texts)
+    gold = np.asarray(gold, dtype=bool)
+    ev = _Evidence(matrix)
+    roles = np.where(gold, ROLE_INDEX["body"], _noise_roles(ev)).astype(np.int8)
+    if not n:
+        return roles
+    if comments is not None:
+        roles[np.asarray(comments, dtype=bool) & ~gold] = ROLE_INDEX["comment"]
+    # Readers' comments under an article are comments whether the gold holds them or not; on a
+    # thread (most of the gold under comment words) the posts are the body.
+    threaded = gold & (ev.near("comment") > 0)
+    words = ev["num_words"]
+    if 0 < words[threaded].sum() < 0.5 * words[gold].sum():
+        roles[threaded] = ROLE_INDEX["comment"]
+        gold = gold & ~threaded
+    paragraphs = np.flatnonzero(_paragraphs(ev, gold))
+    if not len(paragraphs):
+        paragraphs = np.flatnonzero(gold)
+    if not len(paragraphs):
+        return roles
+    first, last = int(paragraphs[0]), int(paragraphs[-1])
+    links = ev["link_density"]
+    short = words <= MAX_FURNITURE_WORDS
+    index = np.arange(n)
+    noise = ev.near("navigation", "related", "comment") >= 0.2
+    in_zone = (index >= first - HEADER_ZONE) & (index <= last) & ~noise
+    plain = ((ev["ctx_cell"] == 0) & (ev["ctx_pre"] == 0)
+             & (ev["ctx_list_depth"] == 0))
+    heading = ev["ctx_heading"]
+    title_match = (ev["ctx_title_cover"] >= 0.6) & (ev["ctx_title_density"] >= 0.6)
+    title_class = (ev.near("title") >= 0.5) & (words <= 30)
+    title_score = 2.0 * (heading == 1) + 2.0 * title_match + title_class + 0.5 * (heading > 0)
+    title_at = np.flatnonzero(in_zone & (words <= 30) & (links < 0.5) & (index <= first)
+                              & (title_score >= 2))
+    title = int(title_at[np.argmax(title_score[title_at] * 1000 + title_at)]) \
+        if len(title_at) else -1
+    top = title if title >= 0 else first
+    starts = np.zeros(n, bool)
+    for i in np.flatnonzero(in_zone & (words <= 30)).tolist():
+        starts[i] = BYLINE_START.match(texts[i]) is not None
+    dated = (ev["date_tokens"] >= 1) & (words <= 12)
+    byline_evidence = ((ev["ctx_n_time"] > 0) | (ev.near("byline") >= 0.34)
+                       | starts | dated)
+    header = (index >= top - 3) & (index <= first + 3)
+    byline = in_zone & header & byline_evidence & (words <= 30) & (index != title)
+    figure = (ev["ctx_tag_figcaption"] > 0) | (
+        (ev["ctx_in_figure"] > 0) & plain & (heading == 0)
+        & (ev["ctx_in_blockquote"] == 0))
+    media = (ev.near("media") >= 0.5) & (words <= 30) & plain & (heading == 0)
+    caption_evidence = figure | (ev.near("caption") >= 0.34) | media
+    caption = in_zone & short & caption_evidence & (links < 0.5) & ~byline & (index != title)
+    after_title = (index > title) & (index < first) & (index <= title + 2) if title >= 0 \
+        else np.zeros(n, bool)
+    sentence = (heading >= 2) | (ev["ctx_ends_sentence"] > 0) | (words >= 12)
+    subtitle_class = (ev.near("subtitle") >= 0.5) & header & (index < first)
+    subtitle = (in_zone & ~byline & ~caption & (words >= 4) & (words <= 80) & (links < 0.3)
+                & ((after_title & sentence & plain) | subtitle_class) & (index != title))
+    roles[subtitle] = ROLE_INDEX["subtitle"]
+    roles[caption] = ROLE_INDEX["caption"]
+    roles[byline] = ROLE_INDEX["byline"]
+    if title >= 0:
+        roles[title] = ROLE_INDEX["title"]
+    return roles
+
+
+def role_names(codes: np.ndarray) -> list[str]:
+    """Role names of role indices."""
+    return [ROLES[c] for c in codes.tolist()]

@@ -1,0 +1,219 @@
+"""Features from every element above a block (``grist.segment.elements``), not only the nearest four.
+
+- ``anc_<word>``: how close the nearest ancestor whose id/class/itemprop/role words hold the
+  keyword is: 1 / (its DOM distance), so 1 for the block's own element, 1/2 for its parent, and
+  0 when no ancestor has the word. A ``related`` rail ten levels up still shows.
+- ``anc_hidden``: the same for ancestors hidden by their attributes (``hidden``,
+  ``aria-hidden``, inline ``display:none``); ``page_hidden_share`` is the share of the page's
+  words under one. Collapsed tabs and accordions hide real content, so this is evidence, not a rule.
+  ``anc_noscript`` and ``page_noscript_share``: the same for ``noscript`` elements (kept, since
+  some forums serve their posts only there, but some pages repeat the whole article in one).
+- The article container: the ``article`` or ``articleBody`` element holding most words, else
+  the ``main`` element (``art_in``: the block is inside it, ``art_share``: its share of the
+  page's words, ``art_count``: how many such elements the page has, ``art_other``: the block
+  sits in another, smaller ``article`` — a teaser card), and the *densest container*, the deepest element holding at least
+  half of the page's words outside links (``dense_in``, ``dense_share``, ``dense_dist``).
+- Teaser grids: the nearest ancestor-or-self that is one of at least three siblings with the same
+  tag and words (a *card*): how many such siblings (``card_siblings``), the card's words, link
+  density and blocks, and the share of the page's words the whole group holds.
+
+The element tree is walked with NumPy (pointer jumping to the nearest flagged ancestor, subtree
+sums from the pre-order ``end`` indices); no per-node Python work besides keyword flags cached
+per distinct words string.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from grist.document import Block
+from grist.features.keywords import Keywords
+from grist.features.matrix import FeatureMatrix
+from grist.segment.elements import Elements
+
+# Keywords whose presence anywhere above a block says what it is (body, furniture or noise).
+ANCESTRY_KEYWORDS = (
+    "nav", "menu", "breadcrumb", "pagination", "toolbar", "footer", "copyright", "legal",
+    "header", "masthead", "comment", "reply", "discussion", "disqus", "respond", "related",
+    "recommend", "popular", "trending", "more", "tease", "card", "tile", "rail", "outbrain",
+    "taboola", "widget", "sidebar", "aside", "ad", "ads", "advert", "sponsor", "promo", "banner",
+    "newsletter", "subscribe", "signup", "cookie", "consent", "donate", "paywall", "share",
+    "social", "modal", "popup", "dialog", "article", "content", "post", "body", "entry", "story",
+    "main", "text", "prose", "rich", "markdown", "headline", "title", "heading", "dek",
+    "standfirst", "subtitle", "subhead", "summary", "excerpt", "lede", "intro", "description",
+    "byline", "author", "date", "time", "published", "updated", "dateline", "meta", "bio",
+    "caption", "credit", "figure", "media", "photo", "image", "gallery", "list", "item",
+    "product", "price", "cart", "review", "rating", "search", "login", "user", "avatar", "tag",
+    "label", "btn", "thread", "message", "forum", "question", "answer", "faq", "accordion",
+    "collapse", "tab",
+)
+ARTICLE_TAG, MAIN_TAG = "article", "main"
+MIN_CARDS = 3
+NAMES = (
+    *(f"anc_{k}" for k in ANCESTRY_KEYWORDS), "anc_hidden", "page_hidden_share", "anc_noscript",
+    "page_noscript_share",
+    "art_in", "art_share", "art_count", "art_other", "dense_in", "dense_share", "dense_dist",
+    "card_siblings", "card_words", "card_linkdens", "card_blocks", "card_group_share",
+)
+_ARTICLE_BODY = re.compile(r"article[-_ ]?body")  # schema.org itemprop="articleBody"
+_TOKEN = re.compile(r"[a-z0-9]+")
+_KEYWORDS = Keywords(ANCESTRY_KEYWORDS, starts=("nav",))
+
+
+@lru_cache(maxsize=1 << 16)
+def _word_bits(words: str) -> int:
+    """Keyword bits of an element's words (lower-case runs of letters and digits), then (one
+    bit further) whether it names schema.org's articleBody."""
+    lowered = words.lower()
+    bits = _KEYWORDS.bits(_TOKEN.findall(lowered))
+    if _ARTICLE_BODY.search(lowered):
+        bits |= 1 << len(ANCESTRY_KEYWORDS)
+    return bits
+
+
+def _ids(values: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+    """A number per value (equal values, equal numbers) and the distinct values in order."""
+    distinct = list(dict.fromkeys(values))
+    index = {v: i for i, v in enumerate(distinct)}
+    return np.fromiter(map(index.__getitem__, values), np.int64, len(values)), distinct
+
+
+def _resolve(jump: np.ndarray) -> np.ndarray:
+    """Follow ``jump`` (an array of indices into itself, ending in fixed points) to its fixed
+    points, doubling the stride each round (pointer jumping: log2 of the longest chain rounds).
+    Works row by row on a 2-d array whose rows jump within themselves."""
+    width = jump.shape[-1]
+    offsets = (np.arange(jump.size // width) * width).reshape(jump.shape[:-1] + (1,))
+    flat = (jump + offsets).ravel()
+    while True:
+        further = flat[flat]
+        if np.array_equal(further, flat):
+            return (flat.reshape(jump.shape) - offsets)
+        flat = further
+
+
+class _Tree:
+    """The recorded elements as arrays (parents before children)."""
+
+    def __init__(self, elements: Elements) -> None:
+        parent, depth, tags, words, hidden = zip(*elements.rows)
+        self.size = len(parent)
+        self.parent = np.array(parent, dtype=np.int64)
+        self.depth = np.array(depth, dtype=np.int64)
+        self.hidden = np.array(hidden, dtype=bool)
+        self.end = np.array(elements.end, dtype=np.int64)
+        self.tag, distinct_tags = _ids(tags)
+        self.word, self.distinct_words = _ids(words)
+        self.article = np.array([t == ARTICLE_TAG for t in distinct_tags])[self.tag]
+        self.noscript = np.array([t == "noscript" for t in distinct_tags])[self.tag]
+        self.main = np.array([t == MAIN_TAG for t in distinct_tags])[self.tag]
+
+    def flags(self) -> np.ndarray:
+        """Keyword flags of every element (elements x (keywords + articleBody))."""
+        rows = _KEYWORDS.rows([_word_bits(w) for w in self.distinct_words],
+                              len(ANCESTRY_KEYWORDS) + 1)
+        return rows[self.word]
+
+    def sibling_groups(self) -> np.ndarray:
+        """A number per element, shared by siblings with the same tag and words (the cards of a
+        grid)."""
+        key = (self.parent + 1) * (int(self.word.max()) + 1) + self.word
+        key = key * (int(self.tag.max()) + 1) + self.tag
+        return np.unique(key, return_inverse=True)[1]
+
+    def nearest(self, own: np.ndarray, at: np.ndarray) -> np.ndarray:
+        """For the elements ``at`` and every column of ``own`` (elements x columns, bool): the
+        index of the nearest ancestor-or-self whose flag is set, -1 when none is.
+
+        First every element finds its nearest ancestor-or-self with any flag (pointer jumping
+        over all elements, one column); then the few flagged elements find, per column, their
+        nearest flagged ancestor-or-self among themselves (pointer jumping, one row per column).
+        """
+        size = self.size
+        top = size  # a virtual root above everything, flagged with nothing
+        anyflag = own.any(axis=1)
+        parent = np.where(self.parent >= 0, self.parent, top)
+        anchor = _resolve(np.append(np.where(anyflag, np.arange(size), parent), top))
+        flagged = np.append(np.flatnonzero(anyflag), top)
+        compact = np.full(size + 1, len(flagged) - 1)
+        compact[flagged] = np.arange(len(flagged))
+        above = compact[anchor[parent[flagged[:-1]]]]  # nearest flagged strict ancestor
+        steps = np.where(own[flagged[:-1]].T, np.arange(len(flagged) - 1), above)
+        found = _resolve(np.hstack([steps, np.full((own.shape[1], 1), len(flagged) - 1)]))
+        chosen = found[:, compact[anchor[at]]].T
+        return np.where(chosen == len(flagged) - 1, -1, flagged[chosen])
+
+    def subtree_sums(self, values: np.ndarray) -> np.ndarray:
+        """Sum of ``values`` (one row per element) over each element's subtree."""
+        cum = np.concatenate([np.zeros((1, *values.shape[1:])), np.cumsum(values, axis=0)])
+        return cum[self.end] - cum[np.arange(self.size)]
+
+
+def ancestry_features(blocks: Sequence[Block], elements: Elements | None, counts: np.ndarray,
+                      links: np.ndarray) -> FeatureMatrix:
+    """The features of the module doc for every block; ``counts`` and ``links`` are the blocks'
+    word and anchor-word counts. Blocks without a recorded element get zeros."""
+    n = len(blocks)
+    if not n or elements is None or not len(elements):
+        return FeatureMatrix(NAMES, np.zeros((n, len(NAMES))))
+    tree = _Tree(elements)
+    element = np.array([b.info.get("element", -1) for b in blocks], dtype=np.int64)
+    known = element >= 0
+    at = np.where(known, element, 0)
+    block_depth = np.array([b.depth for b in blocks], dtype=np.int64)
+    total = max(float(counts.sum()), 1.0)
+    # Words, link words and blocks under every element.
+    per_element = np.zeros((tree.size, 3))
+    np.add.at(per_element, at[known], np.column_stack([counts, links, np.ones(n)])[known])
+    mass = tree.subtree_sums(per_element)
+    flags = tree.flags()
+    is_article = tree.article | flags[:, -1]
+    candidates = np.flatnonzero(is_article)
+    if not len(candidates):  # no article element: the main element, if any
+        candidates = np.flatnonzero(tree.main)
+    article = int(candidates[np.argmax(mass[candidates, 0])]) if len(candidates) else -1
+    nonlink = mass[:, 0] - mass[:, 1]
+    dense_candidates = np.flatnonzero(nonlink >= 0.5 * max(float((counts - links).sum()), 1.0))
+    dense = int(dense_candidates[np.argmax(tree.depth[dense_candidates])]) \
+        if len(dense_candidates) else -1
+    groups = tree.sibling_groups()
+    siblings = np.bincount(groups)[groups]
+    is_card = (siblings >= MIN_CARDS) & (mass[:, 2] > 0)
+    own = np.column_stack([flags[:, :-1], tree.hidden, tree.noscript, is_card, is_article])
+    nearest = tree.nearest(own, at)  # blocks x columns: nearest flagged element or -1
+    k = len(ANCESTRY_KEYWORDS)
+    distance = block_depth[:, None] - tree.depth[np.maximum(nearest[:, : k + 2], 0)]
+    closeness = np.where(nearest[:, : k + 2] >= 0, 1.0 / np.maximum(distance, 1), 0.0)
+    columns = [closeness[:, :k]]
+    for column in (k, k + 1):  # hidden, noscript: closeness and the page's share of words
+        columns += [closeness[:, column],
+                    np.full(n, float(counts[nearest[:, column] >= 0].sum()) / total)]
+    k += 1  # the card and article columns come one later
+
+    def inside(index: int) -> np.ndarray:
+        if index < 0:
+            return np.zeros(n)
+        return ((element >= index) & (element < tree.end[index])).astype(float)
+
+    in_article = inside(article)
+    other = nearest[:, k + 2]
+    columns += [in_article, np.full(n, mass[article, 0] / total if article >= 0 else 0.0),
+                np.full(n, np.log1p(len(candidates))),
+                ((other >= 0) & (other != article) & (in_article == 0)).astype(float)]
+    in_dense = inside(dense)
+    columns += [in_dense, np.full(n, mass[dense, 0] / total if dense >= 0 else 0.0),
+                np.where(in_dense > 0, block_depth - (tree.depth[dense] if dense >= 0 else 0), 0)]
+    card = nearest[:, k + 1]
+    has = card >= 0
+    c = np.maximum(card, 0)
+    group = np.bincount(groups, weights=mass[:, 0])[groups] / total
+    columns += [np.where(has, np.log1p(siblings[c]), 0.0), np.where(has, np.log1p(mass[c, 0]), 0.0),
+                np.where(has, mass[c, 1] / np.maximum(mass[c, 0], 1.0), 0.0),
+                np.where(has, np.log1p(mass[c, 2]), 0.0), np.where(has, group[c], 0.0)]
+    out = np.column_stack(columns)
+    out[~known] = 0.0
+    return FeatureMatrix(NAMES, out)

@@ -1,0 +1,61 @@
+"""Which keywords (``nav``, ``comment``, ``related`` ...) an element's id/class words hold.
+
+A short keyword (three letters or fewer) must be a whole token or its plural, so ``ad`` does not
+fire inside ``header``; a longer one may be part of a token (``sidebar`` in ``left-sidebar``);
+some short ones may also start a token (``nav`` in ``navbar1``). Matching is done token by token
+and cached per token: pages of different sites rarely share whole class strings, but they share
+tokens (``container``, ``menu``, ``item``), so a batch of unseen pages still hits the cache.
+Results are bit sets (Python ints), one bit per keyword, unpacked into bool rows with NumPy.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+import numpy as np
+
+
+class Keywords:
+    """A keyword list, its per-token matcher and the conversion of bit sets to rows."""
+
+    def __init__(self, keywords: Sequence[str], starts: Sequence[str] = ()) -> None:
+        self.keywords = tuple(keywords)
+        self.short: dict[str, int] = {}  # token -> bits of the short keywords it is
+        for i, key in enumerate(self.keywords):
+            if len(key) <= 3:
+                for form in (key, key + "s"):
+                    self.short[form] = self.short.get(form, 0) | 1 << i
+        self.long = [(i, key) for i, key in enumerate(self.keywords) if len(key) > 3]
+        self.any_long = re.compile("|".join(key for _, key in self.long) or "(?!)")
+        self.starts = [(self.keywords.index(key), key) for key in starts]
+        self.token_bits = lru_cache(maxsize=1 << 16)(self._token_bits)
+
+    def _token_bits(self, token: str) -> int:
+        """The bits of one lower-case token."""
+        bits = self.short.get(token, 0)
+        for i, key in self.starts:
+            if token.startswith(key):
+                bits |= 1 << i
+        if self.any_long.search(token):  # most tokens hold no keyword: one scan, not a loop
+            for i, key in self.long:
+                if key in token:
+                    bits |= 1 << i
+        return bits
+
+    def bits(self, tokens: Iterable[str]) -> int:
+        """The bits of a string given as its lower-case tokens."""
+        found = 0
+        for token in tokens:
+            found |= self.token_bits(token)
+        return found
+
+    def rows(self, bit_sets: Sequence[int], width: int | None = None) -> np.ndarray:
+        """Bool rows of ``width`` columns (default: one per keyword) from bit sets."""
+        width = len(self.keywords) if width is None else width
+        size = (width + 7) // 8
+        packed = b"".join(b.to_bytes(size, "little") for b in bit_sets)
+        unpacked = np.unpackbits(np.frombuffer(packed, np.uint8).reshape(len(bit_sets), size),
+                                 axis=1, bitorder="little")
+        return unpacked[:, :width].astype(bool)

@@ -1,0 +1,21 @@
+"""Blocks whose text is markup: HTML shown as text (escaped, or inside ``noscript`` on pages
+that repeat their tracking code there), which no extractor should keep as prose.
+
+``markup_density``: angle brackets per word of the block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from grist.features.matrix import FeatureMatrix
+
+NAMES = ("markup_density",)
+
+
+def markup_features(texts: Sequence[str], counts: np.ndarray) -> FeatureMatrix:
+    """The markup density of every block."""
+    brackets = np.fromiter((t.count("<") + t.count(">") for t in texts), float, len(texts))
+    return FeatureMatrix(NAMES, (brackets / np.maximum(counts, 1.0))[:, None])

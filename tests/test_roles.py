@@ -1,0 +1,157 @@
+"""Block roles from the gold alignment plus structure, site-grouped folds, page-relative features."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from grist.classify.roles import derive_roles, role_names, structural_roles
+from grist.features.auto import page_relative, stage1_features
+from grist.html.load import load_document
+from grist.html.parse import parse_document
+from grist.segment.blocks import segment_elements
+from grist.train.folds import grouped_folds, site_group
+from grist.train.labels import align
+
+PARAGRAPH = ("The council met on Tuesday evening to discuss the bridge over the river, and after a "
+             "long debate the members agreed that the old crossing could no longer carry the "
+             "traffic of the town.")
+NEWS = (
+    "<html><head><title>Council backs a new bridge - Town Herald</title></head><body>"
+    "<nav><ul><li><a href=/>Home</a></li><li><a href=/news>News</a></li></ul></nav>"
+    "<article><h1>Council backs a new bridge</h1>"
+    "<p class=standfirst>The vote ends ten years of argument about the crossing.</p>"
+    "<div class=byline>By Ann Smith <time>3 March 2024</time></div>"
+    f"<p>{PARAGRAPH}</p>"
+    "<figure><img src=b.jpg><figcaption>The old bridge in winter. Photo: J. Doe</figcaption></figure>"
+    f"<p>{PARAGRAPH.replace('Tuesday', 'Friday')}</p></article>"
+    "<section id=comments><p>Great news, about time they did something about it.</p></section>"
+    "<div class=related><a href=/a>Another story about roads</a></div>"
+    "<footer>Copyright 2024 Town Herald</footer></body></html>"
+)
+
+
+def roles_of(html: str, gold: str) -> dict[str, str]:
+    doc = parse_document(load_document(html))
+    blocks, elements = segment_elements(doc)
+    matrix = stage1_features(blocks, doc, elements)
+    labels = np.array(align(blocks, gold).labels)
+    roles = derive_roles(matrix, [b.text for b in blocks], labels)
+    return dict(zip([b.text for b in blocks], role_names(roles), strict=True))
+
+
+def test_furniture_gets_its_role_whether_or_not_the_gold_holds_it():
+    body_only = PARAGRAPH + "\n\n" + PARAGRAPH.replace("Tuesday", "Friday")
+    everything = ("Council backs a new bridge\n\nThe vote ends ten years of argument about the "
+                  "crossing.\n\nBy Ann Smith 3 March 2024\n\n" + PARAGRAPH + "\n\nThe old bridge "
+                  "in winter. Photo: J. Doe\n\n" + PARAGRAPH.replace("Tuesday", "Friday"))
+    for gold in (body_only, everything):
+        roles = roles_of(NEWS, gold)
+        assert roles["Council backs a new bridge"] == "title"
+        assert roles["The vote ends ten years of argument about the crossing."] == "subtitle"
+        assert roles["By Ann Smith 3 March 2024"] == "byline"
+        assert roles["The old bridge in winter. Photo: J. Doe"] == "caption"
+        assert roles[PARAGRAPH] == "body"
+        assert roles["Home"] == "navigation"
+        assert roles["Great news, about time they did something about it."] == "comment"
+        assert roles["Another story about roads"] == "related"
+        assert roles["Copyright 2024 Town Herald"] == "footer"
+
+
+def test_readers_comments_are_comments_even_in_the_gold():
+    html = ("<html><body><article><p>" + PARAGRAPH + "</p><p>" + PARAGRAPH + "</p></article>"
+            "<div class=comments><p>I disagree with the council on this one.</p></div>"
+            "</body></html>")
+    doc = parse_document(load_document(html))
+    blocks, elements = segment_elements(doc)
+    roles = role_names(derive_roles(stage1_features(blocks, doc, elements),
+                                    [b.text for b in blocks], np.array([True, True, True])))
+    assert roles == ["body", "body", "comment"]
+
+
+def test_a_thread_is_body_and_a_comments_gold_names_comments():
+    html = ("<html><body><div class=comment-thread><p>" + PARAGRAPH + "</p></div>"
+            "<div class=box><p>I disagree with the council on this one entirely.</p></div>"
+            "</body></html>")
+    doc = parse_document(load_document(html))
+    blocks, elements = segment_elements(doc)
+    matrix = stage1_features(blocks, doc, elements)
+    gold = np.array([True, False])
+    roles = role_names(derive_roles(matrix, [b.text for b in blocks], gold,
+                                    comments=np.array([False, True])))
+    assert roles == ["body", "comment"]
+
+
+def test_noise_roles_follow_the_nearest_telling_ancestor():
+    html = ("<html><body><div class=sidebar><div class=newsletter-signup><p>Get our emails</p>"
+            "</div></div><p>Nothing telling here at all</p></body></html>")
+    doc = parse_document(load_document(html))
+    blocks, elements = segment_elements(doc)
+    roles = role_names(structural_roles(stage1_features(blocks, doc, elements)))
+    assert roles == ["promo", "other"]  # newsletter is nearer than sidebar
+
+
+def test_site_groups_join_subdomains_and_fall_back_to_the_links():
+    suffixes = frozenset({"co.uk"})
+    assert site_group("news.bbc.co.uk", None, "", "x", suffixes) == "bbc.co.uk"
+    assert site_group(None, "https://www.example.com/a", "", "x", suffixes) == "example.com"
+    html = ('<a href="http://blog.site.org/1">a</a><a href="http://site.org/2">b</a>'
+            '<a href="http://ads.net/x">c</a><a href="https://blog.site.org/3">d</a>')
+    assert site_group(None, None, html, "x", suffixes) == "site.org"
+    assert site_group(None, None, "<p>no links</p>", "page-7", suffixes) == "page-7"
+
+
+def test_grouped_folds_never_split_a_group_and_balance_sizes():
+    groups = ["a"] * 5 + ["b"] * 3 + ["c"] * 3 + ["d", "e", "f", "g"]
+    folds = grouped_folds(groups, 3)
+    for group in set(groups):
+        assert len({f for f, g in zip(folds, groups) if g == group}) == 1
+    sizes = sorted(np.bincount(folds).tolist())
+    assert sizes == [5, 5, 5]
+    assert grouped_folds(list(reversed(groups)), 3) == list(reversed(folds))
+
+
+def test_page_relative_features_place_each_probability_on_its_page():
+    p = np.array([0.9, 0.1, 0.8, 0.15, 0.5, 0.9])
+    words = np.array([10, 5, 20, 1, 3, 10.0])
+    got = page_relative(p, words)
+    column = dict(zip(got.names, got.values.T, strict=True))
+    assert np.allclose(column["above_share"], [0, 44 / 49, 20 / 49, 43 / 49, 40 / 49, 0])
+    assert np.allclose(column["of_max"], p / 0.9)
+    assert np.allclose(column["page_otsu"], 0.65)  # {0.1, 0.15, 0.5} against {0.8, 0.9}
+    assert np.allclose(column["page_gap"], 0.35) and np.allclose(column["gap_diff"], p - 0.325)
+    assert np.allclose(column["page_q50"], 0.8) and np.allclose(column["page_q75"], 0.9)
+
+
+def test_best_cut_is_the_middle_of_the_best_thresholds():
+    from grist.classify.cut import best_cut, page_cut_features
+
+    p = np.array([0.9, 0.62, 0.3, 0.1])
+    words = np.array([10.0, 10.0, 10.0, 10.0])
+    # keeping exactly the first two blocks is best for any threshold in (0.3, 0.62]
+    assert best_cut(p, words, np.array([True, True, False, False])) == pytest.approx(0.4625)
+    assert best_cut(p, words, np.zeros(4, bool)) is None
+    row = page_cut_features(p, words)
+    assert row[0] == 0.1 and row[4] == 0.9  # the 10 % and 90 % word quantiles
+    assert row[9] == 0.5  # half of the words are over 0.5
+
+
+def test_page_types_are_learned_from_typed_pages_and_predicted_out_of_fold():
+    lgb = pytest.importorskip("lightgbm")
+    from grist.classify.pagetype import ROW_NAMES, TYPES, fit_types, type_label
+
+    assert type_label("blog", "modern-dev") == TYPES.index("article")
+    assert type_label(None, "dragnet") == 0 and type_label(None, "cleaneval-final") == -1
+    assert type_label("unknown-kind", "x") == -1
+    rng = np.random.default_rng(0)
+    rows = rng.normal(size=(120, len(ROW_NAMES)))
+    labels = np.where(rows[:, 0] > 0, 1, 0)  # "forum" when the first signal is high
+    labels[:10] = -1  # untyped pages get predictions too
+    params = {"learning_rate": 0.3, "verbosity": -1, "num_threads": 1, "seed": 1,
+              "deterministic": True}
+    text, probabilities = fit_types(lgb, rows, labels, params, rounds=30, folds=2)
+    assert probabilities.shape == (120, len(TYPES))
+    assert np.allclose(probabilities.sum(axis=1), 1.0)
+    guessed = probabilities[10:, :2].argmax(axis=1)
+    assert (guessed == labels[10:]).mean() > 0.85  # out of fold, so not memorised
+    assert "num_class=7" in text
