@@ -188,3 +188,11 @@ def test_output_options_change_what_comes_back(service: str) -> None:
     full = post_json(service, {**common, "format": "json", "explain": True}).json()
     assert "features" not in compact["blocks"][0] and "tag" not in compact["blocks"][0]
     assert "tag" in full["blocks"][0] and "path" in full["blocks"][0]
+
+
+def test_with_title_puts_the_headline_into_the_text(service: str) -> None:
+    body = post_json(service, {"html": ARTICLE, "method": "auto"})
+    titled = post_json(service, {"html": ARTICLE, "method": "auto", "with_title": True})
+    assert body.status_code == titled.status_code == 200
+    assert "Rivers of the north" not in body.text and "the mill" in body.text
+    assert titled.text.startswith("Rivers of the north") and "the mill" in titled.text
