@@ -18,7 +18,8 @@ if not CHROMIUM.exists():  # `make test` installs it; a bare pytest run may not 
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-KEPT, DROPPED = "rgb(26, 127, 55)", "rgb(207, 34, 46)"
+KEPT, DROPPED, APART = "rgb(26, 127, 55)", "rgb(207, 34, 46)", "rgb(154, 103, 0)"
+APART_ROLES = {"title", "subtitle", "byline", "caption", "comment"}
 
 
 @pytest.fixture(scope="module")
@@ -60,15 +61,20 @@ def outlines(page) -> list[dict]:
     """Every outlined element in the frame: its block, label and outline colour."""
     return page.evaluate("""() => Array.from(document.getElementById('frame').contentDocument
         .querySelectorAll('[data-grist-block]')).map((e) => ({block: Number(e.dataset.gristBlock),
-        label: e.dataset.gristLabel, colour: getComputedStyle(e).outlineColor}))""")
+        label: e.dataset.gristLabel, apart: e.dataset.gristApart || null,
+        colour: getComputedStyle(e).outlineColor}))""")
 
 
 def check_outlines(page, data: dict) -> None:
     shown = outlines(page)
     by_block: dict[int, set[str]] = {}
+    blocks = data["result"]["blocks"]
     for item in shown:
         by_block.setdefault(item["block"], set()).add(item["label"])
-        assert item["colour"] == (KEPT if item["label"] == "content" else DROPPED)
+        block = blocks[item["block"]]
+        apart = block["label"] == "boilerplate" and block["role"] in APART_ROLES
+        assert item["apart"] == (block["role"] if apart else None)
+        assert item["colour"] == (APART if apart else KEPT if item["label"] == "content" else DROPPED)
     located = [i for i, r in enumerate(data["blocks"]) if r is not None]
     assert sorted(by_block) == located
     for index in located:
@@ -101,6 +107,7 @@ def test_switching_methods_compares_them_on_the_same_page(inspector, service: st
     inspector.select_option("#method", "auto")
     inspector.wait_for_selector("body[data-inspected='auto']")
     check_outlines(inspector, expected(service, "auto"))
+    assert any(item["apart"] == "title" for item in outlines(inspector))  # the headline, apart
     assert "compared with justext" in inspector.locator("#summary").inner_text()
     frame = inspector.frame_locator("#frame")
     kept = frame.locator("[data-grist-label='content']").first

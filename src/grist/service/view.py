@@ -56,6 +56,7 @@ FRAME_STYLE = """
 background-color:rgba(26,127,55,.10)!important}
 [data-grist-label=boilerplate]{outline:2px dashed #cf222e!important;outline-offset:1px;
 background-color:rgba(207,34,46,.08)!important}
+[data-grist-apart]{outline:2px dashed #9a6700!important;background-color:rgba(191,135,0,.10)!important}
 [data-grist-label].grist-hover{outline-width:3px!important;background-color:rgba(255,200,0,.25)!important}
 [data-grist-label].grist-selected{outline:4px solid #0969da!important}
 [data-grist-changed]{box-shadow:0 0 0 5px rgba(130,80,223,.55)!important}

@@ -14,6 +14,8 @@ const state = {
   selected: null,
 };
 
+const APART = new Set(["title", "subtitle", "byline", "caption", "comment"]);
+
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
@@ -33,8 +35,11 @@ function status(message, error) {
   $("status").className = error ? "error" : "";
 }
 
-function badge(label) {
-  return el("span", {class: "badge " + label}, label === "content" ? "kept" : "dropped");
+function badge(block) {
+  if (block.label === "boilerplate" && APART.has(block.role)) {
+    return el("span", {class: "badge apart"}, "apart: " + block.role);
+  }
+  return el("span", {class: "badge " + block.label}, block.label === "content" ? "kept" : "dropped");
 }
 
 function fmtScore(score) {
@@ -82,6 +87,7 @@ function clearMarks(doc) {
     node.removeAttribute("data-grist-block");
     node.removeAttribute("data-grist-label");
     node.removeAttribute("data-grist-changed");
+    node.removeAttribute("data-grist-apart");
     node.classList.remove("grist-hover", "grist-selected");
   }
 }
@@ -124,6 +130,9 @@ function outline(doc, data) {
     for (const target of targets) {
       target.dataset.gristBlock = String(index);
       target.dataset.gristLabel = block.label;
+      // title, byline, caption, comment: outside the body text, reported apart (--with-* adds them)
+      if (block.label === "boilerplate" && APART.has(block.role)) target.dataset.gristApart = block.role;
+      else delete target.dataset.gristApart;
       if (changed) target.dataset.gristChanged = previous.method;
     }
     return targets;
@@ -169,7 +178,7 @@ function setHover(index, event) {
   for (const t of state.targets[index] || []) t.classList.add("grist-hover");
   const block = state.data.result.blocks[index];
   tip.replaceChildren(
-    badge(block.label),
+    badge(block),
     el("b", {}, "#" + index + " " + (block.role || "no role")),
     " score " + fmtScore(block.score) + " · " + block.decided_by,
     el("div", {class: "reason"}, block.reason || "no reason given"));
@@ -207,7 +216,7 @@ function showBlock(index) {
   const range = state.data.blocks[index];
   const details = el("dl", {},
     el("dt", {}, "block"), el("dd", {}, "#" + index + " (" + block.tag + ")"),
-    el("dt", {}, "decision"), el("dd", {}, badge(block.label)),
+    el("dt", {}, "decision"), el("dd", {}, badge(block)),
     el("dt", {}, "role"), el("dd", {}, block.role || "–"),
     el("dt", {}, "score"), el("dd", {}, fmtScore(block.score)),
     el("dt", {}, "decided by"), el("dd", {}, block.decided_by),
@@ -271,7 +280,7 @@ function showSummary(data) {
   $("tab-list").replaceChildren(el("table", {},
     el("tr", {}, el("th", {}, "#"), el("th", {}, ""), el("th", {}, "role"), el("th", {}, "score"), el("th", {}, "text")),
     ...result.blocks.map((b, i) => el("tr", {class: "pick", onclick: () => select(i, true)},
-      el("td", {class: "num"}, i), el("td", {}, badge(b.label)), el("td", {}, b.role || "–"),
+      el("td", {class: "num"}, i), el("td", {}, badge(b)), el("td", {}, b.role || "–"),
       el("td", {class: "num"}, fmtScore(b.score)), el("td", {}, b.text.length > 90 ? b.text.slice(0, 90) + "…" : b.text)))));
 }
 
