@@ -120,3 +120,19 @@ def test_never_undercounts_what_lexbor_builds(family):
             continue
         real = built(source)
         assert bound.depth >= real.depth and bound.elements >= real.elements, case.name
+
+
+def test_attribute_starts_counts_what_the_pattern_counts():
+    import random
+
+    from grist.html.structure import _ATTRIBUTE_START, _WINDOW, attribute_starts
+
+    rng = random.Random(11)
+    alphabet = ' \t\n\r\f/"\'>ab=<é\u2028\ud800'
+    for _ in range(2000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 50)))
+        assert attribute_starts(text, 10**9) == len(_ATTRIBUTE_START.findall(text))
+    # slices of _WINDOW characters: a start right at a slice boundary counts once
+    long = ("x" * (_WINDOW - 1) + ' a"b' + "é" * 10) * 3
+    assert attribute_starts(long, 10**9) == len(_ATTRIBUTE_START.findall(long)) == 6
+    assert attribute_starts(long, 2) > 2  # stops early, past the limit
