@@ -17,6 +17,7 @@ every worker is sampled every 5 s over the whole run.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import os
@@ -82,9 +83,16 @@ def generate(folder: Path, datasets: Path, pages: int, files: int, seed: int) ->
 
 
 def progress_lines(out: Path) -> int:
-    markers = [json.loads(p.read_text()) for p in out.glob("*.done")]
-    done = sum(m["results"] + sum(m["errors"].values()) for m in markers)
-    parts = sum(p.read_bytes().count(b"\n") for p in out.glob("*.part"))
+    """Pages written so far (finished shards' counts plus the lines of unfinished ones); a
+    file the run renames while it is read counts at its next sample."""
+    done = parts = 0
+    for path in out.glob("*.done"):
+        with contextlib.suppress(FileNotFoundError):
+            marker = json.loads(path.read_text())
+            done += marker["results"] + sum(marker["errors"].values())
+    for path in out.glob("*.part"):
+        with contextlib.suppress(FileNotFoundError):
+            parts += path.read_bytes().count(b"\n")
     return done + parts
 
 
@@ -135,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", default=str(os.cpu_count()))
     parser.add_argument("--work", type=Path, default=Path("build/scale"))
     parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--kill-at", type=float, nargs="*", default=[0.3, 0.65],
+                        help="SIGKILL the run when this share of the pages is written (each)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     warcs, out = args.work / "warc", args.work / "out"
@@ -145,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
                args.jobs, "--method", args.method, "--quiet"]
     samples: list = []
     run_started = time.perf_counter()
-    codes = [run(command, out, int(args.pages * share), samples) for share in (0.3, 0.65)]
+    codes = [run(command, out, int(args.pages * share), samples) for share in args.kill_at]
     codes.append(run(command, out, None, samples))
     elapsed = time.perf_counter() - run_started
     records = [r for path in sorted(out.glob("shard-*.jsonl")) for r in read_final(path)]
@@ -161,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         f"images, {held['corrupt']} corrupt gzip members), each with a request and a metadata "
         f"record; generated in {generated:.0f} s",
         f"- runs: exit codes {codes} (-9: killed with SIGKILL of the whole process group at "
-        f"30 % and 65 % of the pages), {elapsed:.0f} s in all",
+        f"{', '.join(f'{share:.0%}' for share in args.kill_at)} of the pages), "
+        f"{elapsed:.0f} s in all",
         f"- summary of the last run: {summary['line']}",
         f"- output records: {len(records)}; distinct (source, input): {len(keys)}; written more "
         f"than once: {sum(1 for n in keys.values() if n > 1)}; responses without a record: "
