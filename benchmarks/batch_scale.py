@@ -165,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     quarters = [rss[i * len(rss) // 4:(i + 1) * len(rss) // 4] for i in range(4)]
     lines = [
         f"Measured {date.today()} with `python benchmarks/batch_scale.py --pages {args.pages} "
-        f"--files {args.files} --method {args.method} --jobs {args.jobs}` (shared 2-core "
+        f"--files {args.files} --method {args.method} --jobs {args.jobs} --kill-at "
+        f"{' '.join(str(share) for share in args.kill_at)}` (shared 2-core "
         "machine; other jobs ran beside it).", "",
         f"- input: {args.files} WARC.gz files, {held['responses']} responses ({held['image']} "
         f"images, {held['corrupt']} corrupt gzip members), each with a request and a metadata "
@@ -178,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         f"than once: {sum(1 for n in keys.values() if n > 1)}; responses without a record: "
         f"{held['responses'] - len(keys)}",
         f"- errors by kind: {dict(Counter(r['reason'] for r in records if 'error' in r))}",
-        f"- pages per second over the three runs: {len(records) / elapsed:.1f}", "",
+        f"- pages per second over the runs of this harness: {len(records) / elapsed:.1f}", "",
         "Worker resident memory (MiB, every worker sampled every 5 s), by quarter of the run:", "",
         "| quarter | samples | pages written at the end | min | median | max |",
         "|---|---:|---:|---:|---:|---:|"]

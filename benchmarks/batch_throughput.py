@@ -7,9 +7,10 @@ Usage (one command; run it on a quiet machine for the speed figures):
       [--datasets-dir ../shared/datasets] [--pages 1200] [--out docs/benchmarks/batch.md]
 
 Pages: the first pages of each shared dataset in turn, written as HTTP responses (UTF-8, with
-the charset in the header) into 4 WARC.gz files. Speeds are pages per CPU-second of the process
-that extracts (in-process: the extraction calls only; batch: the workers' task time, without
-start-up and model loading); the 2-worker speed-up is wall-clock time 1 worker / 2 workers.
+the charset in the header) into `--files` WARC.gz files (default 4). Speeds are pages per
+CPU-second of the process that extracts (in-process: the extraction calls only; batch: the
+workers' task time, without start-up and model loading); the 2-worker speed-up is wall-clock
+time 1 worker / 2 workers.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from grist.io.datasets import read_dataset
 from grist.io.sinks import Summary
 from grist.io.warc import read_warc
 
-FILES = 4
 
 
 def warc_record(number: int, html: str, url: str) -> bytes:
@@ -62,12 +62,15 @@ def dev_pages(folder: Path, count: int) -> list[tuple[str, str]]:
     return pages[:count]
 
 
-def write_warcs(pages: list[tuple[str, str]], folder: Path) -> list[str]:
+def write_warcs(pages: list[tuple[str, str]], folder: Path, files: int) -> list[str]:
+    """The pages dealt in turn into ``files`` WARC.gz files (one shard each)."""
     folder.mkdir(parents=True, exist_ok=True)
-    paths = [folder / f"part-{n}.warc.gz" for n in range(FILES)]
+    for old in folder.glob("part-*.warc.gz"):
+        old.unlink()
+    paths = [folder / f"part-{n}.warc.gz" for n in range(files)]
     members: list[list[bytes]] = [[] for _ in paths]
     for number, (html, url) in enumerate(pages):
-        members[number % FILES].append(warc_record(number, html, url))
+        members[number % files].append(warc_record(number, html, url))
     for path, records in zip(paths, members, strict=True):
         path.write_bytes(b"".join(records))
     return [str(p) for p in paths]
@@ -97,12 +100,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--datasets-dir", type=Path, default=Path("../shared/datasets"))
     parser.add_argument("--pages", type=int, default=1200)
+    parser.add_argument("--files", type=int, default=4,
+                        help="WARC files (shards) the pages are dealt into")
     parser.add_argument("--work", type=Path, default=Path("build/bench-batch"))
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
     pages = dev_pages(args.datasets_dir, args.pages)
-    paths = write_warcs(pages, args.work / "warc")
+    paths = write_warcs(pages, args.work / "warc", args.files)
     raw = [item.page for path in paths for item in read_warc(path) if item.page]
     read_started = time.process_time()
     for _ in range(3):
@@ -128,10 +133,11 @@ def main(argv: list[str] | None = None) -> int:
     versions = ", ".join(f"{n} {importlib.metadata.version(n)}" for n in
                          ("fastwarc", "trafilatura", "resiliparse", "numpy", "selectolax"))
     lines = [
-        f"Measured {date.today()} with `python benchmarks/batch_throughput.py --pages {args.pages}`"
+        f"Measured {date.today()} with `python benchmarks/batch_throughput.py --pages {args.pages} "
+        f"--files {args.files}`"
         f" on {os.cpu_count()} cores, Python {platform.python_version()}, {versions}; load "
         f"average {load_before[0]:.2f} before, {load_after[0]:.2f} after (shared machine).",
-        "", f"{len(raw)} pages in {FILES} WARC.gz files "
+        "", f"{len(raw)} pages in {args.files} WARC.gz files "
         f"({sum(os.path.getsize(p) for p in paths) / 1048576:.1f} MiB).", "",
         "| system | pages per CPU-second | core-hours for 10^9 pages |", "|---|---:|---:|",
         *(f"| {name} | {rate:.1f} | {1e9 / rate / 3600:,.0f} |" for name, rate in rows), "",
