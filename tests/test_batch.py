@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from grist.io.records import read_final
+from local_server import server  # noqa: F401 - the fixture
 from warc_files import page_html, response, warc_record, write_warc
 
 TESTS = Path(__file__).parent
@@ -236,3 +237,22 @@ def test_batch_records_carry_metadata_and_links_when_asked(tmp_path):
     import pyarrow.parquet as pq
     row = pq.read_table(next((tmp_path / "pq").glob("shard-*.parquet"))).to_pylist()[0]
     assert json.loads(row["metadata"])["author"] == "Ann Smith"
+
+
+def test_batch_reads_a_list_of_paths_and_urls(tmp_path, server):
+    from local_server import base_url
+
+    for n in range(2):
+        (tmp_path / f"p{n}.html").write_text(page_html(n))
+    listing = tmp_path / "inputs.txt"
+    listing.write_text(f"# pages\n{tmp_path / 'p0.html'}\n\n{tmp_path / 'p1.html'}\n"
+                       f"{base_url(server)}/utf8.html\n{base_url(server)}/missing\n")
+    run = grist("batch", "-i", str(listing), "--out", str(tmp_path / "out"), "-j", "1",
+                "--method", "lineblock")
+    records = outputs(tmp_path / "out")
+    assert [r["input"].rsplit("/", 1)[-1] for r in records] == \
+        ["p0.html", "p1.html", "utf8.html", "missing"]
+    assert "crème brûlée" in records[2]["text"] and records[2]["url"].endswith("/utf8.html")
+    assert records[3]["reason"] == "fetch-failed" and run.returncode == 1
+    empty = grist("batch", "--out", str(tmp_path / "none"))
+    assert empty.returncode != 0 and "no input: give WARC files" in empty.stderr

@@ -9,7 +9,9 @@ from pathlib import Path
 
 from grist.batch.job import OUTPUT_FORMATS, JobConfig
 from grist.batch.run import BatchOptions, default_jobs, run_job
+from grist.errors import GristError
 from grist.io.sinks import Summary
+from grist.io.sources import read_list
 from grist.limits import Limits
 from grist.methods import DEFAULT_METHOD, available_methods
 from grist.progress import progress
@@ -43,6 +45,23 @@ def output_options(args: argparse.Namespace) -> tuple[str, ...]:
     return tuple(name for name in OUTPUT_SWITCHES if getattr(args, name))
 
 
+def add_input_list_option(parser: argparse.ArgumentParser) -> None:
+    """``-i FILE`` (shared with ``grist extract``): inputs listed in a file."""
+    parser.add_argument(
+        "-i", "--input-list", metavar="FILE", action="append", default=[],
+        help="a file listing inputs (URLs or paths), one per line (- for stdin; # comments)")
+
+
+def named_inputs(args: argparse.Namespace, kinds: str) -> list[str]:
+    """The inputs named on the command line and in ``-i`` lists; GristError when none."""
+    inputs = list(args.inputs)
+    for location in args.input_list:
+        inputs += read_list(location)
+    if not inputs:
+        raise GristError(f"no input: give {kinds}, or -i FILE")
+    return inputs
+
+
 def add_executor_options(parser: argparse.ArgumentParser) -> None:
     """``-j`` (shared with ``grist extract``)."""
     parser.add_argument("-j", "--jobs", type=int, metavar="N", default=None,
@@ -56,8 +75,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Extract every page of WARC(.gz) files, JSON-lines files and folders of pages "
         "into one output file per shard under --out. Rerun the same command after an "
         "interruption to resume: every page ends up in the output exactly once.")
-    parser.add_argument("inputs", nargs="+", metavar="PATH|URL",
+    parser.add_argument("inputs", nargs="*", metavar="PATH|URL",
                         help="WARC(.gz) files, .jsonl[.gz] files, folders, page files or URLs")
+    add_input_list_option(parser)
     parser.add_argument("--out", type=Path, required=True, metavar="DIR",
                         help="output folder (the job's state lives here too)")
     add_executor_options(parser)
@@ -110,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
                            files_per_shard=args.files_per_shard, ray_address=args.ray_address)
     summary = Summary("batch")
     with progress(unit="page", quiet=args.quiet, desc="batch") as bar:
-        run_job(args.inputs, config, args.out, options, summary, lambda reason: bar.update())
+        run_job(named_inputs(args, "WARC files, JSON-lines files, folders, pages or URLs"),
+                config, args.out, options, summary, lambda reason: bar.update())
     print(summary.line(), file=sys.stderr)
     return 1 if summary.errors else 0

@@ -18,12 +18,13 @@ from pathlib import Path
 from grist.api import Extractor
 from grist.batch.job import JobConfig
 from grist.batch.run import BatchOptions, default_jobs, run_job
-from grist.cli.batch import add_executor_options, add_output_options, output_options
+from grist.cli.batch import (add_executor_options, add_input_list_option, add_output_options,
+                             named_inputs, output_options)
 from grist.crosspage import CrossPageModel
 from grist.errors import GristError
 from grist.io.records import read_final
 from grist.io.sinks import ResultSink, Summary, message_of
-from grist.io.sources import Skipped, Source, Unreadable, expand, read_list, url_name
+from grist.io.sources import Skipped, Source, Unreadable, expand, url_name
 from grist.io.warc import is_warc
 from grist.limits import Limits
 from grist.methods import DEFAULT_METHOD, available_methods, method_config
@@ -43,10 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "processed as a batch.",
     )
     parser.add_argument("inputs", nargs="*", metavar="PATH|URL|-", help="pages to extract")
-    parser.add_argument(
-        "-i", "--input-list", metavar="FILE", action="append", default=[],
-        help="a file listing inputs (URLs or paths), one per line (- for stdin; # comments)",
-    )
+    add_input_list_option(parser)
     parser.add_argument(
         "--url", help="the URL of the one file or stdin page (for links, images, metadata)"
     )
@@ -150,16 +148,6 @@ def _write_record(sink: ResultSink, record: dict, source: Source | None, fmt: st
     sink.rendered(label, name, text, notes + record.get("warnings", []))
 
 
-def _inputs(args: argparse.Namespace) -> list[str]:
-    """The inputs named on the command line and in ``-i`` lists."""
-    inputs = list(args.inputs)
-    for location in args.input_list:
-        inputs += read_list(location)
-    if not inputs:
-        raise GristError("no input: give pages, folders, URLs, - for stdin, or -i FILE")
-    return inputs
-
-
 def _sources(args: argparse.Namespace, inputs: list[str]) -> tuple[list[Source], bool]:
     """The sources of the inputs, and whether they form a batch; ``--url`` checked."""
     sources, batch = expand(inputs)
@@ -181,7 +169,7 @@ def _site_model(path: str | None) -> CrossPageModel | None:
 
 def run(args: argparse.Namespace) -> int:
     """Extract every input; returns 1 if a page failed, else 0."""
-    inputs = _inputs(args)
+    inputs = named_inputs(args, "pages, folders, URLs, - for stdin")
     site = _site_model(args.site)
     if site is not None and any(is_warc(item) for item in inputs):
         raise GristError("--site reads pages in one process and WARC files go to the batch "
