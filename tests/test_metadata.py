@@ -184,3 +184,13 @@ def test_front_matter_in_text_and_markdown(standin: str) -> None:
 def test_clean_title_from_the_heading_when_no_site_name_is_known(title: str, heading: str | None,
                                                                   clean: str) -> None:
     assert clean_title(title, None, None, heading) == clean
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://[zz]/a", "javascript:alert(1)"])
+def test_a_malformed_page_url_is_no_url(url: str) -> None:
+    # the fuzz suite's odd URLs reached urlsplit in the page type and site-name rules
+    page = ("<html><head><title>T | Site</title></head><body><p>" + "word " * 40
+            + "</p></body></html>")
+    result = grist.extract(page, url=url, method="justext")
+    assert result.metadata.url is None and result.metadata.page_type in ("article", "other")
+    assert '"metadata"' in result.to_json()

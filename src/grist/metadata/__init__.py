@@ -181,7 +181,7 @@ def extract_metadata(doc: Document, blocks: list[Block]) -> Metadata:
     """The page's metadata from its DOM (parsed here when the method did not) and its blocks."""
     dom = doc.dom if doc.dom is not None else LexborHTMLParser(doc.html)
     found = read_candidates(dom)
-    page_url = doc.url
+    page_url = safe_url(doc.url, None) if doc.url else None  # a malformed URL is no URL
     base = safe_url(found["base"][0], page_url) if found.get("base") else None
     base = base or page_url
     canonical = None
