@@ -32,6 +32,7 @@ from pathlib import Path
 
 from grist.io.datasets import read_dataset
 from grist.io.records import read_final
+from reporting import publish  # benchmarks/reporting.py (the script's folder is on sys.path)
 
 
 def record(kind: str, ident: str, url: str, block: bytes, content_type: str) -> bytes:
@@ -191,10 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     lines += ["", f"Peak RSS per worker of the last run (VmHWM): "
               f"{[round(v) for v in summary['worker_peak_rss_mib']]} MiB", ""]
     report = "\n".join(lines)
-    print(report)
-    if args.out:
-        args.out.write_text(report)
-    return 0
+    return publish(report, args.out)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ from grist.evaluate.peers import make_peer
 from grist.io.datasets import read_dataset
 from grist.io.sinks import Summary
 from grist.io.warc import read_warc
+from reporting import publish  # benchmarks/reporting.py (the script's folder is on sys.path)
 
 
 
@@ -150,10 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(raw)} pages = {read_cpu / extraction_cpu:.1%} of the extraction time "
         f"({extraction_cpu:.1f} CPU-s)", ""]
     report = "\n".join(lines)
-    print(report)
-    if args.out:
-        args.out.write_text(report)
-    return 0
+    return publish(report, args.out)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ from grist.dedup.index import FingerprintIndex
 from grist.dedup.simhash import frequency_simhash, modified_simhash
 from grist.features.tokens import tokens
 from grist.io.datasets import read_dataset
+from reporting import publish  # benchmarks/reporting.py (the script's folder is on sys.path)
 
 RATES = (0.01, 0.025, 0.05, 0.10, 0.15, 0.20)
 
@@ -169,10 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         f"another (word-set Jaccard >= 0.5), {len(pool)} unrelated pages; {len(originals)} planted "
         f"pairs per edit rate; seed {args.seed}; {date.today()}; "
         f"{time.perf_counter() - started:.0f} s", "", *lines, ""])
-    print(report)
-    if args.out:
-        args.out.write_text(report)
-    return 0
+    return publish(report, args.out)
 
 
 if __name__ == "__main__":

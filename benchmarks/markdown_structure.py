@@ -25,6 +25,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from reporting import publish  # benchmarks/reporting.py (the script's folder is on sys.path)
 
 KINDS = ("heading", "list item", "table row", "code block")
 _PARSER = MarkdownIt("commonmark").enable("table").enable("strikethrough")
@@ -133,10 +134,7 @@ def main() -> int:
         *rows,
         "",
     ])
-    if args.report:
-        args.report.write_text(report, encoding="utf-8")
-    print(report)
-    return 0
+    return publish(report, args.report)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import grist
+from reporting import publish  # benchmarks/reporting.py (the script's folder is on sys.path)
 
 TYPE_MAP = {"article": "article", "blog": "article", "forum": "forum", "product": "product",
             "documentation": "docs", "collection": "listing", "listing": "listing",
@@ -205,10 +206,7 @@ def main() -> int:
         with args.dump.open("w", encoding="utf-8") as out:
             for row in dumped:
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
-    if args.report:
-        args.report.write_text(report, encoding="utf-8")
-    print(report)
-    return 0
+    return publish(report, args.report)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from grist.classify.boosted import AutoModel, TrainConfig
 from grist.features.auto import stage1_features
 from grist.io.datasets import Page, read_jsonl
 from grist.train.build import BuildReport, label_pages
+from reporting import publish  # benchmarks/reporting.py (the script's folder is on sys.path)
 
 # Every shared dataset (auto's training pool); those with sites of >= 5 pages are evaluated.
 ALL_DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
@@ -83,9 +84,5 @@ def read_generated(path: Path) -> list[dict]:
 
 
 def report(lines: list[str], out: Path | None) -> int:
-    """Print the report and write it to ``out`` when given; the exit status."""
-    text = "\n".join(lines)
-    print(text)
-    if out:
-        out.write_text(text + "\n")
-    return 0
+    """Print the report's lines and write them to ``out`` when given; the exit status."""
+    return publish("\n".join(lines), out)

@@ -30,6 +30,7 @@ from grist.io.datasets import read_dataset
 from grist.methods import method_config
 from grist.segment.tables import is_data_table, table_cells
 from grist.train.labels import align
+from reporting import publish  # benchmarks/reporting.py (the script's folder is on sys.path)
 
 DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
             "modern-dev", "readability", "wcxb-dev")
@@ -120,10 +121,7 @@ def main() -> int:
         *word_rows,
         "",
     ])
-    if args.report:
-        args.report.write_text(report, encoding="utf-8")
-    print(report)
-    return 0
+    return publish(report, args.report)
 
 
 if __name__ == "__main__":
