@@ -20,7 +20,6 @@ import json
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from grist.batch.job import JobConfig, Plan, Shard, write_atomic
 from grist.crosspage import CrossPageModel
@@ -29,17 +28,12 @@ from grist.errors import GristError
 from grist.io.sources import Source, Unreadable, url_name
 from grist.io.warc import read_record
 from grist.limits import Limits
+from grist.sites.pages import site_of
 
 SAMPLE = 40  # pages per host a site model is fitted on
 GROUP_PAGES = 2000  # sample pages per site model file
 MODEL = "grist.sites:SiteModel"
 _CACHED = 4  # site models a worker keeps loaded
-
-
-def host_of(url: str | None) -> str:
-    """A page's host, lower-cased, without ``www.`` ("" without a URL)."""
-    host = (urlsplit(url).hostname or "") if url else ""
-    return host[4:] if host.startswith("www.") else host
 
 
 def model_class(config: JobConfig) -> Any:
@@ -68,7 +62,7 @@ def scan_shard(shard: Shard, out: Path, limits: Limits) -> None:
     for number, item in enumerate(i for i in shard_items(shard, limits) if i.skipped is None):
         if item.page is None:
             continue
-        entry = hosts.setdefault(host_of(item.page.url), [0, []])
+        entry = hosts.setdefault(site_of(item.page.url, "host"), [0, []])
         entry[0] += 1
         if len(entry[1]) < SAMPLE:
             entry[1].append([item.source, item.offset, number])
@@ -163,7 +157,7 @@ class SiteModels:
         self.loaded: OrderedDict[str, CrossPageModel] = OrderedDict()
 
     def for_page(self, page: RawPage) -> CrossPageModel | None:
-        name = self.index.get(host_of(page.url))
+        name = self.index.get(site_of(page.url, "host"))
         if name is None:
             return None
         if name not in self.loaded:

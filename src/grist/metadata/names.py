@@ -10,7 +10,8 @@ lists are split on "and", "&", ";" and ",".
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
+
+from grist.clean.domains import host_of
 
 _SEPARATORS = re.compile(r"\s+(?:[|\-–—:·•»«/]|::)\s+")
 _NON_WORD = re.compile(r"[\W_]+")
@@ -29,7 +30,7 @@ def site_names(sitename: str | None, url: str | None) -> set[str]:
     if sitename:
         names.add(_squash(sitename))
     if url:
-        host = (urlsplit(url).hostname or "").removeprefix("www.")
+        host = host_of(url).removeprefix("www.")
         if host:
             names.add(_squash(host))
             labels = host.split(".")
