@@ -85,3 +85,50 @@ def test_kill_at_random_points_then_resume(tmp_path):
     assert f"grist batch: {pages} pages, {pages} results, 0 errors" in resumed.stderr
     assert final_outputs(out) == final_outputs(tmp_path / "clean")
     assert not list(out.glob("*.part")) and not list(out.glob("*.tmp"))
+
+
+def test_site_aware_job_killed_in_either_pass_resumes_to_the_same_output(tmp_path):
+    from warc_files import http_response, warc_record
+
+    nav = "Home page of the Daily Example with Sport and Weather"
+
+    def record(host: str, n: int) -> bytes:
+        html = (f"<html><body><div>{nav}</div><h1>Story {n}</h1><p>SLOW story {n} from {host} "
+                "tells something new in many words.</p></body></html>")
+        return warc_record("response", n, http_response(html.encode()),
+                           url=f"https://{host}/story/{n}")
+
+    inputs = []
+    for number, host in enumerate(("a.example", "b.example", "c.example")):
+        path = tmp_path / f"site-{number}.warc.gz"
+        write_warc(path, [record(host, n) for n in range(300)])
+        inputs.append(str(path))
+
+    def site_command(out: Path) -> list[str]:
+        return [sys.executable, "-m", "grist", "batch", *inputs, "--out", str(out), "-j", "2",
+                "--plugin", "batch_plugin", "--method", "fragile", "--site-aware",
+                "--site-model", "standin_model:RepeatModel", "--site-min-pages", "5",
+                "--output-format", "jsonl.gz", "--quiet"]
+
+    clean = subprocess.run(site_command(tmp_path / "clean"), env=env(), capture_output=True,
+                           text=True, timeout=300)
+    assert "grist batch: 900 pages, 900 results, 0 errors" in clean.stderr, clean.stderr
+    rng = random.Random(21)
+    out = tmp_path / "killed"
+    landed = []
+    for _ in range(3):  # kills land in the fitting pass or the extraction pass
+        process = subprocess.Popen(site_command(out), env=env(), start_new_session=True,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.8, 2.5))
+        if process.poll() is None:
+            landed.append("extracting" if (out / "sites" / "index.json").exists() else "fitting")
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    assert len(landed) >= 2, landed  # the job was still running when killed
+    resumed = subprocess.run(site_command(out), env=env(), capture_output=True, text=True,
+                             timeout=300)
+    assert "grist batch: 900 pages, 900 results, 0 errors" in resumed.stderr, resumed.stderr
+    assert final_outputs(out) == final_outputs(tmp_path / "clean")
+    assert (out / "sites" / "index.json").read_text() == \
+        (tmp_path / "clean" / "sites" / "index.json").read_text()
+    assert not list(out.glob("*.part")) and not list(out.rglob("*.tmp"))
