@@ -165,3 +165,53 @@ def test_tokens_are_those_of_str_split_even_with_astral_characters_and_newlines(
     assert tok.length.tolist() == [len(w) for t in texts for w in t.split()]
     assert tok.owner.tolist() == [i for i, c in enumerate(expected) for _ in range(c)]
     assert tok.word.tolist() == [True] * 8 + [False, True, True, True]  # the emoji is no word
+
+
+def _reference_tokens(texts):
+    """Per-token facts computed the slow, obvious way (the definition ``tokenize`` must meet)."""
+    from grist.features.chars import CLOSERS, OPENERS, SENTENCE_ENDS
+
+    rows = []
+    for owner, text in enumerate(texts):
+        for token in text.split():
+            body, core = token.lstrip(OPENERS), token.rstrip(CLOSERS)
+            rows.append((owner, len(token), any(c.isalnum() for c in token),
+                         any(c.isdigit() for c in token), body[:1].isupper(),
+                         core[-1:] in tuple(SENTENCE_ENDS)))
+    return rows
+
+
+def test_tokenize_meets_its_definition_across_chunk_edges_and_quote_runs(monkeypatch):
+    import random
+
+    from grist.features import chars
+
+    monkeypatch.setattr(chars, "CHUNK", 7)  # code points read 7 at a time
+    pieces = ["ab", "Cd.", " ", "\n", "\u00a0", "«É", "1", '"' * 12 + "Hi" + "”" * 11 + "!" + ")" * 10,
+              "((((((((((x", ".", "|", "\U0001f600", "'", "?'", ""]
+    rng = random.Random(7)
+    for _ in range(300):
+        texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+                 for _ in range(rng.randint(1, 5))]
+        tok = chars.tokenize(texts)
+        got = list(zip(tok.owner.tolist(), tok.length.tolist(), tok.word.tolist(),
+                       tok.digit.tolist(), tok.first_upper.tolist(), tok.sentence_end.tolist()))
+        assert got == _reference_tokens(texts), texts
+        assert tok.full_stops.tolist() == [t.count(".") for t in texts]
+        assert tok.bars.tolist() == [t.count("|") for t in texts]
+        assert tok.counts.tolist() == [len(t.split()) for t in texts]
+
+
+def test_whitespace_helpers_equal_str_split_on_huge_texts(monkeypatch):
+    import random
+
+    from grist import whitespace
+
+    monkeypatch.setattr(whitespace, "HUGE_TEXT", 4)  # every text takes the chunked path
+    rng = random.Random(3)
+    for _ in range(2000):
+        text = "".join(rng.choice(["a", "bc", " ", "\n", "\u3000", "\u00a0", "x" * 9])
+                       for _ in range(rng.randint(0, 25)))
+        assert whitespace.collapse_spaces(text) == " ".join(text.split())
+        assert whitespace.count_tokens(text) == len(text.split())
+        assert "".join(whitespace.space_chunks(text)) == text

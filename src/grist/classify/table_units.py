@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from grist.document import BOILERPLATE, CONTENT, Block
 from grist.segment.tables import is_data_table, table_cells
+from grist.whitespace import count_tokens
 
 KEEP_SHARE = 0.5  # a data table is kept when at least this share of its words was kept
 
@@ -21,7 +22,7 @@ def tables_as_units(blocks: list[Block], keep_share: float = KEEP_SHARE) -> int:
     for cells in table_cells(blocks).values():
         if not is_data_table(cells):
             continue
-        words = [len(b.text.split()) for b in cells]
+        words = [count_tokens(b.text) for b in cells]
         total = sum(words)
         kept = sum(w for b, w in zip(cells, words, strict=True) if b.is_content)
         keep = total > 0 and kept >= keep_share * total

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from grist.limits import Budget
+from grist.whitespace import count_tokens
 
 Node = Any  # a selectolax LexborNode
 _CHECK_EVERY = 4096
@@ -22,7 +23,7 @@ _CHECK_EVERY = 4096
 
 def word_count(node: Node) -> int:
     """Visible words under ``node`` (its text split at whitespace)."""
-    return len(node.text(deep=True, separator=" ").split())
+    return count_tokens(node.text(deep=True, separator=" "))
 
 
 class SubtreeCounts:
@@ -57,7 +58,7 @@ class SubtreeCounts:
                 frame[1] = child.next
                 tag = child.tag
                 if tag == "-text":
-                    frame[2] += len(child.text_content.split())
+                    frame[2] += count_tokens(child.text_content)
                 elif tag and tag[0] not in "-!_":
                     target = links_too and tag == "a" and is_link(child)
                     if target:

@@ -17,6 +17,7 @@ import numpy as np
 from grist.document import Block, Document
 from grist.features.ancestry import ancestry_features
 from grist.features.candidates import candidate_features
+from grist.features.chars import tokenize
 from grist.features.context import context_features, with_neighbours
 from grist.features.copies import copy_features
 from grist.features.markup import markup_features
@@ -49,9 +50,12 @@ def stage1_features(blocks: Sequence[Block], doc: Document | None,
     container and ancestry features, which all need them. With a ``budget``, its deadline is
     checked between the feature families (each is one pass of array work over the page's text).
     """
-    counts = np.array([len(b.text.split()) for b in blocks], dtype=float)
+    texts = [b.text for b in blocks]
+    tokens = tokenize(texts)
+    counts = tokens.counts.astype(float)
     links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), counts)
-    shallow = block_features(blocks)
+    shallow = block_features(blocks, tokens=tokens)
+    del tokens
     if budget is not None:
         budget.check("shallow features")
     matrix = shallow.hstack(context_features(blocks, doc, counts))
@@ -59,7 +63,6 @@ def stage1_features(blocks: Sequence[Block], doc: Document | None,
         budget.check("context features")
     matrix = matrix.hstack(candidate_features(blocks, counts))
     matrix = matrix.hstack(ancestry_features(blocks, elements, counts, links))
-    texts = [b.text for b in blocks]
     matrix = matrix.hstack(copy_features(texts, counts)).hstack(markup_features(texts, counts))
     return with_neighbours(matrix, FAR_COLUMNS, (-2, 2))
 

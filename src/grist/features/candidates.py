@@ -26,6 +26,7 @@ from grist.features.context import Runs, common_prefixes
 from grist.features.matrix import FeatureMatrix
 from grist.segment.blocks import HTML5_BLOCK_TAGS
 from grist.segment.context import REGION_TAGS
+from grist.whitespace import count_tokens
 
 # Points a paragraph gives to its ancestor ``level`` steps up (Readability: 1, 1/2, 1/(3 level)).
 DIVIDERS = (1.0, 2.0, 6.0, 9.0, 12.0)
@@ -136,7 +137,7 @@ def candidate_features(blocks: Sequence[Block], words: np.ndarray | None = None)
     word counts, when the caller has them already."""
     texts = tuple(b.text for b in blocks)
     if words is None:
-        words = np.array([len(t.split()) for t in texts], dtype=float)
+        words = np.array([count_tokens(t) for t in texts], dtype=float)
     links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), words)
     cuts: dict[tuple[str, int], tuple[str, ...]] = {}  # one tuple per distinct cut path
     for key in dict.fromkeys((b.path, b.region) for b in blocks):

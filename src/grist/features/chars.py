@@ -1,8 +1,10 @@
 """Tokens and character classes of all block texts at once, as NumPy arrays.
 
-The texts are joined with ``\\n`` and turned into an array of code points; a lookup table of
-character classes then gives every per-token and per-block count with array operations, so the
-cost per token stays in C. Tokens are exactly those of ``str.split()``.
+The texts are joined with ``\\n`` and every character gets class bits from a lookup table, so
+per-token and per-block counts are array operations whose cost per token stays in C. Tokens
+are exactly those of ``str.split()``. Memory stays a few bytes per character: code points are
+looked up a chunk at a time, and no array holds one 8-byte index per character (a page may
+hold 20 million characters).
 """
 
 from __future__ import annotations
@@ -14,11 +16,14 @@ from functools import lru_cache
 
 import numpy as np
 
-SPACE, ALNUM, UPPER, PUNCT, OPENER, CLOSER, STOP, DIGIT, DECIMAL = (1 << i for i in range(9))
+(SPACE, ALNUM, UPPER, PUNCT, OPENER, CLOSER, STOP, DIGIT, DECIMAL, FULL_STOP, BAR,
+ UNDERSCORE) = (1 << i for i in range(12))
 OPENERS = "\"'([{“‘«¿¡"
 CLOSERS = "\"')]}”’»"
 SENTENCE_ENDS = ".?!;"  # seed 000 §3.1.2: full stops, question/exclamation marks, semicolons
 _TABLE_SIZE = 0x800  # Latin, Greek, Cyrillic, Hebrew, Arabic: looked up in a table
+CHUNK = 1 << 20  # characters turned into code points at a time
+_VECTOR_STEPS = 8  # leading quotes/brackets skipped with array steps; longer runs by str.strip
 
 
 def _flags_of(ch: str) -> int:
@@ -42,6 +47,7 @@ def _flags_of(ch: str) -> int:
         bits |= CLOSER
     if ch in SENTENCE_ENDS:
         bits |= STOP
+    bits |= {".": FULL_STOP, "|": BAR, "_": UNDERSCORE}.get(ch, 0)
     return bits
 
 
@@ -53,13 +59,85 @@ def _table() -> np.ndarray:
 
 def char_flags(codes: np.ndarray) -> np.ndarray:
     """Class bits of an array of code points; those beyond the table are classified once per
-    distinct value on the page (curly quotes, dashes, CJK ...)."""
+    distinct value (curly quotes, dashes, CJK ...)."""
     flags = _table()[np.minimum(codes, _TABLE_SIZE - 1)]
     beyond = codes >= _TABLE_SIZE
     if beyond.any():
         values, where = np.unique(codes[beyond], return_inverse=True)
         flags[beyond] = np.array([_flags_of(chr(v)) for v in values], np.uint16)[where]
     return flags
+
+
+def _code_points(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+
+
+@dataclass(frozen=True)
+class Chars:
+    """The texts joined with ``\\n``, the class bits of every character, and where each text
+    starts in the joined string."""
+
+    joined: str
+    flags: np.ndarray  # uint16 class bits per character
+    lengths: np.ndarray  # characters per text
+    starts: np.ndarray  # offset of each text in ``joined``
+
+    def per_block(self, mask: np.ndarray) -> np.ndarray:
+        """How many of each text's characters (or the separator after it) are in ``mask``:
+        differences of a running count read at the texts' starts, a chunk at a time (a
+        running count of every character would take 8 bytes each)."""
+        bounds = np.append(self.starts, len(mask))
+        before = np.zeros(len(bounds), np.int64)  # True values before each bound
+        running = 0
+        for a in range(0, len(mask), CHUNK):
+            prefix = np.cumsum(mask[a : a + CHUNK], dtype=np.int64)
+            lo, hi = np.searchsorted(bounds, (a, a + len(prefix)))
+            offset = bounds[lo:hi] - a
+            before[lo:hi] = running + np.where(offset > 0, prefix[offset - 1], 0)
+            running += int(prefix[-1])
+        before[bounds >= len(mask)] = running
+        return np.diff(before).astype(float)
+
+    def count_at(self, positions: np.ndarray) -> np.ndarray:
+        """How many of the sorted character ``positions`` fall in each text."""
+        return np.diff(np.append(np.searchsorted(positions, self.starts), len(positions)))
+
+    def block_of(self, positions: np.ndarray) -> np.ndarray:
+        """Index of the text holding each character position."""
+        return np.searchsorted(self.starts, positions, side="right") - 1
+
+    def codes_at(self, positions: np.ndarray) -> np.ndarray:
+        """Code points at sorted ``positions``, read a chunk of the text at a time."""
+        out = np.zeros(len(positions), np.int64)
+        for a in range(0, len(self.joined), CHUNK):
+            lo, hi = np.searchsorted(positions, (a, a + CHUNK))
+            if lo < hi:
+                out[lo:hi] = _code_points(self.joined[a : a + CHUNK])[positions[lo:hi] - a]
+        return out
+
+
+def chars_of(texts: Sequence[str]) -> Chars:
+    """Join ``texts`` and classify every character, a chunk of code points at a time."""
+    joined = "\n".join(texts)
+    flags = np.empty(len(joined), np.uint16)
+    for a in range(0, len(joined), CHUNK):
+        flags[a : a + CHUNK] = char_flags(_code_points(joined[a : a + CHUNK]))
+    lengths = np.fromiter(map(len, texts), np.int64, len(texts))
+    return Chars(joined, flags, lengths, np.cumsum(lengths + 1) - (lengths + 1))
+
+
+def run_starts(mask: np.ndarray) -> np.ndarray:
+    """Where each run of True values in ``mask`` begins (4-byte offsets: pages < 2 GB)."""
+    edge = mask.copy()
+    edge[1:] &= ~mask[:-1]
+    return np.flatnonzero(edge).astype(np.int32)
+
+
+def run_ends(mask: np.ndarray) -> np.ndarray:
+    """Where each run of True values in ``mask`` ends (its last position)."""
+    edge = mask.copy()
+    edge[:-1] &= ~mask[1:]
+    return np.flatnonzero(edge).astype(np.int32)
 
 
 @dataclass(frozen=True)
@@ -81,86 +159,60 @@ class Tokens:
     bars: np.ndarray  # "|" per block
 
 
-def _per_token_any(token_of_char: np.ndarray, mask: np.ndarray, m: int) -> np.ndarray:
-    return np.bincount(token_of_char[mask], minlength=m) > 0
-
-
-@dataclass(frozen=True)
-class Chars:
-    """The code points of ``texts`` joined with ``\\n``, their class bits and the text of each."""
-
-    joined: str
-    codes: np.ndarray
-    flags: np.ndarray
-    lengths: np.ndarray  # characters per text
-    block: np.ndarray  # index of the text each code point belongs to (a separator: the one before)
-
-    def per_block(self, mask: np.ndarray) -> np.ndarray:
-        """How many of each text's characters (or separators after it) are in ``mask``."""
-        return np.bincount(self.block[mask], minlength=len(self.lengths)).astype(float)
-
-
-def chars_of(texts: Sequence[str]) -> Chars:
-    """Join ``texts`` and classify every character, in one pass over arrays."""
-    joined = "\n".join(texts)
-    codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
-    lengths = np.fromiter(map(len, texts), np.int64, len(texts))
-    block = np.repeat(np.arange(len(texts), dtype=np.int32), lengths + 1)[: len(codes)]
-    return Chars(joined, codes, char_flags(codes), lengths, block)
+def _skip(chars: Chars, at: np.ndarray, limit: np.ndarray, bit: int, forward: bool
+          ) -> np.ndarray:
+    """Per token, the position of the first character from ``at`` (moving forward or back, not
+    past ``limit``) without ``bit`` set; -1 where every character has it."""
+    flags, step = chars.flags, 1 if forward else -1
+    pos = at.copy()
+    pending = np.flatnonzero(flags[pos] & bit)
+    for _ in range(_VECTOR_STEPS):
+        if not pending.size:
+            return pos
+        pos[pending] += step
+        past = (pos[pending] - limit[pending]) * step > 0
+        pos[pending[past]] = -1
+        pending = pending[~past]
+        pending = pending[(flags[pos[pending]] & bit) != 0]
+    marks = OPENERS if forward else CLOSERS
+    for k in pending.tolist():  # long runs of quotes or brackets: rare, and linear in C
+        a, b = (int(pos[k]), int(limit[k]) + 1) if forward else (int(limit[k]), int(pos[k]) + 1)
+        token = chars.joined[a:b]
+        kept = token.lstrip(marks) if forward else token.rstrip(marks)
+        pos[k] = -1 if not kept else (b - len(kept) if forward else a + len(kept) - 1)
+    return pos
 
 
 def tokenize(texts: Sequence[str]) -> Tokens:
     """Tokenise all ``texts`` in one pass and classify their tokens and characters."""
     n = len(texts)
     chars = chars_of(texts)
-    joined, codes, flags, lengths = chars.joined, chars.codes, chars.flags, chars.lengths
+    flags = chars.flags
     solid = (flags & SPACE) == 0
-    before = np.zeros_like(solid)
-    before[1:] = solid[:-1]
-    after = np.zeros_like(solid)
-    after[:-1] = solid[1:]
-    start = np.flatnonzero(solid & ~before).astype(np.int32)  # 4-byte offsets (pages < 2 GB)
-    end = np.flatnonzero(solid & ~after).astype(np.int32)
-    m = len(start)
-    token_of_char = np.cumsum(solid & ~before, dtype=np.int32) - 1  # 4 bytes a character
-    del before, after
-    in_token = solid
+    start, end = run_starts(solid), run_ends(solid)
+    del solid
+    counts = chars.count_at(start)
+    owner = np.repeat(np.arange(n, dtype=np.int32), counts)
 
-    block_starts = np.cumsum(lengths + 1) - (lengths + 1)
-    owner = np.searchsorted(block_starts, start, side="right") - 1
-    per_block = chars.per_block
-    word = _per_token_any(token_of_char, in_token & ((flags & ALNUM) != 0), m)
-    digit = _per_token_any(token_of_char, in_token & ((flags & DIGIT) != 0), m)
-    # first character that is not an opening quote/bracket, per token (the per-character index
-    # arrays are let go as soon as they are used: a page may hold 20 million characters)
-    body = np.flatnonzero(in_token & ((flags & OPENER) == 0))
-    first_body = np.zeros(m, bool)
-    if body.size:
-        tok = token_of_char[body]
-        is_first = np.concatenate(([True], tok[1:] != tok[:-1]))
-        first_body[tok[is_first]] = (flags[body[is_first]] & UPPER) != 0
-        del tok, is_first
-    del body
-    # last character that is not a closing quote/bracket, per token
-    core = np.flatnonzero(in_token & ((flags & CLOSER) == 0))
-    ends = np.zeros(m, bool)
-    if core.size:
-        tok = token_of_char[core]
-        is_last = np.concatenate((tok[1:] != tok[:-1], [True]))
-        ends[tok[is_last]] = (flags[core[is_last]] & STOP) != 0
-        del tok, is_last
-    del core
+    def any_in_token(bit: int) -> np.ndarray:
+        # a token's characters run from its start to the next token's (spaces have no such bit)
+        if not start.size:
+            return np.zeros(0, bool)
+        return np.logical_or.reduceat((flags & bit) != 0, start)
+
+    body = _skip(chars, start, end, OPENER, forward=True)
+    core = _skip(chars, end, start, CLOSER, forward=False)
     return Tokens(
-        joined=joined,
+        joined=chars.joined,
         owner=owner,
         start=start,
         length=end - start + 1,
-        word=word,
-        digit=digit,
-        first_upper=first_body,
-        sentence_end=ends,
-        counts=np.bincount(owner, minlength=n),
-        punctuation=per_block((flags & PUNCT) != 0),
-        full_stops=per_block(codes == ord(".")),
-        bars=per_block(codes == ord("|")),
+        word=any_in_token(ALNUM),
+        digit=any_in_token(DIGIT),
+        first_upper=(body >= 0) & ((flags[body] & UPPER) != 0),
+        sentence_end=(core >= 0) & ((flags[core] & STOP) != 0),
+        counts=counts,
+        punctuation=chars.per_block((flags & PUNCT) != 0),
+        full_stops=chars.per_block((flags & FULL_STOP) != 0),
+        bars=chars.per_block((flags & BAR) != 0),
     )

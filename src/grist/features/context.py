@@ -18,10 +18,18 @@ from math import log1p
 import numpy as np
 
 from grist.document import Block, Document
-from grist.features.chars import ALNUM, DECIMAL, chars_of
+from grist.features.chars import (
+    ALNUM,
+    DECIMAL,
+    UNDERSCORE,
+    chars_of,
+    run_ends,
+    run_starts,
+)
 from grist.features.keywords import Keywords
 from grist.features.matrix import FeatureMatrix
 from grist.features.tokens import title_keywords
+from grist.whitespace import count_tokens
 
 BLOCK_TAGS = ("p", "div", "li", "td", "th", "dd", "dt", "pre", "blockquote", "figcaption",
               "caption", "section", "article", "header", "footer", "nav", "aside", "form",
@@ -219,16 +227,12 @@ def _title_overlap(lowered: Sequence[str], title: str
     last characters match a title word's are sliced out and looked up.
     """
     chars = chars_of(lowered)
-    codes, flags = chars.codes, chars.flags
-    word = ((flags & ALNUM) != 0) | (codes == ord("_"))
-    shifted = np.zeros_like(word)
-    shifted[1:] = word[:-1]
-    start = np.flatnonzero(word & ~shifted)
-    shifted[:] = False
-    shifted[:-1] = word[1:]
-    stop = np.flatnonzero(word & ~shifted) + 1
+    flags = chars.flags
+    word = (flags & (ALNUM | UNDERSCORE)) != 0
+    start, stop = run_starts(word), run_ends(word) + 1
+    del word
     n = len(lowered)
-    words = np.bincount(chars.block[start], minlength=n).astype(float)
+    words = chars.count_at(start).astype(float)
     digits = chars.per_block((flags & DECIMAL) != 0)
     hits, cover = np.zeros(n), np.zeros(n)
     title_words = title_keywords(title, min_length=3)
@@ -236,11 +240,11 @@ def _title_overlap(lowered: Sequence[str], title: str
         return words, hits, cover, digits
     wanted = np.array(sorted({_word_key(ord(w[0]), ord(w[-1]), min(len(w), _LONG))
                               for w in title_words}), dtype=np.int64)
-    keys = _word_key(codes[start].astype(np.int64), codes[stop - 1].astype(np.int64),
-                     np.minimum(stop - start, _LONG))
+    keys = _word_key(chars.codes_at(start), chars.codes_at(stop - 1),
+                     np.minimum(stop - start, _LONG).astype(np.int64))
     place = np.minimum(np.searchsorted(wanted, keys), len(wanted) - 1)
     maybe = np.flatnonzero(wanted[place] == keys)
-    joined, owners = chars.joined, chars.block[start[maybe]].tolist()
+    joined, owners = chars.joined, chars.block_of(start[maybe]).tolist()
     found: set[tuple[int, str]] = set()
     for a, b, owner in zip(start[maybe].tolist(), stop[maybe].tolist(), owners, strict=True):
         token = joined[a:b]
@@ -275,7 +279,7 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None,
     lowered = [t.lower() for t in texts]
     paths = _split_paths([b.path for b in blocks])
     if counts is None:
-        counts = np.array([len(t.split()) for t in texts], dtype=float)
+        counts = np.array([count_tokens(t) for t in texts], dtype=float)
     links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), counts)
     total = max(float(counts.sum()), 1.0)
     region_words, region_links, region_blocks = _group_sums([b.region for b in blocks],

@@ -26,18 +26,20 @@ The features are those of seed 000 §3.1 and §5 (after Kohlschütter et al., WS
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from operator import methodcaller
 from pathlib import Path
 
 import numpy as np
 
 from grist.document import Block
-from grist.features.chars import tokenize
+from grist.features.chars import Tokens, tokenize
 from grist.features.matrix import FeatureMatrix
 from grist.features.stopwords import AUTO, guess_language, load_stopwords
 
 LINE_WIDTH = 80  # Kohlschütter et al.: text is word-wrapped at 80 characters
+TOKEN_CHUNK = 100_000  # tokens lower-cased and looked up at a time
+LANGUAGE_SAMPLE = 1_000_000  # characters the stop-word language is guessed from
 
 _HEADINGS = ("tag_h1", "tag_h2", "tag_h3", "tag_h4", "tag_h5", "tag_h6")
 FEATURE_NAMES: tuple[str, ...] = (
@@ -129,14 +131,21 @@ def text_densities(
     """
     ends = np.cumsum(counts)
     starts = ends - counts
-    density = _bincount(np.repeat(np.arange(len(texts)), counts), word_flags, len(texts))
+    owner = np.repeat(np.arange(len(texts), dtype=np.int32), counts)
+    density = _bincount(owner, word_flags, len(texts))
+    del owner
     wrapped = np.flatnonzero(np.fromiter(map(len, texts), int, len(texts)) > LINE_WIDTH).tolist()
     if not wrapped:
         return density
-    widths = np.concatenate(([0], np.cumsum(token_lengths + 1)))
-    fits = widths.searchsorted(widths[:-1] + LINE_WIDTH + 1, side="right") - 1
-    line_end = np.maximum(fits, np.arange(1, len(token_lengths) + 1))
-    words = np.concatenate(([0], np.cumsum(word_flags)))
+    # 4-byte running sums (pages < 2 GB): a page may hold millions of tokens
+    widths = np.zeros(len(token_lengths) + 1, np.int32)
+    np.cumsum(token_lengths + 1, dtype=np.int32, out=widths[1:])
+    line_end = widths.searchsorted(widths[:-1] + (LINE_WIDTH + 1), side="right")
+    line_end -= 1
+    np.maximum(line_end, np.arange(1, len(token_lengths) + 1), out=line_end)
+    del widths
+    words = np.zeros(len(word_flags) + 1, np.int32)
+    np.cumsum(word_flags, dtype=np.int32, out=words[1:])
     for i in wrapped:
         density[i] = _wrapped_density(line_end, words, int(starts[i]), int(ends[i]))
     return density
@@ -166,10 +175,21 @@ def _lowered(joined: str, tokens: int) -> list[str]:
     return lowered
 
 
+def _lowered_chunks(tok: Tokens) -> Iterator[tuple[slice, list[str]]]:
+    """The lower-cased tokens, ``TOKEN_CHUNK`` at a time, with the slice of the token arrays
+    they cover: a list of every word of a 20 MB page would take hundreds of megabytes."""
+    m = len(tok.start)
+    for first in range(0, m, TOKEN_CHUNK):
+        last = min(first + TOKEN_CHUNK, m) - 1
+        piece = tok.joined[int(tok.start[first]) : int(tok.start[last] + tok.length[last])]
+        yield slice(first, last + 1), _lowered(piece, last - first + 1)
+
+
 def stopword_language(texts: Sequence[str]) -> str:
-    """The bundled stop-word language covering most of the texts' tokens (what ``"auto"`` picks)."""
-    joined = "\n".join(texts)
-    return guess_language(_lowered(joined, len(joined.split())))
+    """The bundled stop-word language covering most of the texts' tokens (what ``"auto"`` picks),
+    judged on their first ``LANGUAGE_SAMPLE`` characters."""
+    sample = "\n".join(texts)[:LANGUAGE_SAMPLE]
+    return guess_language(_lowered(sample, len(sample.split())))
 
 
 def _quotient(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
@@ -189,22 +209,28 @@ def _shift(values: np.ndarray, step: int) -> np.ndarray:
 def block_features(
     blocks: Sequence[Block],
     stopwords: str | Path | Iterable[str] = "en",
+    tokens: Tokens | None = None,
 ) -> FeatureMatrix:
     """Compute the features of every block (columns: ``FEATURE_NAMES``).
 
     ``stopwords`` is a language code, ``"auto"`` (the bundled list covering most of the page's
-    tokens, ``stopword_language``), a file path or a set of words.
+    tokens, ``stopword_language``), a file path or a set of words. ``tokens``: the blocks'
+    ``tokenize`` result, when the caller has it already.
     """
     n = len(blocks)
     if n == 0:
         return FeatureMatrix(FEATURE_NAMES, np.zeros((0, len(FEATURE_NAMES))))
     texts = [b.text for b in blocks]
-    tok = tokenize(texts)
+    tok = tokenize(texts) if tokens is None else tokens
     owner, m = tok.owner, len(tok.owner)
-    lowered = _lowered(tok.joined, m)
     if isinstance(stopwords, str) and stopwords == AUTO:
-        stopwords = guess_language(lowered)
+        stopwords = stopword_language(texts)
     stop = load_stopwords(stopwords, extended=True)
+    stop_flags, date_flags = np.zeros(m, bool), np.zeros(m, bool)
+    for part, lowered in _lowered_chunks(tok):
+        stop_flags[part] = np.fromiter(map(stop.__contains__, lowered), bool, len(lowered))
+        date_flags[part] = _date_tokens(tok.joined, tok.start[part], tok.length[part], lowered,
+                                        tok.digit[part])
 
     word_flags = tok.word
     num_chars = np.fromiter(map(len, texts), float, n)
@@ -218,8 +244,8 @@ def block_features(
     open_tail[has_tokens] = ~tok.sentence_end[last_token[has_tokens]]
     num_sentences = boundaries + (open_tail * (num_words > 0))
     upper = _bincount(owner, tok.first_upper & word_flags, n)
-    stop_hits = _bincount(owner, np.fromiter(map(stop.__contains__, lowered), bool, m), n)
-    dates = _bincount(owner, _date_tokens(tok.joined, tok.start, tok.length, lowered, tok.digit), n)
+    stop_hits = _bincount(owner, stop_flags, n)
+    dates = _bincount(owner, date_flags, n)
     anchor_words = np.fromiter((b.anchor_words for b in blocks), float, n)
     anchor_chars = np.fromiter((b.anchor_chars for b in blocks), float, n)
     link_density = np.minimum(_quotient(anchor_words, num_tokens), 1.0)

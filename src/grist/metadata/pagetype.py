@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from grist.document import Block
+from grist.whitespace import count_tokens
 
 PAGE_TYPES = ("article", "forum", "product", "listing", "docs", "other")
 
@@ -70,9 +71,9 @@ def _from_blocks(blocks: list[Block]) -> str | None:
     kept = [b for b in blocks if b.is_content]
     if not kept:
         return None
-    words = sum(len(b.text.split()) for b in kept)
+    words = sum(count_tokens(b.text) for b in kept)
     linked = sum(b.anchor_words for b in kept)
-    long_paragraphs = sum(1 for b in kept if len(b.text.split()) >= 40 and not b.anchor_words)
+    long_paragraphs = sum(1 for b in kept if count_tokens(b.text) >= 40 and not b.anchor_words)
     if words and linked / words > 0.5:
         return "listing"
     if long_paragraphs >= 3:

@@ -21,6 +21,7 @@ from grist.limits import Budget
 from grist.segment.context import ENTER, LEAVE
 from grist.segment.elements import Elements, describe
 from grist.segment.inline import CLOSE, OPEN, Mark
+from grist.whitespace import collapse_spaces, count_tokens
 
 # Seed 000 §4.1.1, verbatim.
 PAPER_BLOCK_TAGS = frozenset((
@@ -142,7 +143,7 @@ class _BlockBuilder:
         self.pieces.append(raw)
         if self.open.anchors and visible:
             self.anchor_chars += len(raw.strip())
-            self.anchor_words += len(raw.split())
+            self.anchor_words += count_tokens(raw)
 
     def _carry_marks(self) -> None:
         """Inline elements open across a block boundary continue in the next block."""
@@ -175,7 +176,7 @@ class _BlockBuilder:
         if block.preformatted:
             text = "".join(self.pieces).strip("\n").rstrip()
         else:  # collapse whitespace runs (faster than a regex)
-            text = " ".join("".join(self.pieces).split())
+            text = collapse_spaces("".join(self.pieces))
             if self.marks:  # spans are computed when asked (Block.inline)
                 block.marks = (self.pieces, self.marks)
         if text:

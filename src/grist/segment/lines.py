@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from grist.segment.blocks import DEFAULT_SKIP_TAGS, HTML5_BLOCK_TAGS
+from grist.whitespace import collapse_spaces, count_tokens
 
 # Elements dropped with their content; void elements (embed, frame) have nothing to drop.
 USELESS_TAGS = DEFAULT_SKIP_TAGS - {"embed", "frame"}
@@ -131,7 +132,7 @@ class _LineBuilder:
         self.pieces.append(raw)
         if in_anchor:
             self.line.anchor_chars += len(raw.strip())
-            self.line.anchor_words += len(raw.split())
+            self.line.anchor_words += count_tokens(raw)
 
     def add_tag(self, name: str) -> None:
         line = self.line
@@ -142,7 +143,7 @@ class _LineBuilder:
     def end_line(self, newline: bool) -> None:
         """Close the current line; an empty line is only kept when it is a blank source line."""
         line = self.line
-        text = " ".join("".join(self.pieces).split()) if self.pieces else ""
+        text = collapse_spaces("".join(self.pieces)) if self.pieces else ""
         if not text and not line.tags and not (newline and self.from_newline):
             self.from_newline = self.from_newline or newline
             self.pieces = []

@@ -17,6 +17,7 @@ from grist.document import Block, Document
 from grist.errors import GristError
 from grist.segment.blocks import SegmentConfig
 from grist.segment.context import REGION_TAGS
+from grist.whitespace import count_tokens
 
 _PUNCTUATION = re.compile(r"[.,;:!?\u3001\u3002\uff0c\uff01\uff1f\uff1b\uff1a\u061f\u060c]")
 
@@ -58,7 +59,7 @@ def region_words(blocks: list[Block]) -> dict[int, int]:
     """Words of text each region holds directly (through its blocks)."""
     words: dict[int, int] = {}
     for block in blocks:
-        words[block.region] = words.get(block.region, 0) + len(block.text.split())
+        words[block.region] = words.get(block.region, 0) + count_tokens(block.text)
     return words
 
 

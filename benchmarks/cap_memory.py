@@ -1,0 +1,79 @@
+"""Peak memory of every method on text-heavy pages at the byte cap (Limits.max_bytes).
+
+Each (method, page) runs in a fresh interpreter; its peak resident size (``ru_maxrss``) is read
+after the extraction, and the same interpreter's size before it (imports and models loaded) is
+reported beside it. The pages are one ``<p>`` of a repeated word pattern filling the cap, the
+shape whose per-word Python strings used to dominate memory.
+
+Usage: python benchmarks/cap_memory.py [--methods auto justext ...] [--out docs/benchmarks/cap-memory.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import platform
+import subprocess
+import sys
+
+from reporting import publish
+
+import grist
+
+PATTERNS = ("x ", "ab ", "Ab. ", "1 ", '"A" ', "x")
+METHODS = ("auto", "justext", "lineblock", "tagscore", "tree")
+
+_CHILD = """
+import json, resource, sys, time
+import grist
+from grist.errors import GristError
+from grist.limits import Limits
+method, unit = sys.argv[1], sys.argv[2]
+cap = Limits().max_bytes
+page = ("<p>" + unit * (cap // len(unit) + 1))[:cap].encode()
+grist.extract(b"<p>warm up</p>", method=method)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start = time.process_time()
+try:
+    grist.extract(page, method=method)
+    outcome = "ok"
+except GristError as error:
+    outcome = type(error).__name__
+print(json.dumps({"before": before / 1024, "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "cpu": time.process_time() - start, "outcome": outcome}))
+"""
+
+
+def measure(method: str, unit: str) -> dict:
+    done = subprocess.run([sys.executable, "-c", _CHILD, method, unit], capture_output=True,
+                          text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--methods", nargs="+", default=list(METHODS))
+    parser.add_argument("--out")
+    args = parser.parse_args(argv)
+    rows = ["| method | pattern | before (MiB) | peak (MiB) | CPU (s) | outcome |",
+            "|---|---|---:|---:|---:|---|"]
+    worst = 0.0
+    for method in args.methods:
+        for unit in PATTERNS:
+            got = measure(method, unit)
+            worst = max(worst, got["peak"])
+            rows.append(f"| {method} | `{unit!r}` | {got['before']:.0f} | {got['peak']:.0f} | "
+                        f"{got['cpu']:.2f} | {got['outcome']} |")
+            print(rows[-1], file=sys.stderr)
+    head = (f"# Peak memory at the byte cap\n\n{datetime.date.today()}, grist {grist.__version__}, "
+            f"Python {platform.python_version()}, {platform.machine()}.\n\n"
+            f"Command: `python benchmarks/cap_memory.py {' '.join(argv or sys.argv[1:])}`\n\n"
+            "Each run is a fresh process: `before` is its peak after imports, model loading and a "
+            "warm-up page; `peak` is its peak after the 20 MiB page (a `<p>` of the pattern "
+            "repeated). Target: under 1 GiB.\n\n")
+    return publish(head + "\n".join(rows) + f"\n\nHighest peak: {worst:.0f} MiB.\n", args.out)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,40 @@
+"""Whitespace-separated tokens (those of ``str.split()``) of texts of any size.
+
+``str.split()`` on a 20 MB block builds a list of millions of strings (hundreds of megabytes);
+above ``HUGE_TEXT`` characters these functions work a chunk at a time, cut at whitespace so no
+token is split, and give the same results.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+HUGE_TEXT = 1 << 20  # characters from which a text is handled a chunk at a time
+_SPACE = re.compile(r"\s")  # in str patterns, \s is exactly str.isspace()
+
+
+def space_chunks(text: str) -> Iterator[str]:
+    """``text`` in consecutive pieces of about ``HUGE_TEXT`` characters, each cut just before
+    a whitespace character (a text without whitespace is one piece)."""
+    start = 0
+    while start < len(text):
+        space = _SPACE.search(text, start + HUGE_TEXT)
+        stop = space.start() if space else len(text)
+        yield text[start:stop]
+        start = stop
+
+
+def collapse_spaces(text: str) -> str:
+    """``text`` with each whitespace run made one space and its ends stripped
+    (``" ".join(text.split())``)."""
+    if len(text) < HUGE_TEXT:
+        return " ".join(text.split())
+    return " ".join(part for part in map(" ".join, map(str.split, space_chunks(text))) if part)
+
+
+def count_tokens(text: str) -> int:
+    """How many whitespace-separated tokens ``text`` holds (``len(text.split())``)."""
+    if len(text) < HUGE_TEXT:
+        return len(text.split())
+    return sum(len(part.split()) for part in space_chunks(text))
