@@ -138,6 +138,19 @@ def test_twc_pfm_is_exact_on_blocks_and_bounded_on_huge_ones():
     assert len(weights) == 60_000 and all(w > 0 for w in weights.values())
 
 
+def test_twc_pfm_windowed_pass_equals_the_exact_sums_when_the_window_spans_the_block(
+        monkeypatch):
+    import random
+
+    from grist.dedup import twcpfm
+
+    rng = random.Random(5)
+    seq = [rng.choice("abcdefg") for _ in range(60)]
+    monkeypatch.setattr(twcpfm, "EXACT_TERMS", 5)  # the windowed branch, with a window of
+    monkeypatch.setattr(twcpfm, "_WINDOW_WORK", 60 * 60)  # 60 positions: all of them
+    assert twcpfm.twc_pfm_weights(seq) == pytest.approx(_pairwise_weights(seq))
+
+
 def test_forest_slices_give_the_same_scores():
     from grist.classify.forest import _PAIRS_PER_SLICE
     from grist.methods import get_method, method_config

@@ -59,9 +59,9 @@ def term_classes(
     counts = np.zeros((len(block_terms), 3), dtype=np.int64)
     distinct: tuple[set[str], set[str], set[str]] = (set(), set(), set())
     for row, seq in enumerate(block_terms):
-        for term in seq:
+        for term, times in Counter(seq).items():  # each distinct term once (blocks may be huge)
             kind = 0 if term in title else 1 if term in links else 2
-            counts[row, kind] += 1
+            counts[row, kind] += times
             distinct[kind].add(term)
     return counts, (len(distinct[0]), len(distinct[1]), len(distinct[2]))
 
