@@ -117,15 +117,19 @@ def nonhtml(ctx: Context) -> Made:
     return Made(data, f"kind {kind}, {len(data)} bytes", exact=True)
 
 
+CAP_WORDS = ("x ", "ab ", "Ab. ", "1 ", '"A" ', "x", "2024-01-01 ", "a\n")
+
+
 @family("caps", 2)
 def caps(ctx: Context) -> Made:
     """Pages at and just over each documented cap (bytes, UTF-8 size of a str, tags, depth)."""
     limits = ctx.limits
     over = ctx.rng.randint(-1, 1)  # just under, at, just over
     which = ctx.rng.randrange(5)
-    if which == 0:
-        text = ("<p>" + "x " * (limits.max_bytes // 2 + 1))[: limits.max_bytes + over]
-        return Made(text.encode(), f"bytes at max_bytes{over:+d}", exact=True)
+    if which == 0:  # one block of text: words of every shape (each word a Python string?)
+        word = ctx.rng.choice(CAP_WORDS)
+        text = ("<p>" + word * (limits.max_bytes // len(word) + 1))[: limits.max_bytes + over]
+        return Made(text.encode(), f"bytes at max_bytes{over:+d} of {word!r}", exact=True)
     if which == 1:  # a str whose characters fit the cap but whose UTF-8 size does not
         chars = limits.max_bytes // 3 + over
         return Made("<p>" + "\u20ac" * chars, f"str of {chars} three-byte characters", exact=True)
