@@ -66,6 +66,7 @@ def outlines(page) -> list[dict]:
 
 
 def check_outlines(page, data: dict) -> None:
+    assert set(data["apart_roles"]) == APART_ROLES  # the page reads the list from the answer
     shown = outlines(page)
     by_block: dict[int, set[str]] = {}
     blocks = data["result"]["blocks"]

@@ -18,7 +18,7 @@ from typing import Any
 
 import nh3
 
-from grist.api import Extractor
+from grist.api import Extractor, included_roles
 from grist.document import RawPage
 from grist.errors import ExtractionTimeout, GristError, LimitExceededError, ModelError
 from grist.limits import Limits
@@ -103,6 +103,7 @@ class Worker:
         view = page_view(result.document.html, result.url, remote=spec.get("remote", True))
         ranges, counts = locate_blocks(result.blocks, view.texts)
         answer = {"result": record, "blocks": ranges, "located": counts,
+                  "apart_roles": sorted(included_roles(True, True, True, True)),
                   "page": view.html if spec.get("view", True) else None}
         if spec.get("fetched"):
             answer["source"] = result.document.html

@@ -14,7 +14,10 @@ const state = {
   selected: null,
 };
 
-const APART = new Set(["title", "subtitle", "byline", "caption", "comment"]);
+// Roles the service reports outside the body text (its answer lists them; --with-* adds them).
+function isApart(block) {
+  return block.label === "boilerplate" && (state.data?.apart_roles || []).includes(block.role);
+}
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -36,7 +39,7 @@ function status(message, error) {
 }
 
 function badge(block) {
-  if (block.label === "boilerplate" && APART.has(block.role)) {
+  if (isApart(block)) {
     return el("span", {class: "badge apart"}, "apart: " + block.role);
   }
   return el("span", {class: "badge " + block.label}, block.label === "content" ? "kept" : "dropped");
@@ -131,7 +134,7 @@ function outline(doc, data) {
       target.dataset.gristBlock = String(index);
       target.dataset.gristLabel = block.label;
       // title, byline, caption, comment: outside the body text, reported apart (--with-* adds them)
-      if (block.label === "boilerplate" && APART.has(block.role)) target.dataset.gristApart = block.role;
+      if (isApart(block)) target.dataset.gristApart = block.role;
       else delete target.dataset.gristApart;
       if (changed) target.dataset.gristChanged = previous.method;
     }
