@@ -95,17 +95,18 @@ def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
             f"auto kept {share:.1%} of the page's words: a kind of page the model does not "
             "recognise; every block is kept"
         )
-    shift = _logit(p2) - _logit(p1)
-    for block, p, first, s, kept, role in zip(blocks, p2, p1, shift, keep, roles, strict=True):
+    shift = (_logit(p2) - _logit(p1)).tolist()
+    for block, p, first, s, kept, role in zip(blocks, p2.tolist(), p1.tolist(), shift,
+                                               keep.tolist(), roles, strict=True):
         block.role = ROLES[role]
         block.label = CONTENT if kept and (role == body or share is not None) else BOILERPLATE
-        block.score = float(p)
-        block.reason = f"p={p:.3f}" + (f"; context {s:+.2f}" if config.explain else "")
+        block.score = p
+        block.reason = f"p={p:.3f}; context {s:+.2f}" if config.explain else f"p={p:.3f}"
         if kept and role != body and share is None:
             block.reason += f"; {block.role}, not body"
         if share is not None:
             block.reason += "; fallback: whole page kept"
-        block.info["stage1"] = float(first)
+        block.info["stage1"] = first
     reasons = None
     if config.explain:
         short = [b.reason for b in blocks]
