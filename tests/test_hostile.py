@@ -193,3 +193,18 @@ def test_patterns_on_attribute_and_title_text_do_not_backtrack():
     assert _size({"width": " 728 px "}, "width") == 728
     assert title_from_source("<title " * 40_000) == ""
     assert title_from_source("<TITLE lang=en>A &amp;  B</TITLE>") == "A & B"
+
+
+def test_character_references_of_thousands_of_digits_decode_as_their_value():
+    # Python will not turn more than 4,300 decimal digits into an int: html.unescape raised
+    # ValueError out of lineblock's line reader and the title read from the source (fuzz run,
+    # family "duplicate").
+    from grist.html.entities import unescape
+
+    assert unescape("&#" + "0" * 5000 + "65;x") == "Ax"
+    assert unescape("&#" + "9" * 5000 + ";") == "\ufffd"
+    assert unescape("&#" + "0" * 5000 + ";") == "\ufffd"
+    assert unescape("&amp; &#65; &#x42;") == "& A B"
+    page = "<title>T&#" + "0" * 6000 + "65;</title><p>word &#" + "0" * 6000 + "66;</p>"
+    result = grist.extract(page, method="lineblock")  # reads lines and the title from the source
+    assert result.title == "TA" and "word B" in result.text

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import html as html_lib
 import re
 
 from grist.document import Document
 from grist.errors import EmptyInputError, LimitExceededError, NotHTMLError
 from grist.html.decode import decode
+from grist.html.entities import unescape
 from grist.html.sniff import looks_binary
 from grist.limits import Limits
 
@@ -30,7 +30,7 @@ def title_from_source(source: str) -> str:
         return ""
     end = source.find("<", start + 1, _TITLE_SCAN)
     text = source[start + 1 : end if end >= 0 else min(len(source), _TITLE_SCAN)]
-    return _WHITESPACE.sub(" ", html_lib.unescape(text)).strip()
+    return _WHITESPACE.sub(" ", unescape(text)).strip()
 
 
 def utf8_size(text: str, cap: int) -> int:

@@ -10,7 +10,6 @@ datasets were (markers start paragraphs, hard-wrapped lines are joined, entities
 from __future__ import annotations
 
 import codecs
-import html as html_lib
 import os
 import re
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from typing import Any
 
 from grist.errors import DatasetError, GristError
 from grist.html.decode import decode
+from grist.html.entities import unescape
 from grist.io.sources import json_records
 
 DEFAULT_DATASETS_DIR = Path(os.environ.get("GRIST_DATASETS", "../shared/datasets"))
@@ -146,7 +146,7 @@ def cleaneval_gold(raw: str) -> str:
                 if current:
                     paragraphs.append(" ".join(current))
                 current = []
-            piece = " ".join(html_lib.unescape(piece).split())
+            piece = " ".join(unescape(piece).split())
             if piece:
                 current.append(piece)
     return "\n\n".join(paragraphs)

@@ -13,12 +13,12 @@ distance (textless lines in between) is at most ``max_gap`` into line-blocks.
 
 from __future__ import annotations
 
-import html as html_lib
 import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from grist.html.entities import unescape
 from grist.segment.blocks import DEFAULT_SKIP_TAGS, HTML5_BLOCK_TAGS
 from grist.whitespace import collapse_spaces, count_tokens
 
@@ -128,7 +128,7 @@ class _LineBuilder:
 
     def add_text(self, raw: str, in_anchor: bool) -> None:
         if "&" in raw:
-            raw = html_lib.unescape(raw)
+            raw = unescape(raw)
         self.pieces.append(raw)
         if in_anchor:
             self.line.anchor_chars += len(raw.strip())
