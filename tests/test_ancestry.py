@@ -128,3 +128,16 @@ def test_markup_shown_as_text_is_measured():
     got = markup_features(['<div class="a"><img src=x></div>', "plain words here"],
                           np.array([3.0, 3.0]))
     assert got.values[:, 0].tolist() == [2.0, 0.0]
+
+
+def test_flag_columns_resolved_in_groups_give_the_same_features(monkeypatch):
+    from grist.features import ancestry
+
+    body = ("<div class=related-stories><ul>" + "<li class=card><a href=/a>teaser</a></li>" * 7
+            + "</ul></div><article><div class=story hidden><p>one</p></div><p>two</p></article>"
+            + "<noscript><p>copy</p></noscript><footer class=footer><p>legal</p></footer>")
+    together = features(body)
+    monkeypatch.setattr(ancestry, "_COLUMNS_AT_ONCE", 1)  # one flag column at a time
+    assert features(body) == together
+    monkeypatch.setattr(ancestry, "_COLUMNS_AT_ONCE", 1000)  # all of them at once
+    assert features(body) == together

@@ -96,6 +96,9 @@ def _resolve(jump: np.ndarray) -> np.ndarray:
         flat = further
 
 
+_COLUMNS_AT_ONCE = 8  # flag columns resolved together by ``_Tree.nearest``
+
+
 class _Tree:
     """The recorded elements as arrays (parents before children)."""
 
@@ -142,10 +145,16 @@ class _Tree:
         compact = np.full(size + 1, len(flagged) - 1)
         compact[flagged] = np.arange(len(flagged))
         above = compact[anchor[parent[flagged[:-1]]]]  # nearest flagged strict ancestor
-        steps = np.where(own[flagged[:-1]].T, np.arange(len(flagged) - 1), above)
-        found = _resolve(np.hstack([steps, np.full((own.shape[1], 1), len(flagged) - 1)]))
-        chosen = found[:, compact[anchor[at]]].T
-        return np.where(chosen == len(flagged) - 1, -1, flagged[chosen])
+        mine = compact[anchor[at]]
+        nearest = np.empty((len(at), own.shape[1]), dtype=np.int64)
+        for first in range(0, own.shape[1], _COLUMNS_AT_ONCE):  # bounded memory on huge pages
+            part = own[flagged[:-1], first : first + _COLUMNS_AT_ONCE].T
+            steps = np.where(part, np.arange(len(flagged) - 1), above)
+            found = _resolve(np.hstack([steps, np.full((len(part), 1), len(flagged) - 1)]))
+            chosen = found[:, mine].T
+            nearest[:, first : first + len(part)] = np.where(chosen == len(flagged) - 1, -1,
+                                                            flagged[chosen])
+        return nearest
 
     def subtree_sums(self, values: np.ndarray) -> np.ndarray:
         """Sum of ``values`` (one row per element) over each element's subtree."""
@@ -186,8 +195,12 @@ def ancestry_features(blocks: Sequence[Block], elements: Elements | None, counts
     own = np.column_stack([flags[:, :-1], tree.hidden, tree.noscript, is_card, is_article])
     nearest = tree.nearest(own, at)  # blocks x columns: nearest flagged element or -1
     k = len(ANCESTRY_KEYWORDS)
-    distance = block_depth[:, None] - tree.depth[np.maximum(nearest[:, : k + 2], 0)]
-    closeness = np.where(nearest[:, : k + 2] >= 0, 1.0 / np.maximum(distance, 1), 0.0)
+    # 1 / distance to the nearest flagged ancestor-or-self, 0 without one (worked in place:
+    # at the block cap each of these arrays is some 80 MB)
+    closeness = (block_depth[:, None] - tree.depth[np.maximum(nearest[:, : k + 2], 0)]).astype(float)
+    np.maximum(closeness, 1.0, out=closeness)
+    np.reciprocal(closeness, out=closeness)
+    closeness[nearest[:, : k + 2] < 0] = 0.0
     columns = [closeness[:, :k]]
     for column in (k, k + 1):  # hidden, noscript: closeness and the page's share of words
         columns += [closeness[:, column],

@@ -18,7 +18,7 @@ from grist.document import Block, Document
 from grist.features.ancestry import ancestry_features
 from grist.features.candidates import candidate_features
 from grist.features.chars import tokenize
-from grist.features.context import context_features, with_neighbours
+from grist.features.context import context_features, neighbour_columns, with_neighbours
 from grist.features.copies import copy_features
 from grist.features.markup import markup_features
 from grist.features.matrix import FeatureMatrix
@@ -54,17 +54,23 @@ def stage1_features(blocks: Sequence[Block], doc: Document | None,
     tokens = tokenize(texts)
     counts = tokens.counts.astype(float)
     links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), counts)
-    shallow = block_features(blocks, tokens=tokens)
+    parts = [block_features(blocks, tokens=tokens)]
     del tokens
     if budget is not None:
         budget.check("shallow features")
-    matrix = shallow.hstack(context_features(blocks, doc, counts))
+    parts.append(context_features(blocks, doc, counts))
     if budget is not None:
         budget.check("context features")
-    matrix = matrix.hstack(candidate_features(blocks, counts))
-    matrix = matrix.hstack(ancestry_features(blocks, elements, counts, links))
-    matrix = matrix.hstack(copy_features(texts, counts)).hstack(markup_features(texts, counts))
-    return with_neighbours(matrix, FAR_COLUMNS, (-2, 2))
+    parts += [candidate_features(blocks, counts), ancestry_features(blocks, elements, counts, links),
+              copy_features(texts, counts), markup_features(texts, counts)]
+    parts.append(neighbour_columns(_columns(parts, FAR_COLUMNS), (-2, 2)))
+    return FeatureMatrix.concat(parts)  # each part copied once (not the growing matrix)
+
+
+def _columns(parts: Sequence[FeatureMatrix], names: Sequence[str]) -> FeatureMatrix:
+    """The columns ``names``, each taken from the part that holds it."""
+    where = {name: part for part in parts for name in part.names}
+    return FeatureMatrix(tuple(names), np.column_stack([where[n].column(n) for n in names]))
 
 
 def _group_mean(keys: Sequence[Hashable], p: np.ndarray, weight: np.ndarray) -> np.ndarray:

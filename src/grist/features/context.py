@@ -320,19 +320,24 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None,
 def with_neighbours(matrix: FeatureMatrix, columns: Sequence[str],
                     offsets: Sequence[int] = (-1, 1)) -> FeatureMatrix:
     """Append the values of ``columns`` at the given block offsets (0 beyond the page's edges)."""
-    picked = matrix.values[:, [matrix.names.index(c) for c in columns]]
-    n = len(matrix)
+    if not offsets:
+        return matrix
+    return matrix.hstack(neighbour_columns(matrix.select(columns), offsets))
+
+
+def neighbour_columns(picked: FeatureMatrix, offsets: Sequence[int]) -> FeatureMatrix:
+    """The columns of ``picked`` at each block offset (0 beyond the page's edges), named
+    ``prev{k}_{name}`` / ``next{k}_{name}``."""
+    values, n = picked.values, len(picked)
     names: list[str] = []
     parts: list[np.ndarray] = []
     for off in offsets:
-        shifted = np.zeros_like(picked)
+        shifted = np.zeros_like(values)
         if off < 0 and n > -off:
-            shifted[-off:] = picked[:off]
+            shifted[-off:] = values[:off]
         elif off > 0 and n > off:
-            shifted[:-off] = picked[off:]
+            shifted[:-off] = values[off:]
         parts.append(shifted)
         label = f"prev{-off}" if off < 0 else f"next{off}"
-        names += [f"{label}_{c}" for c in columns]
-    if not parts:
-        return matrix
-    return matrix.hstack(FeatureMatrix(tuple(names), np.hstack(parts)))
+        names += [f"{label}_{c}" for c in picked.names]
+    return FeatureMatrix(tuple(names), np.hstack(parts))

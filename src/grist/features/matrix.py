@@ -49,4 +49,11 @@ class FeatureMatrix:
 
     def hstack(self, other: FeatureMatrix) -> FeatureMatrix:
         """Columns of ``self`` followed by those of ``other`` (same rows)."""
-        return FeatureMatrix(self.names + other.names, np.hstack([self.values, other.values]))
+        return FeatureMatrix.concat([self, other])
+
+    @staticmethod
+    def concat(parts: Sequence[FeatureMatrix]) -> FeatureMatrix:
+        """The columns of all ``parts`` side by side (same rows), copied once: chained
+        ``hstack`` calls would copy the growing matrix at every step."""
+        names = tuple(name for part in parts for name in part.names)
+        return FeatureMatrix(names, np.hstack([part.values for part in parts]))

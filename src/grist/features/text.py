@@ -156,7 +156,7 @@ def _date_tokens(joined: str, start: np.ndarray, length: np.ndarray, lowered: li
     """Which tokens (at ``start``, of ``length``, in ``joined``) look like a date or time; the
     pattern only runs on plausible candidates: digits, or a date word once stripped."""
     named_words = {w for w in set(lowered) if _STRIP_DATE(w) in _DATE_WORD_SET}
-    candidates = digit.copy()
+    candidates = digit & (length >= 4)  # a date or time with digits has at least 4 characters
     if named_words:
         candidates |= np.fromiter(map(named_words.__contains__, lowered), bool, len(lowered))
     found = np.zeros(len(lowered), bool)
