@@ -1,7 +1,7 @@
 """Peak memory of every method on pages at the byte cap (Limits.max_bytes) and the block cap.
 
-Each (method, page) runs in a fresh interpreter; its peak resident size (``ru_maxrss``) is read
-after the extraction, and the same interpreter's size before it (imports and models loaded) is
+Each (method, page) runs in a fresh interpreter; its peak resident size (``VmHWM``, not
+``ru_maxrss``, which keeps the parent's peak across fork and exec) is read after the extraction, and the same interpreter's size before it (imports and models loaded) is
 reported beside it. Byte-cap pages are one ``<p>`` of a repeated word pattern filling the cap,
 the shape whose per-word Python strings used to dominate memory; block-cap pages repeat a small
 block 99,000 times (Limits.max_blocks is 100,000), where the feature matrices are the cost.
@@ -28,22 +28,25 @@ BLOCKS = 99_000
 METHODS = ("auto", "justext", "lineblock", "tagscore", "tree")
 
 _CHILD = """
-import json, resource, sys, time
+import json, sys, time
 import grist
 from grist.errors import GristError
 from grist.limits import Limits
 method, unit, blocks = sys.argv[1], sys.argv[2], int(sys.argv[3])
 cap = Limits().max_bytes
 page = (unit * blocks if blocks else ("<p>" + unit * (cap // len(unit) + 1))[:cap]).encode()
+def peak_mib():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024
 grist.extract(b"<p>warm up</p>", method=method)
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = peak_mib()
 start = time.process_time()
 try:
     grist.extract(page, method=method)
     outcome = "ok"
 except GristError as error:
     outcome = type(error).__name__
-print(json.dumps({"before": before / 1024, "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+print(json.dumps({"before": before, "peak": peak_mib(),
                   "cpu": time.process_time() - start, "outcome": outcome}))
 """
 
