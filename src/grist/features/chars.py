@@ -79,7 +79,6 @@ class Chars:
 
     joined: str
     flags: np.ndarray  # uint16 class bits per character
-    lengths: np.ndarray  # characters per text
     starts: np.ndarray  # offset of each text in ``joined``
 
     def per_block(self, mask: np.ndarray) -> np.ndarray:
@@ -123,7 +122,7 @@ def chars_of(texts: Sequence[str]) -> Chars:
     for a in range(0, len(joined), CHUNK):
         flags[a : a + CHUNK] = char_flags(_code_points(joined[a : a + CHUNK]))
     lengths = np.fromiter(map(len, texts), np.int64, len(texts))
-    return Chars(joined, flags, lengths, np.cumsum(lengths + 1) - (lengths + 1))
+    return Chars(joined, flags, np.cumsum(lengths + 1) - (lengths + 1))
 
 
 def run_starts(mask: np.ndarray) -> np.ndarray:
