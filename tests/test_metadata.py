@@ -90,6 +90,17 @@ def test_clean_title(title: str, site: str | None, url: str | None, clean: str) 
     ("https://www.facebook.com/someone", []),
     ("@handle", ["handle"]),
     ("Written by: Ann Lee; ann@example.com", ["Ann Lee"]),
+    # what bylines hold besides names: dates, reading times, labels, phrases
+    ("Ann Lee; August 16", ["Ann Lee"]),
+    ("Sunday; 1 February", []),
+    ("Posted", []),
+    ("Name *", []),
+    ("8 min read", []),
+    ("posted 6 years ago", []),
+    ("Last updated: December 3", []),
+    ("providing my email, I am consenting to receive emails", []),
+    ("April Smith and June Carter", ["April Smith", "June Carter"]),  # months as first names
+    ("sam colegrove", ["sam colegrove"]),
 ])
 def test_clean_authors(value: str, names: list[str]) -> None:
     assert clean_authors(value) == names

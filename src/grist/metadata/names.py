@@ -4,7 +4,8 @@ A ``<title>`` (and often ``og:title``) carries the site's name: "Story | Site", 
 "Story — Site". ``clean_title`` removes a leading or trailing segment that names the site (the
 declared site name or the host), or, when none does, keeps the one segment the article's own
 heading repeats. Authors lose "By", handles' "@", e-mail and profile URLs, and
-lists are split on "and", "&", ";" and ",".
+lists are split on "and", "&", ";" and ","; what bylines hold besides names (dates, reading
+times, labels such as "Posted" or "Name *", phrases of lower-case words) is not a name.
 """
 
 from __future__ import annotations
@@ -18,6 +19,26 @@ _NON_WORD = re.compile(r"[\W_]+")
 _BY = re.compile(r"^(?:(?:written|posted|published|reviewed|edited)\s+)?by[:\s]+", re.IGNORECASE)
 _SPLIT_AUTHORS = re.compile(r"\s*(?:;|&|\band\b|\bund\b|\bet\b|,|\|)\s*", re.IGNORECASE)
 _NOT_A_NAME = re.compile(r"https?://|www\.|@.*\.|\d{3,}|^\W+$")
+_MONTHS = ("jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+           "|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+# What bylines hold after names: dates ("August 16", "1 February", "Sunday"), times, reading
+# times and ages ("8 min read", "6 days ago"); a name ends where one begins.
+_DATE_PART = re.compile(
+    rf"(?:{_MONTHS})\.?\s*\d{{1,2}}\b|\b\d{{1,2}}\.?\s+(?:{_MONTHS})\b"
+    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b\d{1,2}:\d{2}\b"
+    r"|\b\d+\s*(?:min|mins|minutes?|hours?|hrs?|days?|weeks?|months?|years?)\b",
+    re.IGNORECASE)
+# Labels around bylines, and what starts with one ("Posted under Cars").
+_LABEL = re.compile(
+    r"^(?:posted|updated|published|released|last updated|release date|reading time)\b"
+    r"|^(?:name|author|authors|admin|days|comments?|reply|share|get in touch"
+    r"|mon|tue|wed|thu|fri|sat|sun)\W*$", re.IGNORECASE)
+
+
+def _reads_as_sentence(name: str) -> bool:
+    """Three words or more, most of them lower-case: a phrase, not a name."""
+    words = name.split()
+    return len(words) >= 3 and 2 * sum(w[:1].islower() for w in words) > len(words)
 
 
 def _squash(text: str) -> str:
@@ -80,11 +101,18 @@ def clean_authors(value: str) -> list[str]:
     """The people named in an author field or byline, in order, without duplicates."""
     value = " ".join(value.split())
     value = _BY.sub("", value).strip()
+    if _reads_as_sentence(value):
+        return []
     found: list[str] = []
     for name in _SPLIT_AUTHORS.split(value):
         name = name.strip(" .-–—:").removeprefix("@")
         name = _BY.sub("", name).strip()
+        date = _DATE_PART.search(name)
+        if date:
+            name = name[: date.start()].strip(" ,.-–—:(")
         if len(name) < 2 or len(name) > 60 or _NOT_A_NAME.search(name):
+            continue
+        if _LABEL.search(name) or _reads_as_sentence(name):
             continue
         if not any(c.isalpha() for c in name):
             continue
