@@ -19,6 +19,7 @@ _NON_WORD = re.compile(r"[\W_]+")
 _BY = re.compile(r"^(?:(?:written|posted|published|reviewed|edited)\s+)?by[:\s]+", re.IGNORECASE)
 _SPLIT_AUTHORS = re.compile(r"\s*(?:;|&|\band\b|\bund\b|\bet\b|,|\|)\s*", re.IGNORECASE)
 _NOT_A_NAME = re.compile(r"https?://|www\.|@.*\.|\d{3,}|^\W+$")
+_LONGEST_NAME = 60
 _MONTHS = ("jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
            "|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
 # What bylines hold after names: dates ("August 16", "1 February", "Sunday"), times, reading
@@ -104,18 +105,20 @@ def clean_authors(value: str) -> list[str]:
     if _reads_as_sentence(value):
         return []
     found: list[str] = []
+    seen: set[str] = set()
     for name in _SPLIT_AUTHORS.split(value):
         name = name.strip(" .-–—:").removeprefix("@")
         name = _BY.sub("", name).strip()
-        date = _DATE_PART.search(name)
+        date = _DATE_PART.search(name, 0, 2 * _LONGEST_NAME)  # (bounded: names are short)
         if date:
             name = name[: date.start()].strip(" ,.-–—:(")
-        if len(name) < 2 or len(name) > 60 or _NOT_A_NAME.search(name):
+        if len(name) < 2 or len(name) > _LONGEST_NAME or _NOT_A_NAME.search(name):
             continue
         if _LABEL.search(name) or _reads_as_sentence(name):
             continue
         if not any(c.isalpha() for c in name):
             continue
-        if name.casefold() not in (f.casefold() for f in found):
+        if name.casefold() not in seen:
+            seen.add(name.casefold())
             found.append(name)
     return found
