@@ -1,12 +1,14 @@
 """Peak memory of every method on pages at the byte cap (Limits.max_bytes) and the block cap.
 
 Each (method, page) runs in a fresh interpreter; its peak resident size (``VmHWM``, not
-``ru_maxrss``, which keeps the parent's peak across fork and exec) is read after the extraction, and the same interpreter's size before it (imports and models loaded) is
-reported beside it. Byte-cap pages are one ``<p>`` of a repeated word pattern filling the cap,
+``ru_maxrss``, which keeps the parent's peak across fork and exec) is read after the
+extraction, and the same interpreter's size before it (imports and models loaded) is reported
+beside it. Byte-cap pages are one ``<p>`` of a repeated word pattern filling the cap,
 the shape whose per-word Python strings used to dominate memory; block-cap pages repeat a small
 block 99,000 times (Limits.max_blocks is 100,000), where the feature matrices are the cost.
 
-Usage: python benchmarks/cap_memory.py [--methods auto justext ...] [--out docs/benchmarks/cap-memory.md]
+Usage: python benchmarks/cap_memory.py [--methods auto justext ...]
+                                       [--out docs/benchmarks/cap-memory.md]
 """
 
 from __future__ import annotations

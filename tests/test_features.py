@@ -187,8 +187,9 @@ def test_tokenize_meets_its_definition_across_chunk_edges_and_quote_runs(monkeyp
     from grist.features import chars
 
     monkeypatch.setattr(chars, "CHUNK", 7)  # code points read 7 at a time
-    pieces = ["ab", "Cd.", " ", "\n", "\u00a0", "«É", "1", '"' * 12 + "Hi" + "”" * 11 + "!" + ")" * 10,
-              "((((((((((x", ".", "|", "\U0001f600", "'", "?'", ""]
+    quoted = '"' * 12 + "Hi" + "”" * 11 + "!" + ")" * 10  # longer runs than the array steps
+    pieces = ["ab", "Cd.", " ", "\n", "\u00a0", "«É", "1", quoted, "((((((((((x", ".", "|",
+              "\U0001f600", "'", "?'", ""]
     rng = random.Random(7)
     for _ in range(300):
         texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))

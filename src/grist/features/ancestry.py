@@ -197,7 +197,9 @@ def ancestry_features(blocks: Sequence[Block], elements: Elements | None, counts
     k = len(ANCESTRY_KEYWORDS)
     # 1 / distance to the nearest flagged ancestor-or-self, 0 without one (worked in place:
     # at the block cap each of these arrays is some 80 MB)
-    closeness = (block_depth[:, None] - tree.depth[np.maximum(nearest[:, : k + 2], 0)]).astype(float)
+    depth_of_nearest = tree.depth[np.maximum(nearest[:, : k + 2], 0)]
+    closeness = (block_depth[:, None] - depth_of_nearest).astype(float)
+    del depth_of_nearest
     np.maximum(closeness, 1.0, out=closeness)
     np.reciprocal(closeness, out=closeness)
     closeness[nearest[:, : k + 2] < 0] = 0.0

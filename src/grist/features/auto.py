@@ -61,7 +61,8 @@ def stage1_features(blocks: Sequence[Block], doc: Document | None,
     parts.append(context_features(blocks, doc, counts))
     if budget is not None:
         budget.check("context features")
-    parts += [candidate_features(blocks, counts), ancestry_features(blocks, elements, counts, links),
+    parts += [candidate_features(blocks, counts),
+              ancestry_features(blocks, elements, counts, links),
               copy_features(texts, counts), markup_features(texts, counts)]
     parts.append(neighbour_columns(_columns(parts, FAR_COLUMNS), (-2, 2)))
     return FeatureMatrix.concat(parts)  # each part copied once (not the growing matrix)
