@@ -36,6 +36,7 @@ from grist.document import Block
 from grist.features.chars import Tokens, tokenize
 from grist.features.matrix import FeatureMatrix
 from grist.features.stopwords import AUTO, guess_language, load_stopwords
+from grist.features.tokens import DAY_WORDS, MONTH_WORDS, alternation
 
 LINE_WIDTH = 80  # Kohlschütter et al.: text is word-wrapped at 80 characters
 TOKEN_CHUNK = 100_000  # tokens lower-cased and looked up at a time
@@ -79,13 +80,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "next_link_density",
 )
 
-_MONTHS = (
-    "jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july "
-    "august september october november december"
-)
-_DAYS = "mon tue wed thu fri sat sun monday tuesday wednesday thursday friday saturday sunday"
-_DATE_WORDS = "|".join(sorted(set(_MONTHS.split()) | set(_DAYS.split()), key=len, reverse=True))
-_DATE_WORD_SET = frozenset(_DATE_WORDS.split("|")) | {"a.m.", "p.m."}
+_DATE_WORDS = alternation(MONTH_WORDS + DAY_WORDS)
+_DATE_WORD_SET = frozenset(MONTH_WORDS + DAY_WORDS) | {"a.m.", "p.m."}
 _DATE = re.compile(  # a token that looks like a date or time
     r"[(\[]?(?:"
     rf"(?i:{_DATE_WORDS})\.?"

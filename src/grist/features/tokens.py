@@ -18,6 +18,17 @@ import snowballstemmer
 from grist.features.stopwords import load_stopwords
 
 WORD = re.compile(r"\w+")
+# Calendar words, as pages write them (the date feature and the byline cleaning read them).
+MONTH_WORDS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
+               "dec", "january", "february", "march", "april", "june", "july", "august",
+               "september", "october", "november", "december")
+DAY_WORDS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun", "monday", "tuesday", "wednesday",
+             "thursday", "friday", "saturday", "sunday")
+
+
+def alternation(words: Iterable[str]) -> str:
+    """A regex alternative of ``words``, longest first (so "june" wins over "jun")."""
+    return "|".join(sorted(set(words), key=len, reverse=True))
 
 
 @lru_cache(maxsize=1)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from grist.clean.domains import host_of
+from grist.features.tokens import DAY_WORDS, MONTH_WORDS, alternation
 
 _SEPARATORS = re.compile(r"\s+(?:[|\-–—:·•»«/]|::)\s+")
 _NON_WORD = re.compile(r"[\W_]+")
@@ -20,20 +21,21 @@ _BY = re.compile(r"^(?:(?:written|posted|published|reviewed|edited)\s+)?by[:\s]+
 _SPLIT_AUTHORS = re.compile(r"\s*(?:;|&|\band\b|\bund\b|\bet\b|,|\|)\s*", re.IGNORECASE)
 _NOT_A_NAME = re.compile(r"https?://|www\.|@.*\.|\d{3,}|^\W+$")
 _LONGEST_NAME = 60
-_MONTHS = ("jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-           "|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_MONTHS = alternation(MONTH_WORDS)
+_WEEKDAYS = alternation(d for d in DAY_WORDS if d.endswith("day"))
+_SHORT_DAYS = alternation(d for d in DAY_WORDS if not d.endswith("day"))
 # What bylines hold after names: dates ("August 16", "1 February", "Sunday"), times, reading
 # times and ages ("8 min read", "6 days ago"); a name ends where one begins.
 _DATE_PART = re.compile(
     rf"(?:{_MONTHS})\.?\s*\d{{1,2}}\b|\b\d{{1,2}}\.?\s+(?:{_MONTHS})\b"
-    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b\d{1,2}:\d{2}\b"
+    rf"|\b(?:{_WEEKDAYS})\b|\b\d{{1,2}}:\d{{2}}\b"
     r"|\b\d+\s*(?:min|mins|minutes?|hours?|hrs?|days?|weeks?|months?|years?)\b",
     re.IGNORECASE)
 # Labels around bylines, and what starts with one ("Posted under Cars").
 _LABEL = re.compile(
     r"^(?:posted|updated|published|released|last updated|release date|reading time)\b"
     r"|^(?:name|author|authors|admin|days|comments?|reply|share|get in touch"
-    r"|mon|tue|wed|thu|fri|sat|sun)\W*$", re.IGNORECASE)
+    rf"|{_SHORT_DAYS})\W*$", re.IGNORECASE)
 
 
 def _reads_as_sentence(name: str) -> bool:
@@ -76,13 +78,14 @@ def clean_title(title: str, sitename: str | None = None, url: str | None = None,
     parts = _SEPARATORS.split(title)
     if len(parts) < 2:
         return title
+    count = len(parts)
     names = site_names(sitename, url)
     if names:
         while len(parts) > 1 and _names_site(parts[-1], names):
             parts.pop()
         while len(parts) > 1 and _names_site(parts[0], names):
             parts.pop(0)
-        if len(parts) < len(_SEPARATORS.split(title)):
+        if len(parts) < count:
             return _rejoin(title, parts)
     said = _squash(heading or "")
     if said.startswith(_squash(title)):  # the heading repeats the whole title
