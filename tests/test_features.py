@@ -43,6 +43,8 @@ def test_sentences_end_at_full_stop_question_exclamation_or_semicolon():
     fm = features_of("One two. Three four five? Six; seven!", "No end here at all", "Quoted end.\"")
     assert fm.column("num_sentences").tolist() == [4, 1, 1]
     assert fm.column("avg_sentence_length").tolist() == [7 / 4, 5, 2]
+    other_scripts = features_of("यह एक वाक्य है। दूसरा वाक्य॥", "هل هذا سؤال؟ نعم", "Սա է։ Այո։")
+    assert other_scripts.column("num_sentences").tolist() == [2, 2, 2]
 
 
 def test_upper_case_words_and_their_ratio():
@@ -167,13 +169,50 @@ def test_tokens_are_those_of_str_split_even_with_astral_characters_and_newlines(
     assert tok.word.tolist() == [True] * 8 + [False, True, True, True]  # the emoji is no word
 
 
+def _ideograph(c):
+    from grist.features.chars import IDEOGRAPHS
+
+    return c.isalnum() and any(a <= ord(c) <= b for a, b in IDEOGRAPHS)
+
+
+def _reference_split(text):
+    """Tokens the slow, obvious way: ``str.split()``, but an ideograph starts a token of its own,
+    and the punctuation right after it belongs to it."""
+    tokens, led = [], False  # led: the current token is an ideograph and punctuation so far
+    for c in text:
+        if c.isspace():
+            tokens.append("")
+            continue
+        if not tokens or not tokens[-1] or _ideograph(c) or (led and (c.isalnum() or c == "_")):
+            tokens.append(c)
+            led = _ideograph(c)
+        else:
+            tokens[-1] += c
+    return [t for t in tokens if t]
+
+
+def test_ideographs_are_words_of_their_own():
+    from grist.features.chars import tokenize
+    from grist.whitespace import count_tokens
+
+    text = "谷歌(微博)在2014年收购了DeepMind。它 「很好」 abc"
+    assert _reference_split(text) == ["谷", "歌(", "微", "博)", "在", "2014", "年", "收", "购",
+                                      "了", "DeepMind。", "它", "「", "很", "好」", "abc"]
+    tok = tokenize([text])
+    assert [text[s : s + n] for s, n in zip(tok.start, tok.length)] == _reference_split(text)
+    assert count_tokens(text) == 16
+    matrix = features_of("我们今天去了北京。天气很好！")
+    assert matrix.column("num_words")[0] == 12  # the twelve characters, not one "word"
+    assert matrix.column("num_sentences")[0] == 2  # 。 and ！ end sentences
+
+
 def _reference_tokens(texts):
     """Per-token facts computed the slow, obvious way (the definition ``tokenize`` must meet)."""
     from grist.features.chars import CLOSERS, OPENERS, SENTENCE_ENDS
 
     rows = []
     for owner, text in enumerate(texts):
-        for token in text.split():
+        for token in _reference_split(text):
             body, core = token.lstrip(OPENERS), token.rstrip(CLOSERS)
             rows.append((owner, len(token), any(c.isalnum() for c in token),
                          any(c.isdigit() for c in token), body[:1].isupper(),
@@ -189,7 +228,7 @@ def test_tokenize_meets_its_definition_across_chunk_edges_and_quote_runs(monkeyp
     monkeypatch.setattr(chars, "CHUNK", 7)  # code points read 7 at a time
     quoted = '"' * 12 + "Hi" + "”" * 11 + "!" + ")" * 10  # longer runs than the array steps
     pieces = ["ab", "Cd.", " ", "\n", "\u00a0", "«É", "1", quoted, "((((((((((x", ".", "|",
-              "\U0001f600", "'", "?'", ""]
+              "\U0001f600", "'", "?'", "", "字", "。", "ー", "゜", "「", "_"]
     rng = random.Random(7)
     for _ in range(300):
         texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
@@ -200,7 +239,7 @@ def test_tokenize_meets_its_definition_across_chunk_edges_and_quote_runs(monkeyp
         assert got == _reference_tokens(texts), texts
         assert tok.full_stops.tolist() == [t.count(".") for t in texts]
         assert tok.bars.tolist() == [t.count("|") for t in texts]
-        assert tok.counts.tolist() == [len(t.split()) for t in texts]
+        assert tok.counts.tolist() == [len(_reference_split(t)) for t in texts]
 
 
 def test_whitespace_helpers_equal_str_split_on_huge_texts(monkeypatch):
@@ -211,8 +250,8 @@ def test_whitespace_helpers_equal_str_split_on_huge_texts(monkeypatch):
     monkeypatch.setattr(whitespace, "HUGE_TEXT", 4)  # every text takes the chunked path
     rng = random.Random(3)
     for _ in range(2000):
-        text = "".join(rng.choice(["a", "bc", " ", "\n", "\u3000", "\u00a0", "x" * 9])
+        text = "".join(rng.choice(["a", "bc", " ", "\n", "\u3000", "\u00a0", "x" * 9, "字", "。"])
                        for _ in range(rng.randint(0, 25)))
         assert whitespace.collapse_spaces(text) == " ".join(text.split())
-        assert whitespace.count_tokens(text) == len(text.split())
+        assert whitespace.count_tokens(text) == len(_reference_split(text))
         assert "".join(whitespace.space_chunks(text)) == text

@@ -1,4 +1,5 @@
-"""Whitespace-separated tokens (those of ``str.split()``) of texts of any size.
+"""Whitespace-separated tokens (those of ``str.split()``; ideographs are words of their own) of
+texts of any size.
 
 ``str.split()`` on a 20 MB block builds a list of millions of strings (hundreds of megabytes);
 above ``HUGE_TEXT`` characters these functions work a chunk at a time, cut at whitespace so no
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+
+from grist.features.chars import IDEOGRAPH_BLOCKS, count_words
 
 HUGE_TEXT = 1 << 20  # characters from which a text is handled a chunk at a time
 _SPACE = re.compile(r"\s")  # in str patterns, \s is exactly str.isspace()
@@ -34,7 +37,10 @@ def collapse_spaces(text: str) -> str:
 
 
 def count_tokens(text: str) -> int:
-    """How many whitespace-separated tokens ``text`` holds (``len(text.split())``)."""
+    """How many words ``text`` holds: its whitespace-separated tokens (``len(text.split())``),
+    each ideograph counted as a word of its own (``grist.features.chars.token_edges``)."""
+    if IDEOGRAPH_BLOCKS.search(text):
+        return count_words(text)
     if len(text) < HUGE_TEXT:
         return len(text.split())
     return sum(len(part.split()) for part in space_chunks(text))

@@ -2,13 +2,15 @@
 
 The texts are joined with ``\\n`` and every character gets class bits from a lookup table, so
 per-token and per-block counts are array operations whose cost per token stays in C. Tokens
-are exactly those of ``str.split()``. Memory stays a few bytes per character: code points are
+are those of ``str.split()``, except that each ideograph (Han, Hiragana, Katakana: scripts
+written without spaces) is a token of its own. Memory stays a few bytes per character: code points are
 looked up a chunk at a time, and no array holds one 8-byte index per character (a page may
 hold 20 million characters).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,10 +19,21 @@ from functools import lru_cache
 import numpy as np
 
 (SPACE, ALNUM, UPPER, PUNCT, OPENER, CLOSER, STOP, DIGIT, DECIMAL, FULL_STOP, BAR,
- UNDERSCORE) = (1 << i for i in range(12))
+ UNDERSCORE, IDEOGRAPH) = (1 << i for i in range(13))
+# Scripts written without spaces between words, where one character is about one word: Han
+# (CJK unified ideographs, extension A, compatibility, extensions B-F), Hiragana and Katakana
+# (full and half width). Each such character is a token of its own.
+IDEOGRAPHS = ((0x3040, 0x30FF), (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
+              (0xF900, 0xFAFF), (0xFF66, 0xFF9F), (0x20000, 0x2FA1F))
+_CLASS = "".join(f"{chr(a)}-{chr(b)}" for a, b in IDEOGRAPHS)
+_IDEOGRAPH = f"(?=\\w)[{_CLASS}]"  # the letters of those blocks (not their marks and dots)
+IDEOGRAPH_BLOCKS = re.compile(f"[{_CLASS}]")  # a quick test: no match, no ideograph
+TOKEN_RE = re.compile(f"{_IDEOGRAPH}[^\\s\\w]*|(?:(?!{_IDEOGRAPH})\\S)+")  # ``token_edges``'s tokens
 OPENERS = "\"'([{“‘«¿¡"
 CLOSERS = "\"')]}”’»"
-SENTENCE_ENDS = ".?!;"  # seed 000 §3.1.2: full stops, question/exclamation marks, semicolons
+# seed 000 §3.1.2: full stops, question/exclamation marks, semicolons; and the same marks of
+# other scripts: CJK (。！？；), Arabic (؟), Urdu (۔), Devanagari (।, ॥), Ethiopic (።), Armenian (։)
+SENTENCE_ENDS = ".?!;\u3002\uff01\uff1f\uff1b\u061f\u06d4\u0964\u0965\u1362\u0589"
 _TABLE_SIZE = 0x800  # Latin, Greek, Cyrillic, Hebrew, Arabic: looked up in a table
 CHUNK = 1 << 20  # characters turned into code points at a time
 _VECTOR_STEPS = 8  # leading quotes/brackets skipped with array steps; longer runs by str.strip
@@ -48,6 +61,8 @@ def _flags_of(ch: str) -> int:
     if ch in SENTENCE_ENDS:
         bits |= STOP
     bits |= {".": FULL_STOP, "|": BAR, "_": UNDERSCORE}.get(ch, 0)
+    if ch.isalnum() and any(a <= ord(ch) <= b for a, b in IDEOGRAPHS):
+        bits |= IDEOGRAPH
     return bits
 
 
@@ -125,6 +140,43 @@ def chars_of(texts: Sequence[str]) -> Chars:
     return Chars(joined, flags, np.cumsum(lengths + 1) - (lengths + 1))
 
 
+def token_edges(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where tokens start and end (their last character) among characters of class bits
+    ``flags``, as ``TOKEN_RE`` cuts them: runs of non-space characters, except that each
+    ideograph starts a token of its own, which takes the punctuation after it."""
+    solid = (flags & SPACE) == 0
+    ideograph = (flags & IDEOGRAPH) != 0
+    if not ideograph.any():
+        return run_starts(solid), run_ends(solid)  # str.split()'s tokens
+    n = len(flags)
+    # the last space, word character or ideograph at or before each position: the token there
+    # is led by an ideograph if that character is one
+    last = np.where((flags & (SPACE | ALNUM | UNDERSCORE)) != 0, np.arange(n, dtype=np.int32), -1)
+    np.maximum.accumulate(last, out=last)
+    led = (last >= 0) & ideograph[np.maximum(last, 0)]
+    word = (flags & (ALNUM | UNDERSCORE)) != 0
+    start = solid.copy()
+    start[1:] &= ~solid[:-1] | ideograph[1:] | (word[1:] & led[:-1])
+    end = solid.copy()
+    end[:-1] &= ~solid[1:] | start[1:]
+    return np.flatnonzero(start).astype(np.int32), np.flatnonzero(end).astype(np.int32)
+
+
+_PIECE_END = re.compile(f"\\s|{_IDEOGRAPH}")  # a token never runs across one of these
+
+
+def count_words(text: str) -> int:
+    """How many tokens ``text`` holds as ``tokenize`` cuts them (``len(text.split())`` unless
+    the text holds ideographs), counted in pieces of about ``CHUNK`` characters."""
+    count, start = 0, 0
+    while start < len(text):
+        cut = _PIECE_END.search(text, start + CHUNK)
+        stop = cut.start() if cut else len(text)
+        count += len(TOKEN_RE.findall(text, start, stop))
+        start = stop
+    return count
+
+
 def run_starts(mask: np.ndarray) -> np.ndarray:
     """Where each run of True values in ``mask`` begins (4-byte offsets: pages < 2 GB)."""
     edge = mask.copy()
@@ -141,7 +193,7 @@ def run_ends(mask: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Tokens:
-    """Per-token arrays (one entry per ``str.split()`` token of the joined texts) and per-block
+    """Per-token arrays (one entry per token of the joined texts, ``token_edges``) and per-block
     character counts."""
 
     joined: str
@@ -187,9 +239,7 @@ def tokenize(texts: Sequence[str]) -> Tokens:
     n = len(texts)
     chars = chars_of(texts)
     flags = chars.flags
-    solid = (flags & SPACE) == 0
-    start, end = run_starts(solid), run_ends(solid)
-    del solid
+    start, end = token_edges(flags)
     counts = chars.count_at(start)
     owner = np.repeat(np.arange(n, dtype=np.int32), counts)
 
