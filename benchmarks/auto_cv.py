@@ -93,13 +93,14 @@ def peer_outputs(peer: str, path: Path, cache: Path) -> dict[str, str]:
 
 
 def predict(model: AutoModel, page: LabelledPage, names1: tuple[str, ...],
-            fallback_words: int) -> tuple[np.ndarray, np.ndarray]:
+            config: AutoConfig) -> tuple[np.ndarray, np.ndarray]:
     """Final probabilities and roles of a labelled page's blocks, as ``auto`` gives them (a
     model of the gold, whatever its convention, keeps what it keeps as body)."""
     matrix = FeatureMatrix(names1, page.values)
     _, p2 = model.predict(matrix, page.regions, page.paths)
     words = matrix.column("num_words")
-    keep, fallback = select_content(p2, words, model.cut(p2, words), 0.0, fallback_words)
+    keep, fallback, _ = select_content(p2, words, model.cut(p2, words), config.fallback_below,
+                                       config.fallback_words, config.whole_page_words)
     if model.config.target == "gold" or fallback is not None:
         return p2, np.where(keep, ROLES.index("body"), ROLES.index("other"))
     return p2, derive_roles(matrix, page.texts, keep)
@@ -146,6 +147,8 @@ def run_validation(kind: str, data: dict[str, list[LabelledPage]], folds: dict[s
     else:
         parts = {name: data[name] for name in data}
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    selection = AutoConfig(fallback_words=args.fallback_words,
+                           whole_page_words=args.whole_page_words)
     for part, held in parts.items():
         started = time.perf_counter()
         held_keys = {key(p) for p in held}
@@ -157,7 +160,7 @@ def run_validation(kind: str, data: dict[str, list[LabelledPage]], folds: dict[s
             folder.mkdir(parents=True, exist_ok=True)
             model.save(folder / f"{part}.json.gz")
         for page in held:
-            out[key(page)] = predict(model, page, names1, args.fallback_words)
+            out[key(page)] = predict(model, page, names1, selection)
         print(f"{kind} {part}: trained on {len(train)} pages, threshold {model.threshold_}, "
               f"{time.perf_counter() - started:.0f}s", file=sys.stderr)
     return out
@@ -242,6 +245,7 @@ def main() -> int:
     parser.add_argument("--no-page-type", action="store_true")
     parser.add_argument("--threshold", type=float, default=None)
     parser.add_argument("--fallback-words", type=int, default=AutoConfig.fallback_words)
+    parser.add_argument("--whole-page-words", type=int, default=AutoConfig.whole_page_words)
     parser.add_argument("--peers", nargs="*", default=list(PEERS))
     parser.add_argument("--drop", nargs="*", default=[],
                         help="leave out the stage-1 features whose names start with these")

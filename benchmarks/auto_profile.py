@@ -85,7 +85,7 @@ def stage_times(pages: list) -> dict[str, float]:
                    model.stage2_scores(m, [x.region for x in b], [x.path for x in b], p)[0])
         cut = timed("page cut", lambda p=p2, w=words: model.cut(p, w))
         timed("roles", lambda m=matrix, p=p2, c=cut: derive_roles(
-            m, texts, select_content(p, m.column("num_words"), c, 0.0, 10)[0]))
+            m, texts, select_content(p, m.column("num_words"), c, 0.0, 0, 10).keep))
     return totals
 
 

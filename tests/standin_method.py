@@ -21,9 +21,10 @@ NAME = "standin"
 
 @dataclass(frozen=True)
 class StandinConfig:
-    """min_words: shortest ordinary block kept."""
+    """min_words: shortest ordinary block kept; note: a warning every page gets (if set)."""
 
     min_words: int = 3
+    note: str = ""
 
 
 def _run(doc: Document, config: StandinConfig, ctx: PageContext) -> Labelled:
@@ -35,11 +36,12 @@ def _run(doc: Document, config: StandinConfig, ctx: PageContext) -> Labelled:
             block.label, block.reason = CONTENT, "standin: long or structural"
         else:
             block.label, block.reason = BOILERPLATE, "standin: short"
-    return Labelled(blocks)
+    return Labelled(blocks, notes=[config.note] if config.note else [])
 
 
 METHOD = Method(NAME, "test stand-in", StandinConfig, _run,
-                variants={"strict": lambda: StandinConfig(min_words=8)})
+                variants={"strict": lambda: StandinConfig(min_words=8),
+                          "noted": lambda: StandinConfig(note="standin: a page note")})
 
 
 @pytest.fixture

@@ -114,27 +114,39 @@ def test_threshold_override_changes_the_decision():
 
 def test_fallback_keeps_the_whole_page_when_the_model_keeps_almost_nothing():
     words = np.array([100.0, 2.0, 3.0])
-    keep, share = select_content(np.array([0.1, 0.9, 0.2]), words, 0.5, 0.01)
+    keep, share, _ = select_content(np.array([0.1, 0.9, 0.2]), words, 0.5, 0.01)
     assert share is None and keep.tolist() == [False, True, False]  # 2 of 105 words: over 1 %
-    keep, share = select_content(np.array([0.1, 0.9, 0.2]), words, 0.5, 0.04)
+    keep, share, _ = select_content(np.array([0.1, 0.9, 0.2]), words, 0.5, 0.04)
     assert share == 2 / 105 and keep.all()  # under 4 %: the whole page
-    keep, share = select_content(np.array([0.6, 0.3, 0.2]), words, 0.5, 0.04)
+    keep, share, _ = select_content(np.array([0.6, 0.3, 0.2]), words, 0.5, 0.04)
     assert share is None and keep.tolist() == [True, False, False]
     # by words: 3 kept words are under 10, 100 are not
-    keep, share = select_content(np.array([0.1, 0.2, 0.9]), words, 0.5, 0.0, 10)
+    keep, share, _ = select_content(np.array([0.1, 0.2, 0.9]), words, 0.5, 0.0, 10)
     assert share == 3 / 105 and keep.all()
-    keep, share = select_content(np.array([0.9, 0.2, 0.1]), words, 0.5, 0.0, 10)
+    keep, share, _ = select_content(np.array([0.9, 0.2, 0.1]), words, 0.5, 0.0, 10)
     assert share is None and keep.tolist() == [True, False, False]
+
+
+def test_a_page_too_small_to_judge_is_kept_whole_and_a_judged_page_may_keep_nothing():
+    small = select_content(np.array([0.1, 0.2]), np.array([4.0, 5.0]), 0.5, 0.0, 0, 10)
+    assert small.small and small.fallback is None and small.keep.all()  # 9 words < 10
+    judged = select_content(np.array([0.1, 0.2]), np.array([4.0, 6.0]), 0.5, 0.0, 0, 10)
+    assert not judged.small and not judged.keep.any()  # 10 words: the model decides
+    snippet = grist.extract("<div><a href=/a>Read more</a> | <a href=/b>Share</a></div>")
+    assert snippet.text == "Read more | Share" and not snippet.warnings
+    assert all(b.reason.endswith("small page: every block kept") for b in snippet.blocks)
 
 
 def test_fallback_in_the_pipeline_warns_and_says_why():
-    strict = grist.extract(ARTICLE, method="auto", config=AutoConfig(threshold=0.9999))
+    strict = grist.extract(ARTICLE, method="auto",
+                           config=AutoConfig(threshold=0.9999, fallback_words=10))
     assert all(b.is_content for b in strict.blocks)
     assert all(b.reason.endswith("fallback: whole page kept") for b in strict.blocks)
     assert any("every block is kept" in w for w in strict.warnings)
-    off = grist.extract(ARTICLE, method="auto", config=AutoConfig(threshold=0.9999, fallback_words=0))
+    off = grist.extract(ARTICLE, method="auto", config=AutoConfig(threshold=0.9999))
     assert not any(b.is_content for b in off.blocks) and not off.warnings
-    assert method_config("auto/no-fallback").fallback_words == 0
+    assert method_config("auto/fallback").fallback_words == 10
+    assert method_config("auto/no-fallback").whole_page_words == 0
 
 
 def test_context_features_of_a_small_page():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import subprocess
 import sys
 from http.server import ThreadingHTTPServer
@@ -352,16 +351,12 @@ def test_empty_result_says_why(
     assert run(capsys, "--quiet", "--method", standin, str(path)) == (0, "", "")
 
 
-def test_page_warnings_become_notes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    path = tmp_path / "hub.html"
-    items = "".join(f"<li><a href=/{i}>Item {i}</a></li>" for i in range(3))
-    path.write_text("<html><head><title>x</title></head><body><nav class=menu>"
-                    f"<ul>{items}</ul></nav></body></html>")
-    code, out, err = run(capsys, str(path))  # under 10 words kept, whatever the model keeps
-    assert code == 0 and [line for line in out.splitlines() if line] == ["Item 0", "Item 1", "Item 2"]
-    assert re.match(rf"grist: note: {re.escape(str(path))}: auto kept \d+\.\d% of the page's words",
-                    err)
-    assert run(capsys, "--quiet", str(path))[2] == ""
+def test_page_warnings_become_notes(capsys: pytest.CaptureFixture[str], standin: str,
+                                    page: Path) -> None:
+    code, out, err = run(capsys, "--method", f"{standin}/noted", str(page))
+    assert code == 0 and out == TEXT + "\n"
+    assert err == f"grist: note: {page}: standin: a page note\n"
+    assert run(capsys, "--quiet", "--method", f"{standin}/noted", str(page))[2] == ""
 
 
 def test_json_lines_input_one_record_per_line_and_bad_lines_reported(

@@ -9,6 +9,7 @@ made with ``grist train``). Each block's ``score`` is the final probability of c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,10 +30,12 @@ class AutoConfig:
 
     threshold: probability from which a block is content (None: the model's own, or the cut it
                learned for each page).
-    fallback_words: when the blocks over the threshold hold fewer words than this, the model has
-               not recognised the kind of page (a hub of teasers, a product grid, a forum
-               thread); every block is kept then, and the page gets a warning. Keeping all loses
-               less than keeping nothing (docs/benchmarks/auto.md); 0 turns it off.
+    whole_page_words: a page with fewer words than this is kept whole: too little text to tell
+               content from noise (a snippet, a stub); 0 turns it off.
+    fallback_words: when the blocks over the threshold hold fewer words than this, every block
+               is kept, with a warning on the page (off by default: on pages the model has not
+               seen, it kept too little on pages that have little or no main text, where keeping
+               everything did worse; docs/decisions.md, "A learned method needs a fallback").
     fallback_below: the same when they hold less than this share of the page's words (0, off:
                a short article on a long page of comments is not "nothing").
     explain:   each block's ``reason`` gives the context stage's shift and, in
@@ -43,7 +46,8 @@ class AutoConfig:
 
     model_path: str | None = None
     threshold: float | None = None
-    fallback_words: int = 10
+    whole_page_words: int = 10
+    fallback_words: int = 0
     fallback_below: float = 0.0
     explain: bool = True
     top_features: int = 3
@@ -54,18 +58,30 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.log(p / (1 - p))
 
 
+class Selection(NamedTuple):
+    """The blocks ``auto`` keeps, and why all of them when it keeps all regardless of the model:
+    ``fallback`` (the kept share) when the model kept too little, ``small`` when the page has too
+    few words to judge."""
+
+    keep: np.ndarray
+    fallback: float | None = None
+    small: bool = False
+
+
 def select_content(p: np.ndarray, words: np.ndarray, threshold: float, fallback_below: float,
-                   fallback_words: int = 0) -> tuple[np.ndarray, float | None]:
-    """Blocks to keep: ``p >= threshold``, or all of them when those hold fewer than
-    ``fallback_words`` words or under ``fallback_below`` of the page's words; the second value
-    is the kept share when the fallback applied, else None."""
+                   fallback_words: int = 0, whole_page_words: int = 0) -> Selection:
+    """Blocks to keep: ``p >= threshold``; all of them on a page of fewer than
+    ``whole_page_words`` words, or when those over the threshold hold fewer than
+    ``fallback_words`` words or under ``fallback_below`` of the page's words."""
     keep = p >= threshold
     total = float(words.sum())
+    if total < whole_page_words:
+        return Selection(np.ones(len(p), dtype=bool), small=True)
     kept = float(words[keep].sum())
     share = kept / total if total else 1.0
     if kept < fallback_words or share < fallback_below:
-        return np.ones(len(p), dtype=bool), share
-    return keep, None
+        return Selection(np.ones(len(p), dtype=bool), share)
+    return Selection(keep)
 
 
 def load(config: AutoConfig) -> AutoModel:
@@ -85,8 +101,8 @@ def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
     p1, p2 = model.predict(matrix, [b.region for b in blocks], [b.path for b in blocks])
     words = matrix.column("num_words")
     threshold = model.cut(p2, words) if config.threshold is None else config.threshold
-    keep, share = select_content(p2, words, threshold, config.fallback_below,
-                                 config.fallback_words)
+    keep, share, small = select_content(p2, words, threshold, config.fallback_below,
+                                        config.fallback_words, config.whole_page_words)
     roles = derive_roles(matrix, [b.text for b in blocks], keep).tolist()
     body = ROLES.index("body")
     notes = []
@@ -106,6 +122,8 @@ def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
             block.reason += f"; {block.role}, not body"
         if share is not None:
             block.reason += "; fallback: whole page kept"
+        elif small:
+            block.reason += "; small page: every block kept"
         block.info["stage1"] = first
     reasons = None
     if config.explain:
@@ -135,5 +153,7 @@ METHOD = Method(
     config_type=AutoConfig,
     run=run,
     load=load,
-    variants={"no-fallback": lambda: AutoConfig(fallback_words=0, fallback_below=0.0)},
+    variants={"fallback": lambda: AutoConfig(fallback_words=10),
+              "no-fallback": lambda: AutoConfig(whole_page_words=0, fallback_words=0,
+                                                fallback_below=0.0)},
 )
