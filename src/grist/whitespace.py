@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from grist.features.chars import IDEOGRAPH_BLOCKS, count_words
+from grist.features.chars import count_words, may_hold_ideographs
 
 HUGE_TEXT = 1 << 20  # characters from which a text is handled a chunk at a time
 _SPACE = re.compile(r"\s")  # in str patterns, \s is exactly str.isspace()
@@ -39,7 +39,7 @@ def collapse_spaces(text: str) -> str:
 def count_tokens(text: str) -> int:
     """How many words ``text`` holds: its whitespace-separated tokens (``len(text.split())``),
     each ideograph counted as a word of its own (``grist.features.chars.token_edges``)."""
-    if IDEOGRAPH_BLOCKS.search(text):
+    if may_hold_ideographs(text):
         return count_words(text)
     if len(text) < HUGE_TEXT:
         return len(text.split())

@@ -27,7 +27,6 @@ IDEOGRAPHS = ((0x3040, 0x30FF), (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9
               (0xF900, 0xFAFF), (0xFF66, 0xFF9F), (0x20000, 0x2FA1F))
 _CLASS = "".join(f"{chr(a)}-{chr(b)}" for a, b in IDEOGRAPHS)
 _IDEOGRAPH = f"(?=\\w)[{_CLASS}]"  # the letters of those blocks (not their marks and dots)
-IDEOGRAPH_BLOCKS = re.compile(f"[{_CLASS}]")  # a quick test: no match, no ideograph
 TOKEN_RE = re.compile(f"{_IDEOGRAPH}[^\\s\\w]*|(?:(?!{_IDEOGRAPH})\\S)+")  # ``token_edges``'s tokens
 OPENERS = "\"'([{“‘«¿¡"
 CLOSERS = "\"')]}”’»"
@@ -138,6 +137,15 @@ def chars_of(texts: Sequence[str]) -> Chars:
         flags[a : a + CHUNK] = char_flags(_code_points(joined[a : a + CHUNK]))
     lengths = np.fromiter(map(len, texts), np.int64, len(texts))
     return Chars(joined, flags, np.cumsum(lengths + 1) - (lengths + 1))
+
+
+_NEAR_IDEOGRAPH = re.compile("[\u3040-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0002fa1f]")
+
+
+def may_hold_ideographs(text: str) -> bool:
+    """False when ``text`` surely holds no ideograph: it is ASCII (known without reading it) or
+    has no character in or between their Unicode blocks."""
+    return not text.isascii() and _NEAR_IDEOGRAPH.search(text) is not None
 
 
 def token_edges(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

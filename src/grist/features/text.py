@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from grist.document import Block
-from grist.features.chars import IDEOGRAPH_BLOCKS, TOKEN_RE, Tokens, tokenize
+from grist.features.chars import TOKEN_RE, Tokens, may_hold_ideographs, tokenize
 from grist.features.matrix import FeatureMatrix
 from grist.features.stopwords import AUTO, guess_language, load_stopwords
 from grist.features.tokens import DAY_WORDS, MONTH_WORDS, alternation
@@ -165,7 +165,7 @@ def _date_tokens(joined: str, start: np.ndarray, length: np.ndarray, lowered: li
 
 def _split(text: str) -> list[str]:
     """The tokens of ``text`` as ``tokenize`` cuts them."""
-    return TOKEN_RE.findall(text) if IDEOGRAPH_BLOCKS.search(text) else text.split()
+    return TOKEN_RE.findall(text) if may_hold_ideographs(text) else text.split()
 
 
 def _lowered(joined: str, tokens: int) -> list[str]:
