@@ -134,7 +134,8 @@ def test_a_page_too_small_to_judge_is_kept_whole_and_a_judged_page_may_keep_noth
     assert not judged.small and not judged.keep.any()  # 10 words: the model decides
     snippet = grist.extract("<div><a href=/a>Read more</a> | <a href=/b>Share</a></div>")
     assert snippet.text == "Read more | Share" and not snippet.warnings
-    assert all(b.reason.endswith("small page: every block kept") for b in snippet.blocks)
+    assert all(b.reason.endswith("small page: too few words to judge, kept")
+               for b in snippet.blocks)
 
 
 def test_fallback_in_the_pipeline_warns_and_says_why():

@@ -3,9 +3,9 @@
 The texts are joined with ``\\n`` and every character gets class bits from a lookup table, so
 per-token and per-block counts are array operations whose cost per token stays in C. Tokens
 are those of ``str.split()``, except that each ideograph (Han, Hiragana, Katakana: scripts
-written without spaces) is a token of its own. Memory stays a few bytes per character: code points are
-looked up a chunk at a time, and no array holds one 8-byte index per character (a page may
-hold 20 million characters).
+written without spaces) is a token of its own. Memory stays a few bytes per character: code
+points are looked up a chunk at a time, and no array holds one 8-byte index per character (a
+page may hold 20 million characters).
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ IDEOGRAPHS = ((0x3040, 0x30FF), (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9
               (0xF900, 0xFAFF), (0xFF66, 0xFF9F), (0x20000, 0x2FA1F))
 _CLASS = "".join(f"{chr(a)}-{chr(b)}" for a, b in IDEOGRAPHS)
 _IDEOGRAPH = f"(?=\\w)[{_CLASS}]"  # the letters of those blocks (not their marks and dots)
-TOKEN_RE = re.compile(f"{_IDEOGRAPH}[^\\s\\w]*|(?:(?!{_IDEOGRAPH})\\S)+")  # ``token_edges``'s tokens
+# the tokens ``token_edges`` finds: an ideograph with the punctuation after it, or a run of
+# other non-space characters
+TOKEN_RE = re.compile(f"{_IDEOGRAPH}[^\\s\\w]*|(?:(?!{_IDEOGRAPH})\\S)+")
 OPENERS = "\"'([{“‘«¿¡"
 CLOSERS = "\"')]}”’»"
 # seed 000 §3.1.2: full stops, question/exclamation marks, semicolons; and the same marks of

@@ -33,9 +33,9 @@ class AutoConfig:
     whole_page_words: a page with fewer words than this is kept whole: too little text to tell
                content from noise (a snippet, a stub); 0 turns it off.
     fallback_words: when the blocks over the threshold hold fewer words than this, every block
-               is kept, with a warning on the page (off by default: on pages the model has not
-               seen, it kept too little on pages that have little or no main text, where keeping
-               everything did worse; docs/decisions.md, "A learned method needs a fallback").
+               is kept, with a warning on the page. Off by default: in site-grouped CV it fired
+               only on pages with little or no main text, and did worse on each of them
+               (docs/decisions.md, "A learned method needs a fallback").
     fallback_below: the same when they hold less than this share of the page's words (0, off:
                a short article on a long page of comments is not "nothing").
     explain:   each block's ``reason`` gives the context stage's shift and, in
@@ -123,7 +123,7 @@ def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
         if share is not None:
             block.reason += "; fallback: whole page kept"
         elif small:
-            block.reason += "; small page: every block kept"
+            block.reason += "; small page: too few words to judge, kept"
         block.info["stage1"] = first
     reasons = None
     if config.explain:
