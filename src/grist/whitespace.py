@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from grist.features.chars import count_words, may_hold_ideographs
+from grist.features.chars import count_words, may_hold_ideographs, split_words
 
 HUGE_TEXT = 1 << 20  # characters from which a text is handled a chunk at a time
 _SPACE = re.compile(r"\s")  # in str patterns, \s is exactly str.isspace()
@@ -39,8 +39,8 @@ def collapse_spaces(text: str) -> str:
 def count_tokens(text: str) -> int:
     """How many words ``text`` holds: its whitespace-separated tokens (``len(text.split())``),
     each ideograph counted as a word of its own (``grist.features.chars.token_edges``)."""
-    if may_hold_ideographs(text):
-        return count_words(text)
     if len(text) < HUGE_TEXT:
-        return len(text.split())
+        return len(split_words(text))
+    if may_hold_ideographs(text):
+        return count_words(text)  # in pieces cut before ideographs too (CJK has no spaces)
     return sum(len(part.split()) for part in space_chunks(text))

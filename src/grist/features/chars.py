@@ -150,6 +150,12 @@ def may_hold_ideographs(text: str) -> bool:
     return not text.isascii() and _NEAR_IDEOGRAPH.search(text) is not None
 
 
+def split_words(text: str) -> list[str]:
+    """The tokens of ``text`` as ``tokenize`` cuts them (``text.split()`` unless it holds
+    ideographs)."""
+    return TOKEN_RE.findall(text) if may_hold_ideographs(text) else text.split()
+
+
 def token_edges(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where tokens start and end (their last character) among characters of class bits
     ``flags``, as ``TOKEN_RE`` cuts them: runs of non-space characters, except that each

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from grist.document import Block
-from grist.features.chars import TOKEN_RE, Tokens, may_hold_ideographs, tokenize
+from grist.features.chars import Tokens, split_words, tokenize
 from grist.features.matrix import FeatureMatrix
 from grist.features.stopwords import AUTO, guess_language, load_stopwords
 from grist.features.tokens import DAY_WORDS, MONTH_WORDS, alternation
@@ -163,16 +163,11 @@ def _date_tokens(joined: str, start: np.ndarray, length: np.ndarray, lowered: li
     return found
 
 
-def _split(text: str) -> list[str]:
-    """The tokens of ``text`` as ``tokenize`` cuts them."""
-    return TOKEN_RE.findall(text) if may_hold_ideographs(text) else text.split()
-
-
 def _lowered(joined: str, tokens: int) -> list[str]:
     """The lower-cased tokens of ``joined`` (which has ``tokens`` of them)."""
-    lowered = _split(joined.lower())
+    lowered = split_words(joined.lower())
     if len(lowered) != tokens:  # lower-casing merged or split a token (rare scripts)
-        lowered = [t.lower() for t in _split(joined)]
+        lowered = [t.lower() for t in split_words(joined)]
     return lowered
 
 
@@ -190,7 +185,7 @@ def stopword_language(texts: Sequence[str]) -> str:
     """The bundled stop-word language covering most of the texts' tokens (what ``"auto"`` picks),
     judged on their first ``LANGUAGE_SAMPLE`` characters."""
     sample = "\n".join(texts)[:LANGUAGE_SAMPLE]
-    return guess_language(_lowered(sample, len(_split(sample))))
+    return guess_language(_lowered(sample, len(split_words(sample))))
 
 
 def _quotient(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
