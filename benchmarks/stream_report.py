@@ -92,7 +92,6 @@ def report(scores: Scores, systems: list[str], args: argparse.Namespace, streams
            scale: dict, timing: dict, figures: list[str], sweep_rows: list[str],
            hashes: dict[str, float]) -> str:
     auto = scores.f1["auto"]
-    length = max(len(v) for v in auto.values())
     versions = {n: importlib.metadata.version(n) for n in ("grist", "numpy", "xxhash")}
     lines = [
         f"# URL Tree stream benchmark ({datetime.date.today().isoformat()})", "",
@@ -112,16 +111,12 @@ def report(scores: Scores, systems: list[str], args: argparse.Namespace, streams
         bands = [_band(per, lo, hi) for lo, hi in ((1, 4), (5, 10), (11, 20), (21, 10**9))]
         lines.append(f"| {system} | {mean_f1(per):.4f} | {cma:.4f} | "
                      + " | ".join(f"{b:.4f}" for b in bands) + " |")
-    lines += ["", "## auto + tree against auto alone, after j documents of a site", "",
-              "Mean over the sites that have at least j documents of the cumulative moving "
-              "average F1 (Eq. 4) after j documents.", "",
-              "| j | sites | auto | " + " | ".join(f"{h} - auto" for h in args.heuristics) + " |",
-              "|---:|---:|---:|" + "---:|" * len(args.heuristics)]
-    auto_curve, counts = curves(auto, length)
-    tree_curves = {h: curves(scores.f1[f"auto+tree {h}"], length)[0] for h in args.heuristics}
-    for j in range(length):
-        lines.append(f"| {j + 1} | {counts[j]} | {auto_curve[j]:.4f} | " + " | ".join(
-            f"{tree_curves[h][j] - auto_curve[j]:+.4f}" for h in args.heuristics) + " |")
+    groups = {"all sites": set(auto)}
+    generated = {s for s in auto if s.startswith("generated:")}
+    if generated and generated != set(auto):
+        groups |= {"dev-set sites only": set(auto) - generated, "generated sites only": generated}
+    for title, sites in groups.items():
+        lines += _after_j(scores, args.heuristics, sites, title)
     lines += ["", "## Per dataset (mean page F1)", "",
               "| dataset | sites | pages | auto | auto+tree strict | tree strict |",
               "|---|---:|---:|---:|---:|---:|"]
@@ -149,6 +144,24 @@ def report(scores: Scores, systems: list[str], args: argparse.Namespace, streams
     lines += sweep_rows
     lines += ["", "## Figures", ""] + [f"![{f}]({f})" for f in figures]
     return "\n".join(lines) + "\n"
+
+
+def _after_j(scores: Scores, heuristics: list[str], sites: set[str], title: str) -> list[str]:
+    """The table of auto + tree against auto after j documents, over ``sites``."""
+    auto = {s: f for s, f in scores.f1["auto"].items() if s in sites}
+    length = max(len(v) for v in auto.values())
+    lines = ["", f"## auto + tree against auto alone, after j documents of a site ({title})", "",
+             "Mean over the sites that have at least j documents of the cumulative moving "
+             "average F1 (Eq. 4) after j documents.", "",
+             "| j | sites | auto | " + " | ".join(f"{h} - auto" for h in heuristics) + " |",
+             "|---:|---:|---:|" + "---:|" * len(heuristics)]
+    auto_curve, counts = curves(auto, length)
+    tree_curves = {h: curves({s: f for s, f in scores.f1[f"auto+tree {h}"].items() if s in sites},
+                             length)[0] for h in heuristics}
+    for j in range(length):
+        lines.append(f"| {j + 1} | {counts[j]} | {auto_curve[j]:.4f} | " + " | ".join(
+            f"{tree_curves[h][j] - auto_curve[j]:+.4f}" for h in heuristics) + " |")
+    return lines
 
 
 def _per_dataset(streams: dict) -> dict[str, int]:

@@ -3,13 +3,16 @@
 Replays, site by site, every site with at least ``--min-pages`` labelled pages of the shared
 datasets (their ``site`` field) and of any JSON-lines page set (``url``, ``site``, ``html``,
 ``gold``, optional ``date``), in time order when every page has a date, else in file order.
+Pages made by ``benchmarks/generated_sites.py`` (they carry a ``template``) form one site per
+template, scored by the model that never saw the template's dataset; the report then gives the
+after-j table for all sites, the dev-set sites alone and the generated ones alone.
 Each page is extracted once by ``auto`` (the shipped model, or with ``--lodo DIR`` the model
 that never saw the page's dataset); then, for every heuristic, the URL Tree (the page inserted
 first, as in the paper) relabels a copy of the blocks, combined with auto (``auto+tree``) and
 alone (``tree``, the paper's algorithm). Scores are word-level LCS F1 (Eq. 1-3).
 
     flock /tmp/grist-bench.lock nice -n 10 .venv/bin/python benchmarks/stream_tree.py \
-        --lodo build/lodo --out docs/benchmarks/stream
+        --lodo build/lodo --pages build/generated-stream.jsonl.gz --out docs/benchmarks/stream
 
 Writes OUT.md (tables, what the tree removed), OUT.json (every per-page score) and OUT-*.png
 (the paper's Figures 4 and 5 for these streams).
@@ -55,6 +58,7 @@ class StreamPage:
     gold: str
     dataset: str
     date: str | None = None
+    stream: str = ""  # the site's stream key: "<dataset>:<site>", or "generated:<template>"
 
 
 def read_pages(path: Path, dataset: str | None = None) -> Iterator[StreamPage]:
@@ -65,9 +69,13 @@ def read_pages(path: Path, dataset: str | None = None) -> Iterator[StreamPage]:
                 continue
             record = json.loads(line)
             if record.get("url") and record.get("site") and record.get("gold") is not None:
+                source = dataset or record.get("dataset") or path.name.split(".")[0]
+                # a generated site is its template (benchmarks/generated_sites.py), never merged
+                # with the real pages of the host it was made from
+                stream = (f"generated:{record['template']}" if record.get("template")
+                          else f"{source}:{record['site']}")
                 yield StreamPage(record["url"], record["site"], record["html"], record["gold"],
-                                 dataset or record.get("dataset") or path.name.split(".")[0],
-                                 record.get("date"))
+                                 source, record.get("date"), stream)
 
 
 def site_streams(paths: list[Path], min_pages: int) -> dict[str, list[StreamPage]]:
@@ -75,7 +83,7 @@ def site_streams(paths: list[Path], min_pages: int) -> dict[str, list[StreamPage
     sites: dict[str, list[StreamPage]] = defaultdict(list)
     for path in paths:
         for page in read_pages(path):
-            sites[f"{page.dataset}:{page.site}"].append(page)
+            sites[page.stream].append(page)
     streams = {}
     for site, pages in sorted(sites.items()):
         if len(pages) < min_pages:
