@@ -22,7 +22,7 @@ from grist.features.candidates import candidate_features
 from grist.features.context import context_features, with_neighbours
 from grist.features.text import block_features
 from grist.html.load import load_document
-from grist.html.parse import check_structure, parse_document
+from grist.html.parse import build_dom, check_structure
 from grist.limits import Limits
 from grist.segment.blocks import segment_elements
 from grist.features.ancestry import ancestry_features
@@ -65,7 +65,7 @@ def stage_times(pages: list) -> dict[str, float]:
             timed("check_structure", lambda d=doc: check_structure(d.html, Limits()))
         except grist.GristError:
             continue
-        timed("lexbor", lambda d=doc: parse_document(d, Limits(max_tags=10**9, max_depth=10**9)))
+        timed("lexbor", lambda d=doc: build_dom(d))
         blocks, elements = timed("segment", lambda d=doc: segment_elements(d))
         if not blocks:
             continue

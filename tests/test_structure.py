@@ -27,6 +27,18 @@ def built(source: str) -> Structure:
     return Structure(deepest, count)
 
 
+def fuzz_pages(seed: int, family: str, count: int = 40) -> list[tuple[str, str]]:
+    """The fuzz suite's first ``count`` pages of one family as text (lone surrogates replaced)."""
+    pages = []
+    for index in range(count):
+        case = make_case(seed, index, scale=0.02, families=[family])
+        source = case.content if isinstance(case.content, str) else case.content.decode(
+            "utf-8", "replace")
+        pages.append((case.name, "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c
+                                         for c in source)))
+    return pages
+
+
 EXACT = [
     "<div><div><span>x</span></div></div>",
     "<ul>" + "<li>item" * 50 + "</ul>",
@@ -98,6 +110,18 @@ def test_identical_formatting_tags_are_reopened_at_most_three_at_a_time():
     assert (bound.depth, bound.elements) == (real.depth, real.elements) == (51, 451)
 
 
+def test_alike_formatting_tags_tighten_the_quick_bound():
+    # 100 formatting tags of two kinds, never closed, then 3000 paragraphs: counted one by one
+    # the quick bound would re-open all 100 in each paragraph; Noah's Ark keeps three of a kind.
+    page = "<p>" + '<b class="x">' * 50 + "<FONT size=2>" * 50 + "<p>x" * 3000
+    loose, tight = quick_bound(page), quick_bound(page, 400_000)
+    assert loose.elements > 400_000 >= tight.elements >= built(page).elements
+    assert check_structure(page, Limits()) > 0
+    # an attribute value left open swallows the tags after it: the scan makes no claim
+    swallowed = "<p><i title='x>" + "<b>" * 99 + "'>" + "<p>x" * 3000
+    assert quick_bound(swallowed, 0) == quick_bound(swallowed)
+
+
 def test_attributes_are_bounded_before_parsing():
     # 62,000 distinct attributes on one tag cost lexbor seconds (fuzz family "attrs").
     page = "<p " + " ".join(f"a{i}=x" for i in range(40_000)) + ">text</p>"
@@ -109,17 +133,20 @@ def test_attributes_are_bounded_before_parsing():
 @pytest.mark.parametrize("family", ["soup", "stray", "adoption", "tables", "foreign", "rawtext",
                                     "insert", "fmtbomb"])
 def test_never_undercounts_what_lexbor_builds(family):
-    for index in range(40):
-        case = make_case(11, index, scale=0.02, families=[family])
-        source = case.content if isinstance(case.content, str) else case.content.decode(
-            "utf-8", "replace")
-        source = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in source)
+    for name, source in fuzz_pages(11, family):
         try:
             bound = measure(source, 4000, 400_000)
         except StructureLimit:
             continue
         real = built(source)
-        assert bound.depth >= real.depth and bound.elements >= real.elements, case.name
+        assert bound.depth >= real.depth and bound.elements >= real.elements, name
+
+
+@pytest.mark.parametrize("family", ["soup", "stray", "adoption", "tables", "foreign", "fmtbomb"])
+def test_the_quick_bound_never_undercounts_what_lexbor_builds(family):
+    for name, source in fuzz_pages(12, family):
+        bound, real = quick_bound(source, max_elements=0), built(source)  # always tightened
+        assert bound.depth >= real.depth and bound.elements >= real.elements, name
 
 
 def test_attribute_starts_counts_what_the_pattern_counts():

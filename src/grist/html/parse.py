@@ -49,7 +49,7 @@ def check_structure(source: str, limits: Limits) -> int:
     """Raise LimitExceededError if the page has too many tags, nests too deep, or would make the
     parser build too many elements; return the tag count."""
     tags = check_tags(source, limits)
-    bound = quick_bound(source)  # settles most real pages at once
+    bound = quick_bound(source, limits.max_tags)  # settles most real pages at once
     if (bound.depth <= limits.max_depth and bound.elements <= limits.max_tags
             and bound.attribute_work <= ATTRIBUTE_WORK):
         return tags
@@ -141,9 +141,14 @@ def close_noscript_raw_text(source: str) -> str:
 
 
 def parse_document(doc: Document, limits: Limits | None = None) -> Document:
-    """Fill ``doc.dom`` (and ``doc.title`` when the source had none); returns ``doc``."""
-    limits = limits or Limits()
-    check_structure(doc.html, limits)
+    """Fill ``doc.dom`` (and ``doc.title`` when the source had none) once the page passed
+    ``check_structure``; returns ``doc``."""
+    check_structure(doc.html, limits or Limits())
+    return build_dom(doc)
+
+
+def build_dom(doc: Document) -> Document:
+    """``parse_document`` without the structure check: only for a page that passed it."""
     try:
         doc.dom = LexborHTMLParser(close_noscript_raw_text(close_unterminated_title(doc.html)))
     except (SelectolaxError, MemoryError) as exc:  # within the caps this should not happen

@@ -24,7 +24,7 @@ import numpy as np
 
 from grist.html.doctype import quirks_mode
 from grist.html.openstack import BODY, BUTTON_SCOPE, CELL, HTML, SCOPE, StructureLimit
-from grist.html.tokens import TAG_BODY, raw_text_end, skip_declaration
+from grist.html.tokens import TAG_BODY, TAG_REST, raw_text_end, skip_declaration
 from grist.html.treerules import BLOCKS, OWN_END_RULES, OWN_START_RULES, VOID, TreeRules
 
 __all__ = ["ATTRIBUTE_WORK", "Structure", "StructureLimit", "measure", "quick_bound"]
@@ -91,9 +91,14 @@ def attribute_work(attrs: str) -> int:
     return (len(_ATTRIBUTE_START.findall(" " + attrs)) + 1) ** 2
 _FORMATTING = ("a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike",
                "strong", "tt", "u")
+# The formatting start tags other than <a>, scanned as the tokenizer ends them (groups: name,
+# attributes, separators). ASCII-only case folding: "ſ" must not pass for "s".
+_FORMATTING_TAG = re.compile(
+    rf"<({'|'.join(sorted(set(_FORMATTING) - {'a'}, key=len, reverse=True))})(?=[\t\n\f\r />])"
+    rf"{TAG_REST}", re.IGNORECASE | re.ASCII)
 
 
-def quick_bound(source: str) -> Structure:
+def quick_bound(source: str, max_elements: int | None = None) -> Structure:
     """Looser upper bounds from tag counts alone (no rules run), enough for most real pages.
 
     With S start tags (every ``<`` + letter counts, real or not), F formatting ones of which A
@@ -105,6 +110,12 @@ def quick_bound(source: str) -> Structure:
     Elements: each trigger re-opens at most the entries after the last marker (one ``<a>`` and
     the other F - A), each adoption agency run (a formatting end tag, ``<a>``, ``<nobr>``) makes
     at most 8 x 4 copies, and ``</p>``/``</br>`` make one element each.
+
+    When that elements bound passes ``max_elements``, one more scan tightens it: the list of
+    formatting entries keeps at most three alike (same name and attributes) after the last
+    marker (Noah's Ark), so a trigger re-opens at most three per distinct formatting start tag
+    besides the ``<a>`` (many pages repeat a few ``<strong>`` or ``<font ...>`` tags hundreds of
+    times).
     """
     starts: dict[str, int] = {}
     ends: dict[str, int] = {}
@@ -120,9 +131,24 @@ def quick_bound(source: str) -> Structure:
     attributes = attribute_starts(source, math.isqrt(ATTRIBUTE_WORK))
     depth = total + 2 * cells + formatting + starts.get("form", 0) + links + 3
     runs = sum(ends.get(n, 0) for n in _FORMATTING) + links + starts.get("nobr", 0)
-    elements = (total + 2 * cells + ends.get("p", 0) + ends.get("br", 0) + 3
-                + triggers * (1 + formatting - links) + 32 * runs)
-    return Structure(depth, elements, (attributes + 1) ** 2)
+    fixed = total + 2 * cells + ends.get("p", 0) + ends.get("br", 0) + 3 + triggers + 32 * runs
+    reopened = formatting - links  # formatting entries besides the <a> a trigger may re-open
+    if max_elements is not None and fixed + triggers * reopened > max_elements:
+        reopened = min(reopened, 3 * _distinct_formatting(source, reopened))
+    return Structure(depth, fixed + triggers * reopened, (attributes + 1) ** 2)
+
+
+def _distinct_formatting(source: str, occurrences: int) -> int:
+    """Different formatting start tags besides ``<a>`` (name and attribute text) on the page.
+
+    Counted only when every one of their ``occurrences`` (each ``<b``, ``<font`` ... the tag
+    counts saw) starts a tag of the scan: else a quote left open made a scanned tag swallow
+    others, and ``occurrences`` is returned (no claim).
+    """
+    found = _FORMATTING_TAG.findall(source)
+    if len(found) != occurrences:
+        return occurrences
+    return len({(name.lower(), attributes) for name, attributes, _ in found})
 
 
 def measure(source: str, max_depth: int, max_elements: int) -> Structure:

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import re
 
-# A tag after "<" or "</": 2 name, 3 attributes (values quoted or not), 4 separators before ">".
+# What follows a tag's name: its attributes (values quoted or not), then the separators before ">".
 # Possessive runs: the match never backtracks, and it fails only at the end of the input.
-TAG_BODY = (
-    r"([a-zA-Z][^\t\n\f\r />]*+)"
+TAG_REST = (
     r"((?:[\t\n\f\r /]*+[^\t\n\f\r />][^\t\n\f\r />=]*+"
     r"(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\f\r >]*+))?)*+)"
     r"([\t\n\f\r /]*+)>"
 )
+# A tag after "<" or "</": 2 name, 3 attributes, 4 separators before ">".
+TAG_BODY = r"([a-zA-Z][^\t\n\f\r />]*+)" + TAG_REST
 RCDATA = frozenset(("title", "textarea"))
 RAWTEXT = frozenset(("style", "xmp", "iframe", "noembed", "noframes"))
 _RAW_END = {name: re.compile(rf"</{name}[\t\n\f\r />]", re.IGNORECASE)
