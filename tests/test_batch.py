@@ -187,14 +187,17 @@ def test_extract_on_workers_writes_what_one_process_writes(tmp_path, fmt):
     for n in range(5):
         (folder / f"p{n}.html").write_text(page_html(n))
     (folder / "empty.html").write_text("")
-    args = ["extract", "--method", "lineblock", "--format", fmt, str(folder)]
-    one = grist(*args)
-    many = grist(*args, "-j", "2")
-    assert many.stdout == one.stdout and one.stdout.count("Article number") >= 5
+    (tmp_path / "more.jsonl").write_text(json.dumps({"html": page_html(7), "url": "http://x.org/7"})
+                                         + "\n")
+    args = ["extract", "--method", "lineblock", "--format", fmt, "pages", "more.jsonl"]
+    one = grist(*args, cwd=tmp_path)  # relative names: the outputs name inputs as given
+    many = grist(*args, "-j", "2", cwd=tmp_path)
+    assert many.stdout == one.stdout and one.stdout.count("Article number") >= 6
+    assert str(tmp_path) not in many.stdout and "more.jsonl:1" in many.stdout
     strip = [line.split(" in ")[0] for line in one.stderr.splitlines()]
     assert [line.split(" in ")[0] for line in many.stderr.splitlines()] == strip
     assert strip[0].startswith("grist: skipped: ") and strip[0].endswith("empty.html: empty file")
-    assert strip[-1] == "grist extract: 5 pages, 5 results, 0 errors, 1 other files skipped"
+    assert strip[-1] == "grist extract: 6 pages, 6 results, 0 errors, 1 other files skipped"
 
 
 def test_extract_reads_a_warc_file(tmp_path):

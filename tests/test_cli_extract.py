@@ -357,6 +357,7 @@ def test_page_warnings_become_notes(capsys: pytest.CaptureFixture[str], standin:
     assert code == 0 and out == TEXT + "\n"
     assert err == f"grist: note: {page}: standin: a page note\n"
     assert run(capsys, "--quiet", "--method", f"{standin}/noted", str(page))[2] == ""
+    assert run(capsys, "-q", "--method", f"{standin}/noted", str(page))[2] == ""
 
 
 def test_json_lines_input_one_record_per_line_and_bad_lines_reported(

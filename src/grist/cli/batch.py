@@ -113,7 +113,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--site-model", metavar="MODULE:CLASS",
                         help="the site model class (default: grist.sites:SiteModel)")
     add_output_options(parser)
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
 

@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--min-words", type=int, default=5, help="ignore shorter texts")
     parser.add_argument("--index", type=Path, metavar="FILE", help="load this index first")
     parser.add_argument("--save-index", type=Path, metavar="FILE", help="write the index here")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
 

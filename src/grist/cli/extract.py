@@ -76,7 +76,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_output_options(parser)
     parser.add_argument(
-        "--quiet", action="store_true", help="no progress bar and no notes (errors are shown)"
+        "--quiet", "-q", action="store_true",
+        help="no progress bar and no notes (errors are shown)"
     )
     add_executor_options(parser)
     parser.set_defaults(func=run)
@@ -133,6 +134,8 @@ def _pages_of_folders(inputs: list[str], sink: ResultSink) -> list[str]:
 def _write_record(sink: ResultSink, record: dict, source: Source | None, fmt: str) -> None:
     """One batch record through the sink, as the one-process path would have written it."""
     label = record["input"]
+    if source is not None and label.startswith(record["source"]):  # named as the user did
+        label = source.input + label[len(record["source"]):]
     if "error" in record:
         error = GristError(record["error"])
         error.reason = record["reason"]

@@ -46,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         f"(default: {SiteConfig.group_by})")
     parser.add_argument("--show", type=int, default=15, metavar="N",
                         help="template paths shown per cluster in text output (default: 15)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
 

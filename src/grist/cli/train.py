@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--min-leaf", type=int, default=None,
                         help="smallest leaf in blocks (default: auto 40, tree 1000)")
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.set_defaults(func=handler)
 
 
