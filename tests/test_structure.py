@@ -142,7 +142,8 @@ def test_never_undercounts_what_lexbor_builds(family):
         assert bound.depth >= real.depth and bound.elements >= real.elements, name
 
 
-@pytest.mark.parametrize("family", ["soup", "stray", "adoption", "tables", "foreign", "fmtbomb"])
+@pytest.mark.parametrize("family", ["soup", "stray", "adoption", "tables", "foreign", "rawtext",
+                                    "insert", "fmtbomb"])
 def test_the_quick_bound_never_undercounts_what_lexbor_builds(family):
     for name, source in fuzz_pages(12, family):
         bound, real = quick_bound(source, max_elements=0), built(source)  # always tightened
