@@ -62,10 +62,10 @@ def named_inputs(args: argparse.Namespace, kinds: str) -> list[str]:
     return inputs
 
 
-def add_executor_options(parser: argparse.ArgumentParser) -> None:
-    """``-j`` (shared with ``grist extract``)."""
+def add_executor_options(parser: argparse.ArgumentParser, default: str = "every core") -> None:
+    """``-j`` (shared with ``grist extract``, whose default differs: say it in ``default``)."""
     parser.add_argument("-j", "--jobs", type=int, metavar="N", default=None,
-                        help=f"worker processes (default: every core, here {default_jobs()})")
+                        help=f"worker processes (default: {default}, here {default_jobs()})")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -79,7 +79,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--quiet", "-q", action="store_true",
         help="no progress bar and no notes (errors are shown)"
     )
-    add_executor_options(parser)
+    add_executor_options(parser, "one process; for WARC files every core")
     parser.set_defaults(func=run)
 
 
