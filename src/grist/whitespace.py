@@ -11,19 +11,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from grist.features.chars import count_words, may_hold_ideographs, split_words
+from grist.features.chars import TOKEN_CUT, TOKEN_RE, may_hold_ideographs, split_words
 
 HUGE_TEXT = 1 << 20  # characters from which a text is handled a chunk at a time
 _SPACE = re.compile(r"\s")  # in str patterns, \s is exactly str.isspace()
 
 
-def space_chunks(text: str) -> Iterator[str]:
+def space_chunks(text: str, cut: re.Pattern[str] = _SPACE) -> Iterator[str]:
     """``text`` in consecutive pieces of about ``HUGE_TEXT`` characters, each cut just before
-    a whitespace character (a text without whitespace is one piece)."""
+    a whitespace character, or whatever ``cut`` finds (a text without one is one piece)."""
     start = 0
     while start < len(text):
-        space = _SPACE.search(text, start + HUGE_TEXT)
-        stop = space.start() if space else len(text)
+        found = cut.search(text, start + HUGE_TEXT)
+        stop = found.start() if found else len(text)
         yield text[start:stop]
         start = stop
 
@@ -41,6 +41,6 @@ def count_tokens(text: str) -> int:
     each ideograph counted as a word of its own (``grist.features.chars.token_edges``)."""
     if len(text) < HUGE_TEXT:
         return len(split_words(text))
-    if may_hold_ideographs(text):
-        return count_words(text)  # in pieces cut before ideographs too (CJK has no spaces)
+    if may_hold_ideographs(text):  # cut before ideographs too: CJK text has no spaces
+        return sum(len(TOKEN_RE.findall(part)) for part in space_chunks(text, TOKEN_CUT))
     return sum(len(part.split()) for part in space_chunks(text))

@@ -141,13 +141,13 @@ def chars_of(texts: Sequence[str]) -> Chars:
     return Chars(joined, flags, np.cumsum(lengths + 1) - (lengths + 1))
 
 
-_NEAR_IDEOGRAPH = re.compile("[\u3040-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0002fa1f]")
+_IN_IDEOGRAPH_BLOCK = re.compile(f"[{_CLASS}]")
 
 
 def may_hold_ideographs(text: str) -> bool:
     """False when ``text`` surely holds no ideograph: it is ASCII (known without reading it) or
-    has no character in or between their Unicode blocks."""
-    return not text.isascii() and _NEAR_IDEOGRAPH.search(text) is not None
+    has no character in their Unicode blocks."""
+    return not text.isascii() and _IN_IDEOGRAPH_BLOCK.search(text) is not None
 
 
 def split_words(text: str) -> list[str]:
@@ -178,19 +178,9 @@ def token_edges(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(start).astype(np.int32), np.flatnonzero(end).astype(np.int32)
 
 
-_PIECE_END = re.compile(f"\\s|{_IDEOGRAPH}")  # a token never runs across one of these
-
-
-def count_words(text: str) -> int:
-    """How many tokens ``text`` holds as ``tokenize`` cuts them (``len(text.split())`` unless
-    the text holds ideographs), counted in pieces of about ``CHUNK`` characters."""
-    count, start = 0, 0
-    while start < len(text):
-        cut = _PIECE_END.search(text, start + CHUNK)
-        stop = cut.start() if cut else len(text)
-        count += len(TOKEN_RE.findall(text, start, stop))
-        start = stop
-    return count
+# A token never runs across a whitespace character or the start of an ideograph: a text may be
+# cut before either (grist.whitespace.space_chunks) and its pieces tokenized apart.
+TOKEN_CUT = re.compile(f"\\s|{_IDEOGRAPH}")
 
 
 def run_starts(mask: np.ndarray) -> np.ndarray:
