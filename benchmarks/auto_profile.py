@@ -22,7 +22,7 @@ from grist.features.candidates import candidate_features
 from grist.features.context import context_features, with_neighbours
 from grist.features.text import block_features
 from grist.html.load import load_document
-from grist.html.parse import build_dom, check_structure
+from grist.html.parse import build_dom, check_before_parsing, check_depth
 from grist.limits import Limits
 from grist.segment.blocks import segment_elements
 from grist.features.ancestry import ancestry_features
@@ -62,10 +62,13 @@ def stage_times(pages: list) -> dict[str, float]:
     for page in pages:
         doc: Document = timed("load", lambda p=page: load_document(p.html, p.url))
         try:
-            timed("check_structure", lambda d=doc: check_structure(d.html, Limits()))
+            depth_unknown = timed("check_structure",
+                                  lambda d=doc: check_before_parsing(d.html, Limits()))
+            timed("lexbor", lambda d=doc: build_dom(d))
+            if depth_unknown:
+                timed("check_structure", lambda d=doc: check_depth(d, Limits()))
         except grist.GristError:
             continue
-        timed("lexbor", lambda d=doc: build_dom(d))
         blocks, elements = timed("segment", lambda d=doc: segment_elements(d))
         if not blocks:
             continue

@@ -6,8 +6,11 @@ from selectolax.lexbor import LexborHTMLParser
 from grist.errors import LimitExceededError
 from grist.fuzz import make_case
 from grist.html.doctype import quirks_mode
-from grist.html.parse import check_structure
-from grist.html.structure import Structure, StructureLimit, measure, quick_bound
+from grist.html.load import load_document
+from grist.html.parse import (PARSED_DEPTH, check_before_parsing, check_structure, parse_document,
+                              tree_depth)
+from grist.html.structure import (ATTRIBUTE_WORK, Structure, StructureLimit, measure,
+                                  quick_bound)
 from grist.limits import Limits
 
 
@@ -114,12 +117,12 @@ def test_alike_formatting_tags_tighten_the_quick_bound():
     # 100 formatting tags of two kinds, never closed, then 3000 paragraphs: counted one by one
     # the quick bound would re-open all 100 in each paragraph; Noah's Ark keeps three of a kind.
     page = "<p>" + '<b class="x">' * 50 + "<FONT size=2>" * 50 + "<p>x" * 3000
-    loose, tight = quick_bound(page), quick_bound(page, 400_000)
+    loose, tight = quick_bound(page), quick_bound(page, max_elements=400_000)
     assert loose.elements > 400_000 >= tight.elements >= built(page).elements
     assert check_structure(page, Limits()) > 0
     # an attribute value left open swallows the tags after it: the scan makes no claim
     swallowed = "<p><i title='x>" + "<b>" * 99 + "'>" + "<p>x" * 3000
-    assert quick_bound(swallowed, 0) == quick_bound(swallowed)
+    assert quick_bound(swallowed, max_elements=0) == quick_bound(swallowed)
 
 
 def test_attributes_are_bounded_before_parsing():
@@ -128,6 +131,74 @@ def test_attributes_are_bounded_before_parsing():
     with pytest.raises(LimitExceededError, match="attributes"):
         check_structure(page, Limits())
     assert quick_bound('<a href="x" class="y z">t</a>').attribute_work >= 3 ** 2
+
+
+def test_a_large_shallow_page_has_its_depth_measured_on_the_parsed_tree():
+    # 6,000 start tags: the quick bound allows 6,000 levels, past the 4,000 cap; the page nests
+    # three deep, which the parsed tree shows at a fraction of the rule walk's cost.
+    page = "<ul>" + "<li><span>item</span></li>" * 3_000 + "</ul>"
+    limits = Limits()
+    assert quick_bound(page).depth > limits.max_depth
+    assert check_before_parsing(page, limits)  # left to the parsed tree
+    doc = parse_document(load_document(page), limits)
+    assert tree_depth(doc.dom) == built(page).depth == 3
+    assert check_structure(page, limits) > 0  # the rules, for methods that never parse
+
+
+@pytest.mark.parametrize("depth, parsed_first", [(4_001, True), (PARSED_DEPTH + 1, False)])
+def test_a_page_past_the_depth_cap_is_refused_either_way(depth, parsed_first):
+    page = "<div>" * depth + "x"
+    limits = Limits()
+    if parsed_first:  # within what the parser nests quickly: the parsed tree is measured
+        assert check_before_parsing(page, limits)
+    with pytest.raises(LimitExceededError, match="max_depth"):
+        parse_document(load_document(page), limits)
+    with pytest.raises(LimitExceededError, match="max_depth"):
+        check_structure(page, limits)
+
+
+@pytest.mark.parametrize("family", ["deep", "soup", "stray", "adoption", "tables", "foreign"])
+def test_the_parsed_depth_is_what_lexbor_built(family):
+    for name, source in fuzz_pages(14, family, count=20):
+        assert tree_depth(LexborHTMLParser(source)) == built(source).depth, name
+
+
+def test_many_tags_with_a_few_attributes_each_pass_the_quick_bound():
+    # 39,000 attributes in all, as a large real page has: the page-wide count alone would allow
+    # for all of them on one tag (39,001^2 comparisons); tag by tag each holds three.
+    page = '<a href="/x" class="link" title="t">text</a>\n' * 13_000
+    bound = quick_bound(page)
+    assert bound.attribute_work <= ATTRIBUTE_WORK < (3 * 13_000 + 1) ** 2
+    assert bound.attribute_work >= 13_000 * (3 + 1) ** 2
+    assert check_structure(page, Limits()) > 0
+    # a quote never closed: lexbor reads the rest as one value of one tag (its attributes end at
+    # the quote); the scan reads tags on, a superset, so the bound still holds
+    assert quick_bound("<p title='" + page).attribute_work >= 13_000 * (3 + 1) ** 2
+    # a script's "<b" inside a string swallows the next tag in the scan: still bounded
+    script = "<script>if (a <b && c) { s = '<i class=\\'x\\'>'; }</script>"
+    assert quick_bound(script + page).attribute_work <= ATTRIBUTE_WORK
+    # a tag the input cuts holds everything after it: no claim
+    assert quick_bound(page + '<a href="/x" ' + "b " * 40_000).attribute_work > ATTRIBUTE_WORK
+    # past the depth cap the rule walk runs anyway: no scan
+    assert quick_bound(page, max_depth=10).attribute_work > ATTRIBUTE_WORK
+
+
+@pytest.mark.parametrize("family", ["soup", "attrs", "rawtext", "foreign"])
+def test_the_tag_by_tag_attribute_bound_holds_the_sum_of_squares(family):
+    # lexbor's comparisons on a tag of k attributes are bounded by (k + 1)^2 (what measure()
+    # adds up, with k over-estimated from the length on short tags): the bound holds their sum
+    from grist.html.structure import _ATTRIBUTE_START, _NAME, _WHOLE_TAG, _attribute_work_by_tag
+
+    for name, source in fuzz_pages(13, family):
+        bound = _attribute_work_by_tag(source, len(_NAME.findall(source)))
+        squares = 0
+        for place in _NAME.finditer(source):  # a tag may start at any "<" + letter
+            whole = _WHOLE_TAG.match(source, place.start())
+            attributes = whole.group(2) if whole else source[place.end():]
+            squares = max(squares, (len(_ATTRIBUTE_START.findall(" " + attributes)) + 1) ** 2)
+        tags_alone = sum((len(_ATTRIBUTE_START.findall(" " + attributes)) + 1) ** 2
+                         for _, attributes, _ in _WHOLE_TAG.findall(source))
+        assert bound >= max(squares, tags_alone), name
 
 
 @pytest.mark.parametrize("family", ["soup", "stray", "adoption", "tables", "foreign", "rawtext",

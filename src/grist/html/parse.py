@@ -4,8 +4,9 @@ lexbor follows the WHATWG tree-construction rules, so broken HTML parses as brow
 has no depth truncation (libxml2 silently drops content below depth 256). Those rules can make it
 build far more than the page holds (deep nesting costs it quadratic time; unclosed formatting
 tags are re-opened in every paragraph), so ``grist.html.structure`` bounds the depth and the
-elements it would build before it is asked (Limits.max_depth, Limits.max_tags). The parser was
-chosen by measurement: see docs/decisions.md.
+elements it would build before it is asked (Limits.max_depth, Limits.max_tags); a page whose
+depth alone is in doubt, and small enough for the quadratic time not to matter, has it read from
+the parsed tree instead. The parser was chosen by measurement: see docs/decisions.md.
 """
 
 from __future__ import annotations
@@ -48,16 +49,65 @@ def check_tags(source: str, limits: Limits) -> int:
 def check_structure(source: str, limits: Limits) -> int:
     """Raise LimitExceededError if the page has too many tags, nests too deep, or would make the
     parser build too many elements; return the tag count."""
+    return _check(source, limits, parse_next=False)[0]
+
+
+def check_before_parsing(source: str, limits: Limits) -> bool:
+    """``check_structure`` for a page about to be parsed: True when its depth is left to
+    ``check_depth`` on the parsed tree."""
+    return _check(source, limits, parse_next=True)[1]
+
+
+# Nesting the parser may be asked to build before its depth is known: lexbor nests 16,000
+# elements in about 0.2 s (its time grows with the square of the depth).
+PARSED_DEPTH = 16_000
+
+
+def _check(source: str, limits: Limits, parse_next: bool) -> tuple[int, bool]:
+    """``check_structure``, and whether the depth is left to ``check_depth`` on the parsed page.
+
+    The quick bound counts every start tag as a possible level, so large pages (a few thousand
+    tags) pass their depth cap on it alone while nesting twenty deep. When the page is about to
+    be parsed (``parse_next``), its other bounds hold and its depth bound is at most
+    ``PARSED_DEPTH``, measuring the parsed tree is far cheaper than running the rules.
+    """
     tags = check_tags(source, limits)
-    bound = quick_bound(source, limits.max_tags)  # settles most real pages at once
-    if (bound.depth <= limits.max_depth and bound.elements <= limits.max_tags
-            and bound.attribute_work <= ATTRIBUTE_WORK):
-        return tags
+    deferrable = max(limits.max_depth, PARSED_DEPTH) if parse_next else limits.max_depth
+    bound = quick_bound(source, deferrable, limits.max_tags)  # settles most real pages
+    if bound.elements <= limits.max_tags and bound.attribute_work <= ATTRIBUTE_WORK:
+        if bound.depth <= limits.max_depth:
+            return tags, False
+        if bound.depth <= deferrable:
+            return tags, True
     try:
         measure(source, limits.max_depth, limits.max_tags)
     except StructureLimit as hit:
         raise _structure_error(hit, limits) from None
-    return tags
+    return tags, False
+
+
+def check_depth(doc: Document, limits: Limits) -> None:
+    """Raise LimitExceededError if the parsed page nests elements deeper than Limits.max_depth."""
+    if doc.dom is None:
+        return
+    depth = tree_depth(doc.dom)
+    if depth > limits.max_depth:
+        raise _structure_error(StructureLimit("depth", depth), limits)
+
+
+def tree_depth(dom: LexborHTMLParser) -> int:
+    """The deepest element nesting of a parsed page, html and body not counted (as the tree
+    rules of ``grist.html.structure`` count it)."""
+    if dom.root is None:
+        return 0
+    stack = [(dom.root, 1)]
+    pop, push, deepest = stack.pop, stack.append, 1
+    while stack:
+        node, depth = pop()
+        deepest = max(deepest, depth)
+        for child in node.iter(include_text=False):
+            push((child, depth + 1))
+    return max(deepest - 2, 0)
 
 
 def _structure_error(hit: StructureLimit, limits: Limits) -> LimitExceededError:
@@ -142,9 +192,14 @@ def close_noscript_raw_text(source: str) -> str:
 
 def parse_document(doc: Document, limits: Limits | None = None) -> Document:
     """Fill ``doc.dom`` (and ``doc.title`` when the source had none) once the page passed
-    ``check_structure``; returns ``doc``."""
-    check_structure(doc.html, limits or Limits())
-    return build_dom(doc)
+    ``check_structure`` (its depth measured on the parsed tree when only that was in doubt);
+    returns ``doc``."""
+    limits = limits or Limits()
+    depth_unknown = check_before_parsing(doc.html, limits)
+    build_dom(doc)
+    if depth_unknown:
+        check_depth(doc, limits)
+    return doc
 
 
 def build_dom(doc: Document) -> Document:

@@ -52,6 +52,7 @@ class Structure:
 
 
 _NAME = re.compile(r"<(/?[a-zA-Z][a-zA-Z0-9]*)")
+_WHOLE_TAG = re.compile(rf"</?{TAG_BODY}")  # groups: name, attributes, separators
 # lexbor compares each attribute of a tag with the ones before it: k attributes cost k^2 steps
 # (62,000 attributes on one tag took it 6 s). Every attribute starts with a character after a
 # separator or a quote, so these counts bound the attributes of a tag and of a page.
@@ -61,11 +62,10 @@ ATTRIBUTE_WORK = 1_000_000_000  # about 1.7 s of lexbor's comparisons
 
 # The same attribute starts, counted over a whole page at C speed: a byte after a separator or a
 # quote that is not a separator, "/" or ">" (in UTF-8 a non-ASCII character starts with one byte
-# >= 0x80, which counts once, and its continuation bytes follow no separator).
-_AFTER = np.zeros(256, dtype=bool)
-_AFTER[[ord(c) for c in "\t\n\f\r /\"'"]] = True
-_STARTS = np.ones(256, dtype=bool)
-_STARTS[[ord(c) for c in "\t\n\f\r />"]] = False
+# >= 0x80, which counts once, and its continuation bytes follow no separator). Each table maps a
+# byte to 1 when it is of its kind (``bytes.translate``: one pass in C, no index arrays).
+_AFTER = bytes(int(chr(b) in "\t\n\f\r /\"'") for b in range(256))
+_STARTS = bytes(int(chr(b) not in "\t\n\f\r />") for b in range(256))
 _WINDOW = 1 << 20  # characters per slice: bounded memory on pages of any size
 
 
@@ -75,9 +75,10 @@ def attribute_starts(source: str, limit: int) -> int:
     count, pos = 0, 0
     while pos < len(source):
         end = min(len(source), pos + _WINDOW)
-        data = np.frombuffer(source[max(pos - 1, 0):end].encode("utf-8", "surrogatepass"),
-                             dtype=np.uint8)
-        count += int(np.count_nonzero(_AFTER[data[:-1]] & _STARTS[data[1:]]))
+        data = source[max(pos - 1, 0):end].encode("utf-8", "surrogatepass")
+        after = np.frombuffer(data.translate(_AFTER), dtype=np.uint8)
+        starts = np.frombuffer(data.translate(_STARTS), dtype=np.uint8)
+        count += int(np.count_nonzero(after[:-1] & starts[1:]))
         if count > limit:
             break
         pos = end
@@ -98,7 +99,8 @@ _FORMATTING_TAG = re.compile(
     rf"{TAG_REST}", re.IGNORECASE | re.ASCII)
 
 
-def quick_bound(source: str, max_elements: int | None = None) -> Structure:
+def quick_bound(source: str, max_depth: int | None = None, max_elements: int | None = None
+                ) -> Structure:
     """Looser upper bounds from tag counts alone (no rules run), enough for most real pages.
 
     With S start tags (every ``<`` + letter counts, real or not), F formatting ones of which A
@@ -115,7 +117,10 @@ def quick_bound(source: str, max_elements: int | None = None) -> Structure:
     formatting entries keeps at most three alike (same name and attributes) after the last
     marker (Noah's Ark), so a trigger re-opens at most three per distinct formatting start tag
     besides the ``<a>`` (many pages repeat a few ``<strong>`` or ``<font ...>`` tags hundreds of
-    times).
+    times). Attribute comparisons likewise: past the page-wide bound, a scan bounds them tag by
+    tag (large pages hold tens of thousands of attributes, a few on each tag). The tightening
+    scans run only while the other bounds hold their caps (``max_depth``, ``max_elements``;
+    None: no cap), since past a cap ``measure`` runs anyway.
     """
     starts: dict[str, int] = {}
     ends: dict[str, int] = {}
@@ -128,14 +133,51 @@ def quick_bound(source: str, max_elements: int | None = None) -> Structure:
     cells = sum(starts.get(n, 0) for n in ("td", "th", "tr", "col"))
     triggers = source.count("<") + 1 + total + ends.get("br", 0)
     # counted up to the square root of ATTRIBUTE_WORK only: past it, measure() counts exactly
-    attributes = attribute_starts(source, math.isqrt(ATTRIBUTE_WORK))
+    work = (attribute_starts(source, math.isqrt(ATTRIBUTE_WORK)) + 1) ** 2
     depth = total + 2 * cells + formatting + starts.get("form", 0) + links + 3
     runs = sum(ends.get(n, 0) for n in _FORMATTING) + links + starts.get("nobr", 0)
     fixed = total + 2 * cells + ends.get("p", 0) + ends.get("br", 0) + 3 + triggers + 32 * runs
     reopened = formatting - links  # formatting entries besides the <a> a trigger may re-open
+    if max_depth is not None and depth > max_depth:  # measure() runs anyway: no tightening
+        return Structure(depth, fixed + triggers * reopened, work)
     if max_elements is not None and fixed + triggers * reopened > max_elements:
         reopened = min(reopened, 3 * _distinct_formatting(source, reopened))
-    return Structure(depth, fixed + triggers * reopened, (attributes + 1) ** 2)
+    elements = fixed + triggers * reopened
+    if work > ATTRIBUTE_WORK and (max_elements is None or elements <= max_elements):
+        work = min(work, _attribute_work_by_tag(source, total + sum(ends.values())))
+    return Structure(depth, elements, work)
+
+
+def _attribute_work_by_tag(source: str, tags: int) -> int:
+    """The attribute comparisons of all tags together, bounded tag by tag.
+
+    A tag of k attributes costs at most (k + 1)^2 <= (K + 1)(k + 1), K the most any one tag
+    holds: at most half its attribute text, plus one. The k of all tags add up to at most the
+    page's attribute starts (tags never overlap).
+    """
+    most = _longest_attributes(source, tags) // 2 + 1
+    return (most + 1) * (attribute_starts(source, len(source)) + tags)
+
+
+def _longest_attributes(source: str, tags: int) -> int:
+    """The longest attribute text any tag of the page may have.
+
+    Each of the ``tags`` places where a ``<`` + letter may start a tag is scanned as the
+    tokenizer reads a tag from there (``TAG_BODY``; where a quote is never closed the tokenizer
+    ends the tag's attributes at it, the scan reads on: a superset). One pass finds the tags one
+    after the other; only places inside another's span (a quote in a script) or starting a tag
+    the input cuts (its attributes run to the end) are then scanned one by one.
+    """
+    found = _WHOLE_TAG.findall(source)
+    longest = max((len(attributes) for _, attributes, _ in found), default=0)
+    if len(found) == tags:
+        return longest
+    scanned = {match.start() for match in _WHOLE_TAG.finditer(source)}
+    for place in _NAME.finditer(source):
+        if place.start() not in scanned:
+            whole = _WHOLE_TAG.match(source, place.start())
+            longest = max(longest, len(whole.group(2)) if whole else len(source) - place.start())
+    return longest
 
 
 def _distinct_formatting(source: str, occurrences: int) -> int:
