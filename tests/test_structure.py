@@ -125,6 +125,42 @@ def test_alike_formatting_tags_tighten_the_quick_bound():
     assert quick_bound(swallowed, max_elements=0) == quick_bound(swallowed)
 
 
+def test_formatting_elements_closed_at_once_are_never_reopened():
+    # 300 icons, each an <i> of its own class closed by its own end tag: each is the current node
+    # from start to end tag, so no paragraph re-opens them; left open, each paragraph would.
+    icons = "".join(f'<i class="icon-{k}"></i><b>bold {k}</b>' for k in range(300))
+    page = "<div>" + icons + "</div>" + "<p>x" * 2_000
+    loose, tight = quick_bound(page), quick_bound(page, max_elements=400_000)
+    assert loose.elements > 400_000 >= tight.elements >= built(page).elements
+    assert check_structure(page, Limits()) > 0
+    left_open = "<p>" + "".join(f'<i class="icon-{k}">' for k in range(300)) + "<p>x" * 2_000
+    assert quick_bound(left_open, max_elements=400_000).elements > 400_000
+    with pytest.raises(LimitExceededError, match="elements"):
+        check_structure(left_open, Limits())
+    # text holding a "<" between the tags: not claimed as closed at once
+    lt = "<p>" + "".join(f'<i class="c{k}">a < b</i>' for k in range(300)) + "<p>x" * 2_000
+    assert quick_bound(lt, max_elements=400_000).elements > 400_000
+
+
+CLOSED_AT_ONCE = [  # each then followed by paragraphs that would re-open what stays open
+    "<p><b>x</b><i class=a></i><b>y</b>",
+    "<table><b>x</b><tr><td><i>y</i></td></tr></table>",  # foster-parented, then in a cell
+    "<select><b>x</b></select><i>y</i>",
+    "<svg><font>x</font><b>y</b></svg>",  # a plain <font> stays in SVG; <b> breaks out
+    "<template><b>x</b></template><b>y</B >",
+    "<b>x<p>y</b>",  # a block between: not closed at once, counted as open
+    "<p><b>one</p><b>two</b>",  # the first <b> outlives its paragraph
+    "<nobr>a</nobr><nobr>b<nobr>c</nobr>",
+]
+
+
+@pytest.mark.parametrize("head", CLOSED_AT_ONCE)
+def test_the_closed_at_once_bound_never_undercounts(head):
+    page = head * 20 + "<p>x" * 50
+    bound, real = quick_bound(page, max_elements=0), built(page)
+    assert bound.depth >= real.depth and bound.elements >= real.elements
+
+
 def test_attributes_are_bounded_before_parsing():
     # 62,000 distinct attributes on one tag cost lexbor seconds (fuzz family "attrs").
     page = "<p " + " ".join(f"a{i}=x" for i in range(40_000)) + ">text</p>"

@@ -90,13 +90,19 @@ def attribute_work(attrs: str) -> int:
     if len(attrs) <= 512:
         return (len(attrs) // 2 + 1) ** 2
     return (len(_ATTRIBUTE_START.findall(" " + attrs)) + 1) ** 2
+
+
 _FORMATTING = ("a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike",
                "strong", "tt", "u")
 # The formatting start tags other than <a>, scanned as the tokenizer ends them (groups: name,
-# attributes, separators). ASCII-only case folding: "ſ" must not pass for "s".
+# attributes, separators), and group 4 the element's own end tag when only text lies between
+# (no "<": no tag, comment or raw text): from its start tag to its end tag such an element is
+# the current node and the last entry of the list of active formatting elements, so nothing is
+# re-opened inside it, and its end tag takes it off the list. ASCII-only case folding: "ſ" must
+# not pass for "s".
 _FORMATTING_TAG = re.compile(
     rf"<({'|'.join(sorted(set(_FORMATTING) - {'a'}, key=len, reverse=True))})(?=[\t\n\f\r />])"
-    rf"{TAG_REST}", re.IGNORECASE | re.ASCII)
+    rf"{TAG_REST}([^<]*+</\1(?=[\t\n\f\r />]))?", re.IGNORECASE | re.ASCII)
 
 
 def quick_bound(source: str, max_depth: int | None = None, max_elements: int | None = None
@@ -113,11 +119,12 @@ def quick_bound(source: str, max_depth: int | None = None, max_elements: int | N
     the other F - A), each adoption agency run (a formatting end tag, ``<a>``, ``<nobr>``) makes
     at most 8 x 4 copies, and ``</p>``/``</br>`` make one element each.
 
-    When that elements bound passes ``max_elements``, one more scan tightens it: the list of
-    formatting entries keeps at most three alike (same name and attributes) after the last
-    marker (Noah's Ark), so a trigger re-opens at most three per distinct formatting start tag
-    besides the ``<a>`` (many pages repeat a few ``<strong>`` or ``<font ...>`` tags hundreds of
-    times). Attribute comparisons likewise: past the page-wide bound, a scan bounds them tag by
+    When that elements bound passes ``max_elements``, one more scan tightens it: an element
+    closed by its own end tag with only text between is never re-opened (icons, ``<b>word</b>``),
+    and the list of formatting entries keeps at most three alike (same name and attributes)
+    after the last marker (Noah's Ark), so a trigger re-opens at most three per distinct
+    formatting start tag left open besides the ``<a>`` (many pages repeat a few ``<strong>`` or
+    ``<font ...>`` tags hundreds of times). Attribute comparisons likewise: past the page-wide bound, a scan bounds them tag by
     tag (large pages hold tens of thousands of attributes, a few on each tag). The tightening
     scans run only while the other bounds hold their caps (``max_depth``, ``max_elements``;
     None: no cap), since past a cap ``measure`` runs anyway.
@@ -141,7 +148,7 @@ def quick_bound(source: str, max_depth: int | None = None, max_elements: int | N
     if max_depth is not None and depth > max_depth:  # measure() runs anyway: no tightening
         return Structure(depth, fixed + triggers * reopened, work)
     if max_elements is not None and fixed + triggers * reopened > max_elements:
-        reopened = min(reopened, 3 * _distinct_formatting(source, reopened))
+        reopened = _reopenable_formatting(source, reopened)
     elements = fixed + triggers * reopened
     if work > ATTRIBUTE_WORK and (max_elements is None or elements <= max_elements):
         work = min(work, _attribute_work_by_tag(source, total + sum(ends.values())))
@@ -180,17 +187,21 @@ def _longest_attributes(source: str, tags: int) -> int:
     return longest
 
 
-def _distinct_formatting(source: str, occurrences: int) -> int:
-    """Different formatting start tags besides ``<a>`` (name and attribute text) on the page.
+def _reopenable_formatting(source: str, occurrences: int) -> int:
+    """How many formatting entries besides ``<a>`` a trigger may re-open at once.
 
-    Counted only when every one of their ``occurrences`` (each ``<b``, ``<font`` ... the tag
-    counts saw) starts a tag of the scan: else a quote left open made a scanned tag swallow
-    others, and ``occurrences`` is returned (no claim).
+    An element closed by its own end tag with only text between (``<i class="icon"></i>``,
+    ``<b>word</b>``) is the current node for its whole life and leaves the list at its end tag:
+    it is never re-opened. Of the others, the list keeps at most three alike (name and
+    attribute text) after the last marker (Noah's Ark). Counted only when every one of the
+    ``occurrences`` (each ``<b``, ``<font`` ... the tag counts saw) starts a tag of the scan:
+    else a quote left open made a scanned tag swallow others, and ``occurrences`` is returned.
     """
     found = _FORMATTING_TAG.findall(source)
     if len(found) != occurrences:
         return occurrences
-    return len({(name.lower(), attributes) for name, attributes, _ in found})
+    left_open = [(name.lower(), attributes) for name, attributes, _, closed in found if not closed]
+    return min(len(left_open), 3 * len(set(left_open)))
 
 
 def measure(source: str, max_depth: int, max_elements: int) -> Structure:
