@@ -3,10 +3,12 @@
 Every system gets the decoded page as a ``str`` and runs sequentially in this one process; the
 systems take turns page by page, so load changes on the shared machine hit them alike. Both wall
 time (``perf_counter``) and CPU time of the process (``process_time``, steadier when other jobs
-run) are summed per system. ``auto`` runs twice: as by default (every block's reason names its
+run) are summed per system; with ``--rounds N`` the whole measurement runs N times and each
+system keeps, per dataset, its least time (other jobs and the allocator's state only ever add
+time: single runs of the same code differed by up to 13 % on a dataset). ``auto`` runs twice: as by default (every block's reason names its
 strongest features) and with ``explain=False`` (probabilities only). ``--profile`` adds a cProfile of ``auto`` over the same pages.
 
-    nice .venv/bin/python benchmarks/auto_speed.py --pages 40 --out docs/benchmarks/auto-speed.md
+    nice .venv/bin/python benchmarks/auto_speed.py --pages 100 --rounds 3
 """
 
 from __future__ import annotations
@@ -159,6 +161,8 @@ def main() -> int:
     parser.add_argument("--datasets-dir", default="../shared/datasets")
     parser.add_argument("--datasets", nargs="*", default=list(DATASETS))
     parser.add_argument("--pages", type=int, default=40, help="first N pages of each dataset")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="measure N times; each system keeps its least time per dataset")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="also print the top N functions of a cProfile of auto")
     parser.add_argument("--stages", action="store_true",
@@ -177,9 +181,15 @@ def main() -> int:
         f"Run {datetime.datetime.now().isoformat(timespec='minutes')} on Python "
         f"{platform.python_version()}; {versions}.\n"
         f"Command: `{' '.join(sys.argv)}` ({len(pages)} pages: first {args.pages} of "
-        f"{', '.join(args.datasets)})\n\n"
+        f"{', '.join(args.datasets)}; best of {max(args.rounds, 1)} round(s) per system and "
+        "dataset)\n\n"
     )
-    rows = {name: measure(found, extractors) for name, found in per_dataset.items()}
+    rounds = [{name: measure(found, extractors) for name, found in per_dataset.items()}
+              for _ in range(max(args.rounds, 1))]
+    rows = {name: {system: [min(r[name][system][0] for r in rounds),
+                            min(r[name][system][1] for r in rounds),
+                            max(r[name][system][2] for r in rounds)] for system in extractors}
+            for name in per_dataset}
     totals = {system: [sum(r[system][i] for r in rows.values()) for i in range(3)]
               for system in extractors}
     report += table(len(pages), totals) + "\n\n" + by_dataset(
