@@ -5,8 +5,9 @@ systems take turns page by page, so load changes on the shared machine hit them 
 time (``perf_counter``) and CPU time of the process (``process_time``, steadier when other jobs
 run) are summed per system; with ``--rounds N`` the whole measurement runs N times and each
 system keeps, per dataset, its least time (other jobs and the allocator's state only ever add
-time: single runs of the same code differed by up to 13 % on a dataset). ``auto`` runs twice: as by default (every block's reason names its
-strongest features) and with ``explain=False`` (probabilities only). ``--profile`` adds a cProfile of ``auto`` over the same pages.
+time: single runs of the same code differed by up to 13 % on a dataset). ``auto`` runs twice:
+as by default (every block's reason names its strongest features) and with ``explain=False``
+(probabilities only). ``--profile`` adds a cProfile of ``auto`` over the same pages.
 
     nice .venv/bin/python benchmarks/auto_speed.py --pages 100 --rounds 3
 """

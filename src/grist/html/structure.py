@@ -124,10 +124,10 @@ def quick_bound(source: str, max_depth: int | None = None, max_elements: int | N
     and the list of formatting entries keeps at most three alike (same name and attributes)
     after the last marker (Noah's Ark), so a trigger re-opens at most three per distinct
     formatting start tag left open besides the ``<a>`` (many pages repeat a few ``<strong>`` or
-    ``<font ...>`` tags hundreds of times). Attribute comparisons likewise: past the page-wide bound, a scan bounds them tag by
-    tag (large pages hold tens of thousands of attributes, a few on each tag). The tightening
-    scans run only while the other bounds hold their caps (``max_depth``, ``max_elements``;
-    None: no cap), since past a cap ``measure`` runs anyway.
+    ``<font ...>`` tags hundreds of times). Attribute comparisons likewise: past the page-wide
+    bound, a scan bounds them tag by tag (large pages hold tens of thousands of attributes, a few
+    on each tag). The tightening scans run only while the other bounds hold their caps
+    (``max_depth``, ``max_elements``; None: no cap), since past a cap ``measure`` runs anyway.
     """
     starts: dict[str, int] = {}
     ends: dict[str, int] = {}
