@@ -15,7 +15,6 @@ start tag, the end tag of the current element) take a short path here; the rest 
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -69,19 +68,15 @@ _STARTS = bytes(int(chr(b) not in "\t\n\f\r />") for b in range(256))
 _WINDOW = 1 << 20  # characters per slice: bounded memory on pages of any size
 
 
-def attribute_starts(source: str, limit: int) -> int:
+def attribute_starts(source: str) -> int:
     """How many characters of ``source`` start an attribute (as ``_ATTRIBUTE_START`` counts
-    them), counted in slices and stopping once the count passes ``limit``."""
-    count, pos = 0, 0
-    while pos < len(source):
-        end = min(len(source), pos + _WINDOW)
-        data = source[max(pos - 1, 0):end].encode("utf-8", "surrogatepass")
+    them), counted in slices of ``_WINDOW`` characters."""
+    count = 0
+    for pos in range(0, len(source), _WINDOW):
+        data = source[max(pos - 1, 0):pos + _WINDOW].encode("utf-8", "surrogatepass")
         after = np.frombuffer(data.translate(_AFTER), dtype=np.uint8)
         starts = np.frombuffer(data.translate(_STARTS), dtype=np.uint8)
         count += int(np.count_nonzero(after[:-1] & starts[1:]))
-        if count > limit:
-            break
-        pos = end
     return count
 
 
@@ -139,8 +134,8 @@ def quick_bound(source: str, max_depth: int | None = None, max_elements: int | N
     links = starts.get("a", 0)
     cells = sum(starts.get(n, 0) for n in ("td", "th", "tr", "col"))
     triggers = source.count("<") + 1 + total + ends.get("br", 0)
-    # counted up to the square root of ATTRIBUTE_WORK only: past it, measure() counts exactly
-    work = (attribute_starts(source, math.isqrt(ATTRIBUTE_WORK)) + 1) ** 2
+    attributes = attribute_starts(source)
+    work = (attributes + 1) ** 2
     depth = total + 2 * cells + formatting + starts.get("form", 0) + links + 3
     runs = sum(ends.get(n, 0) for n in _FORMATTING) + links + starts.get("nobr", 0)
     fixed = total + 2 * cells + ends.get("p", 0) + ends.get("br", 0) + 3 + triggers + 32 * runs
@@ -151,19 +146,19 @@ def quick_bound(source: str, max_depth: int | None = None, max_elements: int | N
         reopened = _reopenable_formatting(source, reopened)
     elements = fixed + triggers * reopened
     if work > ATTRIBUTE_WORK and (max_elements is None or elements <= max_elements):
-        work = min(work, _attribute_work_by_tag(source, total + sum(ends.values())))
+        work = min(work, _attribute_work_by_tag(source, total + sum(ends.values()), attributes))
     return Structure(depth, elements, work)
 
 
-def _attribute_work_by_tag(source: str, tags: int) -> int:
+def _attribute_work_by_tag(source: str, tags: int, attributes: int) -> int:
     """The attribute comparisons of all tags together, bounded tag by tag.
 
     A tag of k attributes costs at most (k + 1)^2 <= (K + 1)(k + 1), K the most any one tag
     holds: at most half its attribute text, plus one. The k of all tags add up to at most the
-    page's attribute starts (tags never overlap).
+    page's ``attributes`` starts (tags never overlap).
     """
     most = _longest_attributes(source, tags) // 2 + 1
-    return (most + 1) * (attribute_starts(source, len(source)) + tags)
+    return (most + 1) * (attributes + tags)
 
 
 def _longest_attributes(source: str, tags: int) -> int:
