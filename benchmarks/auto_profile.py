@@ -66,7 +66,7 @@ def stage_times(pages: list) -> dict[str, float]:
                                   lambda d=doc: check_before_parsing(d.html, Limits()))
             timed("lexbor", lambda d=doc: build_dom(d))
             if depth_unknown:
-                timed("check_structure", lambda d=doc: check_depth(d, Limits()))
+                timed("check_structure", lambda d=doc: check_depth(d.dom, Limits()))
         except grist.GristError:
             continue
         blocks, elements = timed("segment", lambda d=doc: segment_elements(d))

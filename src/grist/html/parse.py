@@ -86,11 +86,9 @@ def _check(source: str, limits: Limits, parse_next: bool) -> tuple[int, bool]:
     return tags, False
 
 
-def check_depth(doc: Document, limits: Limits) -> None:
-    """Raise LimitExceededError if the parsed page nests elements deeper than Limits.max_depth."""
-    if doc.dom is None:
-        return
-    depth = tree_depth(doc.dom)
+def check_depth(dom: LexborHTMLParser, limits: Limits) -> None:
+    """Raise LimitExceededError if a parsed page nests elements deeper than Limits.max_depth."""
+    depth = tree_depth(dom)
     if depth > limits.max_depth:
         raise _structure_error(StructureLimit("depth", depth), limits)
 
@@ -196,9 +194,9 @@ def parse_document(doc: Document, limits: Limits | None = None) -> Document:
     returns ``doc``."""
     limits = limits or Limits()
     depth_unknown = check_before_parsing(doc.html, limits)
-    build_dom(doc)
-    if depth_unknown:
-        check_depth(doc, limits)
+    dom = build_dom(doc).dom
+    if depth_unknown and dom is not None:
+        check_depth(dom, limits)
     return doc
 
 

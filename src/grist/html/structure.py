@@ -166,19 +166,18 @@ def _longest_attributes(source: str, tags: int) -> int:
 
     Each of the ``tags`` places where a ``<`` + letter may start a tag is scanned as the
     tokenizer reads a tag from there (``TAG_BODY``; where a quote is never closed the tokenizer
-    ends the tag's attributes at it, the scan reads on: a superset). One pass finds the tags one
-    after the other; only places inside another's span (a quote in a script) or starting a tag
-    the input cuts (its attributes run to the end) are then scanned one by one.
+    ends the tag's attributes at it, the scan reads on: a superset; a tag the input cuts has
+    attributes to the end). When one pass, tag after tag, starts a tag at every place, it has
+    scanned them all; else (a quote in a script made one tag swallow the next) each place is
+    scanned on its own.
     """
     found = _WHOLE_TAG.findall(source)
-    longest = max((len(attributes) for _, attributes, _ in found), default=0)
     if len(found) == tags:
-        return longest
-    scanned = {match.start() for match in _WHOLE_TAG.finditer(source)}
+        return max((len(attributes) for _, attributes, _ in found), default=0)
+    longest = 0
     for place in _NAME.finditer(source):
-        if place.start() not in scanned:
-            whole = _WHOLE_TAG.match(source, place.start())
-            longest = max(longest, len(whole.group(2)) if whole else len(source) - place.start())
+        whole = _WHOLE_TAG.match(source, place.start())
+        longest = max(longest, len(whole.group(2)) if whole else len(source) - place.start())
     return longest
 
 
