@@ -272,3 +272,19 @@ def test_attribute_starts_counts_what_the_pattern_counts():
     # slices of _WINDOW characters: a start right at a slice boundary counts once
     long = ("x" * (_WINDOW - 1) + ' a"b' + "é" * 10) * 3
     assert attribute_starts(long) == len(_ATTRIBUTE_START.findall(long)) == 6
+
+
+@pytest.mark.parametrize("family", ["soup", "attrs", "rawtext", "foreign"])
+def test_the_longest_attribute_text_is_the_longest_of_every_place_scanned_alone(family):
+    # one pass tag after tag, and only the places a swallowing tag hid scanned alone, gives the
+    # maximum of scanning every place where a tag may start on its own
+    from grist.html.structure import _NAME, _WHOLE_TAG, _longest_attributes
+
+    script = "<script>if (a <b && c) { s = '<i class=\\'x\\'>'; }</script>"
+    pages = [*fuzz_pages(15, family), ("script", script + '<a href="/x" class="y">t</a>' * 50)]
+    for name, source in pages:
+        places = [place.start() for place in _NAME.finditer(source)]
+        each_alone = max(
+            (len(whole.group(2)) if (whole := _WHOLE_TAG.match(source, at)) else len(source) - at
+             for at in places), default=0)
+        assert _longest_attributes(source, len(places)) == each_alone, name

@@ -168,16 +168,18 @@ def _longest_attributes(source: str, tags: int) -> int:
     tokenizer reads a tag from there (``TAG_BODY``; where a quote is never closed the tokenizer
     ends the tag's attributes at it, the scan reads on: a superset; a tag the input cuts has
     attributes to the end). When one pass, tag after tag, starts a tag at every place, it has
-    scanned them all; else (a quote in a script made one tag swallow the next) each place is
-    scanned on its own.
+    scanned them all; else (a quote in a script made one tag swallow the next) the places it
+    did not start a tag at are scanned one by one.
     """
-    found = _WHOLE_TAG.findall(source)
-    if len(found) == tags:
-        return max((len(attributes) for _, attributes, _ in found), default=0)
-    longest = 0
+    tags_scanned = list(_WHOLE_TAG.finditer(source))
+    longest = max((tag.end(2) - tag.start(2) for tag in tags_scanned), default=0)
+    if len(tags_scanned) == tags:
+        return longest
+    scanned = {tag.start() for tag in tags_scanned}
     for place in _NAME.finditer(source):
-        whole = _WHOLE_TAG.match(source, place.start())
-        longest = max(longest, len(whole.group(2)) if whole else len(source) - place.start())
+        if place.start() not in scanned:
+            whole = _WHOLE_TAG.match(source, place.start())
+            longest = max(longest, len(whole.group(2)) if whole else len(source) - place.start())
     return longest
 
 
