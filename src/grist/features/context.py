@@ -57,6 +57,7 @@ _END = (".", "!", "?", '"', "\u201d", ":", ")")
 _TAG_INDEX = {t: i for i, t in enumerate(BLOCK_TAGS)}
 _INLINE_INDEX = {t: i for i, t in enumerate(INLINE_COUNTS)}
 _LONG = 1 << 12  # word lengths are capped here in word keys
+_NEVER = np.iinfo(np.int64).min  # a path prefix no run asks for
 
 
 def _frozen(values: list[float]) -> np.ndarray:
@@ -102,8 +103,13 @@ class Runs:
             last = table[-1]
             table.append(np.minimum(last[:-step], last[step:]))  # min of prefix[k : k + 2 step]
             step *= 2
-        self.table = table
         self.n = len(table[0]) + 1
+        # Each level padded with a minimum no ``want`` reaches, so that a block's probe is a
+        # plain index: forward from the block, backward from ``step`` before it.
+        self.forward = [np.concatenate([row, np.full(self.n - len(row), _NEVER)]) for row in table]
+        self.backward = [np.concatenate([np.full(1 << j, _NEVER), row,
+                                         np.full(self.n - len(row), _NEVER)])
+                         for j, row in enumerate(table)]
 
     def starts(self, want: Sequence[int] | np.ndarray) -> np.ndarray:
         """First block of each block's run."""
@@ -116,17 +122,14 @@ class Runs:
     def _jump(self, want: Sequence[int] | np.ndarray, forward: bool) -> np.ndarray:
         """Move each block by halving powers of two while the boundary minimum allows it."""
         wanted = np.asarray(want, dtype=np.int64)
-        pos = np.broadcast_to(np.arange(self.n), wanted.shape)
-        for j in range(len(self.table) - 1, -1, -1):
-            row = self.table[j]
-            if not len(row):
-                continue
-            step = 1 << j
-            probe = pos if forward else pos - step  # the range minimum that the move crosses
-            ok = (probe >= 0) & (probe < len(row))
-            ok &= row[np.clip(probe, 0, len(row) - 1)] >= wanted
-            pos = np.where(ok, pos + step if forward else pos - step, pos)
-        return np.array(pos)
+        pos = np.array(np.broadcast_to(np.arange(self.n), wanted.shape))
+        rows = self.forward if forward else self.backward
+        for j in range(len(rows) - 1, -1, -1):
+            # the range minimum the move crosses: at pos (forward) or pos - step (backward)
+            ok = np.take(rows[j], pos) >= wanted
+            step = ok * (1 << j)
+            pos = pos + step if forward else pos - step
+        return pos
 
 
 def common_prefixes(paths: Sequence[Sequence[str]]) -> list[int]:
