@@ -179,7 +179,8 @@ def _longest_attributes(source: str, tags: int) -> int:
     for place in _NAME.finditer(source):
         if place.start() not in scanned:
             whole = _WHOLE_TAG.match(source, place.start())
-            longest = max(longest, len(whole.group(2)) if whole else len(source) - place.start())
+            longest = max(longest, whole.end(2) - whole.start(2) if whole
+                          else len(source) - place.start())
     return longest
 
 
