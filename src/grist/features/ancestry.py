@@ -96,7 +96,9 @@ def _resolve(jump: np.ndarray) -> np.ndarray:
         flat = further
 
 
-_COLUMNS_AT_ONCE = 8  # flag columns resolved together by ``_Tree.nearest``
+# (column, flagged element) cells resolved together by ``_Tree.nearest``: every column at once on
+# most pages, a few at a time on huge ones (bounded memory)
+_CELLS_AT_ONCE = 1 << 18
 
 
 class _Tree:
@@ -147,8 +149,9 @@ class _Tree:
         above = compact[anchor[parent[flagged[:-1]]]]  # nearest flagged strict ancestor
         mine = compact[anchor[at]]
         nearest = np.empty((len(at), own.shape[1]), dtype=np.int64)
-        for first in range(0, own.shape[1], _COLUMNS_AT_ONCE):  # bounded memory on huge pages
-            part = own[flagged[:-1], first : first + _COLUMNS_AT_ONCE].T
+        columns = max(1, _CELLS_AT_ONCE // len(flagged))
+        for first in range(0, own.shape[1], columns):
+            part = own[flagged[:-1], first : first + columns].T
             steps = np.where(part, np.arange(len(flagged) - 1), above)
             found = _resolve(np.hstack([steps, np.full((len(part), 1), len(flagged) - 1)]))
             chosen = found[:, mine].T
