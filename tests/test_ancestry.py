@@ -137,7 +137,8 @@ def test_flag_columns_resolved_in_groups_give_the_same_features(monkeypatch):
             + "</ul></div><article><div class=story hidden><p>one</p></div><p>two</p></article>"
             + "<noscript><p>copy</p></noscript><footer class=footer><p>legal</p></footer>")
     together = features(body)  # a small page: every column at once
-    monkeypatch.setattr(ancestry, "_CELLS_AT_ONCE", 1)  # one flag column at a time
+    monkeypatch.setattr(ancestry, "_CELLS_AT_ONCE", 1)
+    monkeypatch.setattr(ancestry, "_COLUMNS_AT_LEAST", 1)  # one flag column at a time
     assert features(body) == together
     monkeypatch.setattr(ancestry, "_CELLS_AT_ONCE", 60)  # a few columns at a time
     assert features(body) == together

@@ -96,9 +96,12 @@ def _resolve(jump: np.ndarray) -> np.ndarray:
         flat = further
 
 
-# (column, flagged element) cells resolved together by ``_Tree.nearest``: every column at once on
-# most pages, a few at a time on huge ones (bounded memory)
+# Flag columns resolved together by ``_Tree.nearest``: as many as fit in _CELLS_AT_ONCE (column,
+# flagged element or block) cells, so most pages resolve every column in one pass, and never
+# fewer than _COLUMNS_AT_LEAST (each pass costs a gather over all blocks: huge pages of few
+# flagged elements would otherwise make many passes).
 _CELLS_AT_ONCE = 1 << 18
+_COLUMNS_AT_LEAST = 8
 
 
 class _Tree:
@@ -149,7 +152,7 @@ class _Tree:
         above = compact[anchor[parent[flagged[:-1]]]]  # nearest flagged strict ancestor
         mine = compact[anchor[at]]
         nearest = np.empty((len(at), own.shape[1]), dtype=np.int64)
-        columns = max(1, _CELLS_AT_ONCE // len(flagged))
+        columns = max(_COLUMNS_AT_LEAST, _CELLS_AT_ONCE // max(len(flagged), len(at)))
         for first in range(0, own.shape[1], columns):
             part = own[flagged[:-1], first : first + columns].T
             steps = np.where(part, np.arange(len(flagged) - 1), above)
