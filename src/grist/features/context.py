@@ -104,12 +104,11 @@ class Runs:
             table.append(np.minimum(last[:-step], last[step:]))  # min of prefix[k : k + 2 step]
             step *= 2
         self.n = len(table[0]) + 1
-        # Each level padded with a minimum no ``want`` reaches, so that a block's probe is a
-        # plain index: forward from the block, backward from ``step`` before it.
-        self.forward = [np.concatenate([row, np.full(self.n - len(row), _NEVER)]) for row in table]
-        self.backward = [np.concatenate([np.full(1 << j, _NEVER), row,
-                                         np.full(self.n - len(row), _NEVER)])
-                         for j, row in enumerate(table)]
+        # Level j shifted by its step and padded on both sides with a minimum no ``want``
+        # reaches, so that a probe is a plain index: ``pos`` backward, ``pos + step`` forward.
+        self.levels = [np.concatenate([np.full(1 << j, _NEVER), row,
+                                       np.full(self.n - len(row), _NEVER)])
+                       for j, row in enumerate(table)]
 
     def starts(self, want: Sequence[int] | np.ndarray) -> np.ndarray:
         """First block of each block's run."""
@@ -123,12 +122,13 @@ class Runs:
         """Move each block by halving powers of two while the boundary minimum allows it."""
         wanted = np.asarray(want, dtype=np.int64)
         pos = np.array(np.broadcast_to(np.arange(self.n), wanted.shape))
-        rows = self.forward if forward else self.backward
-        for j in range(len(rows) - 1, -1, -1):
-            # the range minimum the move crosses: at pos (forward) or pos - step (backward)
-            ok = np.take(rows[j], pos) >= wanted
-            step = ok * (1 << j)
-            pos = pos + step if forward else pos - step
+        for j in range(len(self.levels) - 1, -1, -1):
+            # the range minimum the move crosses: of prefix[pos:] forward, prefix[pos - step:]
+            # backward
+            step = 1 << j
+            level = self.levels[j]
+            ok = (level.take(pos + step) if forward else level.take(pos)) >= wanted
+            pos = pos + ok * step if forward else pos - ok * step
         return pos
 
 
