@@ -65,7 +65,7 @@ def combined(beta: np.ndarray) -> Rule:
 
 
 def template(ev: Evidence, kept: np.ndarray, scores: np.ndarray, words: np.ndarray) -> np.ndarray:
-    return kept & ~ev.template()
+    return kept if ev.empties(kept) else kept & ~ev.template()
 
 
 def share_at_least(ev: Evidence, kept: np.ndarray, scores: np.ndarray,

@@ -69,6 +69,22 @@ def test_template_blocks_are_dropped_with_the_reason() -> None:
     assert story and all(b.is_content and b.decided_by == "page" for b in story)
 
 
+def test_a_page_of_template_text_alone_is_not_emptied() -> None:
+    model = SiteModel().fit(PAGES)
+    # the article template with no story: what the page method keeps is all template text
+    bare = article(43).split("<div class=main>")[0] + (
+        "<div class=main><p class=share>Share this story with your friends and family today</p>"
+        "</div></body></html>")
+    page = RawPage(bare, url="https://news.example/story/43")
+    alone = grist.extract(page)
+    assert "Share this story" in alone.text
+    result = grist.extract(page, site=model)
+    assert result.text == alone.text
+    assert all(b.decided_by == "page" for b in result.blocks)
+    assert any("every block the page kept is template text of cluster 2" in w
+               and "page-level result" in w for w in result.warnings), result.warnings
+
+
 def test_annotate_gives_the_cluster_counts() -> None:
     model = SiteModel().fit(PAGES)
     result = grist.extract(RawPage(article(41), url="https://news.example/story/41"))

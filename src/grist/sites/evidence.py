@@ -3,7 +3,9 @@
 The page's cluster (``cluster``, its size M = ``pages``), how similar the page's paths are to
 the cluster's template, and per block how many of the cluster's pages have the block's element
 path (``path_pages``) and its path with its text (``text_pages``). A block whose path and text
-are on more than half of the pages is a template block (CalcMDLval's rule).
+are on more than half of the pages is a template block (CalcMDLval's rule). The rule stands
+aside on a page where it would remove every block the page method kept: an empty page says the
+page method missed the page's own text, not that the page is all template.
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ class Evidence:
     def template(self) -> np.ndarray:
         """Blocks whose path and text are a template path (on more than half of the pages)."""
         return template_of(self.text_pages, self.pages)
+
+    def empties(self, kept: np.ndarray) -> bool:
+        """Whether removing the template blocks would leave nothing of what the page kept."""
+        return bool(kept.any()) and not (kept & ~self.template()).any()
 
     def reason(self, shared: int) -> str:
         return f"template path shared by {shared} of {self.pages} pages of cluster {self.cluster}"

@@ -238,10 +238,14 @@ class SiteModel:
 
     def relabel(self, doc: Document, blocks: Sequence[Block]) -> list[Verdict | None]:
         """Verdicts where the site evidence changes a block's label (None elsewhere); a
-        GristError when the page matches no cluster (extraction keeps the page's labels)."""
+        GristError when the page matches no cluster or every block it kept is template text
+        (extraction keeps the page's labels)."""
         if self.config.decide == "none":
             return [None] * len(blocks)
         found = self.evidence(doc, blocks)
+        if found.empties(np.fromiter((b.label == CONTENT for b in blocks), bool, len(blocks))):
+            raise GristError(f"every block the page kept is template text of cluster "
+                             f"{found.cluster}, so the page is kept as the page method found it")
         verdicts: list[Verdict | None] = []
         for block, is_template, n in zip(blocks, found.template(), found.text_pages, strict=True):
             flip = is_template and block.label == CONTENT
