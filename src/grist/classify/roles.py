@@ -37,7 +37,7 @@ from functools import lru_cache
 import numpy as np
 
 from grist.document import ROLES
-from grist.features.matrix import FeatureMatrix
+from grist.features.matrix import FeatureMatrix, side_by_side
 
 ROLE_INDEX = {role: i for i, role in enumerate(ROLES)}
 FURNITURE = ("title", "subtitle", "byline", "caption")
@@ -109,7 +109,7 @@ def structural_roles(matrix: FeatureMatrix) -> np.ndarray:
 
 def _noise_roles(ev: _Evidence) -> np.ndarray:
     kinds = list(NOISE_WORDS)
-    near = np.column_stack([ev.near(k) for k in kinds])
+    near = side_by_side([ev.near(k) for k in kinds])
     for kind, tag in (("navigation", "nav"), ("footer", "footer")):
         column = kinds.index(kind)
         near[:, column] = np.maximum.reduce([

@@ -32,7 +32,7 @@ import numpy as np
 
 from grist.document import Block
 from grist.features.keywords import Keywords
-from grist.features.matrix import FeatureMatrix
+from grist.features.matrix import FeatureMatrix, side_by_side
 from grist.segment.elements import Elements
 
 # Keywords whose presence anywhere above a block says what it is (body, furniture or noise).
@@ -209,7 +209,7 @@ def ancestry_features(blocks: Sequence[Block], elements: Elements | None, counts
     np.maximum(closeness, 1.0, out=closeness)
     np.reciprocal(closeness, out=closeness)
     closeness[nearest[:, : k + 2] < 0] = 0.0
-    columns = [closeness[:, :k]]
+    keywords, columns = closeness[:, :k], []
     for column in (k, k + 1):  # hidden, noscript: closeness and the page's share of words
         columns += [closeness[:, column],
                     np.full(n, float(counts[nearest[:, column] >= 0].sum()) / total)]
@@ -235,6 +235,6 @@ def ancestry_features(blocks: Sequence[Block], elements: Elements | None, counts
     columns += [np.where(has, np.log1p(siblings[c]), 0.0), np.where(has, np.log1p(mass[c, 0]), 0.0),
                 np.where(has, mass[c, 1] / np.maximum(mass[c, 0], 1.0), 0.0),
                 np.where(has, np.log1p(mass[c, 2]), 0.0), np.where(has, group[c], 0.0)]
-    out = np.column_stack(columns)
+    out = np.hstack([keywords, side_by_side(columns)])
     out[~known] = 0.0
     return FeatureMatrix(NAMES, out)

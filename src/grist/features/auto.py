@@ -21,7 +21,7 @@ from grist.features.chars import tokenize
 from grist.features.context import context_features, neighbour_columns, with_neighbours
 from grist.features.copies import copy_features
 from grist.features.markup import markup_features
-from grist.features.matrix import FeatureMatrix
+from grist.features.matrix import FeatureMatrix, side_by_side
 from grist.features.text import block_features
 from grist.limits import Budget
 from grist.segment.elements import Elements
@@ -71,7 +71,7 @@ def stage1_features(blocks: Sequence[Block], doc: Document | None,
 def _columns(parts: Sequence[FeatureMatrix], names: Sequence[str]) -> FeatureMatrix:
     """The columns ``names``, each taken from the part that holds it."""
     where = {name: part for part in parts for name in part.names}
-    return FeatureMatrix(tuple(names), np.column_stack([where[n].column(n) for n in names]))
+    return FeatureMatrix(tuple(names), side_by_side([where[n].column(n) for n in names]))
 
 
 def _group_mean(keys: Sequence[Hashable], p: np.ndarray, weight: np.ndarray) -> np.ndarray:
@@ -154,7 +154,7 @@ def page_relative(p: np.ndarray, weight: np.ndarray) -> FeatureMatrix:
     quartiles = sp[np.minimum(np.searchsorted(through / total, (0.25, 0.5, 0.75)), n - 1)]
     columns = [above[rank], p / max(float(sp[-1]), 1e-9), p - otsu, np.full(n, otsu),
                p - gap_cut, np.full(n, gap), *(np.full(n, q) for q in quartiles)]
-    return FeatureMatrix(names, np.column_stack(columns))
+    return FeatureMatrix(names, side_by_side(columns))
 
 
 def page_signals(stage1: FeatureMatrix) -> FeatureMatrix:
@@ -205,7 +205,7 @@ def stage2_features(regions: Sequence[int], paths: Sequence[str], stage1: Featur
     ]
     names = ("win3_p", "win10_p", "region_p", "path_p", "page_max_p", "page_mean_p",
              "run_before_p", "run_after_p", "run_length")
-    context = FeatureMatrix(names, np.column_stack(columns) if n else np.zeros((0, len(names))))
+    context = FeatureMatrix(names, side_by_side(columns) if n else np.zeros((0, len(names))))
     kept = FeatureMatrix(STAGE2_KEEP, stage1.values[:, [stage1.names.index(c) for c in STAGE2_KEEP]])
     return (shifted.hstack(context).hstack(kept).hstack(page_relative(p, weight))
             .hstack(page_signals(stage1)))

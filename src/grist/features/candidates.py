@@ -23,7 +23,7 @@ import numpy as np
 
 from grist.document import Block
 from grist.features.context import Runs, common_prefixes
-from grist.features.matrix import FeatureMatrix
+from grist.features.matrix import FeatureMatrix, side_by_side
 from grist.segment.blocks import HTML5_BLOCK_TAGS
 from grist.segment.context import REGION_TAGS
 from grist.whitespace import count_tokens
@@ -129,7 +129,7 @@ def candidate_columns(paths: Sequence[Sequence[str]], texts: Sequence[str], word
     total = max(float(cum[-1]), 1.0)
     columns += [np.full(n, mass[top] / total), np.full(n, linkdens[top]),
                 np.full(n, top_depth / span)]
-    return FeatureMatrix(NAMES, np.column_stack(columns))
+    return FeatureMatrix(NAMES, side_by_side(columns))
 
 
 def candidate_features(blocks: Sequence[Block], words: np.ndarray | None = None) -> FeatureMatrix:

@@ -27,7 +27,7 @@ from grist.features.chars import (
     run_starts,
 )
 from grist.features.keywords import Keywords
-from grist.features.matrix import FeatureMatrix
+from grist.features.matrix import FeatureMatrix, side_by_side
 from grist.features.tokens import title_keywords
 from grist.whitespace import count_tokens
 
@@ -297,10 +297,10 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None,
     def column(values: Iterable[float]) -> np.ndarray:
         return np.fromiter(values, float, n)
 
+    flags = [_rows([(b.tag, b.path) for b in blocks], _structure_flags),
+             _rows([b.info.get("classes", "") for b in blocks], _class_flags),
+             _inline_counts(blocks)]
     columns = [
-        _rows([(b.tag, b.path) for b in blocks], _structure_flags),
-        _rows([b.info.get("classes", "") for b in blocks], _class_flags),
-        _inline_counts(blocks),
         column(b.heading for b in blocks), column(b.list_kind == "ul" for b in blocks),
         column(b.list_kind == "ol" for b in blocks), column(b.list_depth for b in blocks),
         column(b.cell is not None for b in blocks), column(b.preformatted for b in blocks),
@@ -317,7 +317,7 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None,
     ]
     columns += _container_mass(paths, counts, links)
     columns += [np.full(n, np.log1p(total)), np.full(n, np.log1p(n))]
-    return FeatureMatrix(tuple(names), np.column_stack(columns))
+    return FeatureMatrix(tuple(names), np.hstack([*flags, side_by_side(columns)]))
 
 
 def with_neighbours(matrix: FeatureMatrix, columns: Sequence[str],

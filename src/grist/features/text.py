@@ -34,7 +34,7 @@ import numpy as np
 
 from grist.document import Block
 from grist.features.chars import Tokens, split_words, tokenize
-from grist.features.matrix import FeatureMatrix
+from grist.features.matrix import FeatureMatrix, side_by_side
 from grist.features.stopwords import AUTO, guess_language, load_stopwords
 from grist.features.tokens import DAY_WORDS, MONTH_WORDS, alternation
 
@@ -290,5 +290,5 @@ def block_features(
     ):
         columns[f"prev_{name}"] = _shift(values, 1)
         columns[f"next_{name}"] = _shift(values, -1)
-    values = np.column_stack([columns[name] for name in FEATURE_NAMES])
+    values = side_by_side([columns[name] for name in FEATURE_NAMES])
     return FeatureMatrix(FEATURE_NAMES, values)
