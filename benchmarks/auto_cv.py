@@ -97,9 +97,9 @@ def predict(model: AutoModel, page: LabelledPage, names1: tuple[str, ...],
     """Final probabilities and roles of a labelled page's blocks, as ``auto`` gives them (a
     model of the gold, whatever its convention, keeps what it keeps as body)."""
     matrix = FeatureMatrix(names1, page.values)
-    _, p2 = model.predict(matrix, page.regions, page.paths)
+    _, p2, cut = model.predict(matrix, page.regions, page.paths)
     words = matrix.column("num_words")
-    keep, fallback, _ = select_content(p2, words, model.cut(p2, words), config.fallback_below,
+    keep, fallback, _ = select_content(p2, words, cut, config.fallback_below,
                                        config.fallback_words, config.whole_page_words)
     if model.config.target == "gold" or fallback is not None:
         return p2, np.where(keep, ROLES.index("body"), ROLES.index("other"))
@@ -161,7 +161,8 @@ def run_validation(kind: str, data: dict[str, list[LabelledPage]], folds: dict[s
             model.save(folder / f"{part}.json.gz")
         for page in held:
             out[key(page)] = predict(model, page, names1, selection)
-        print(f"{kind} {part}: trained on {len(train)} pages, threshold {model.threshold_}, "
+        print(f"{kind} {part}: trained on {len(train)} pages, threshold {model.threshold_} "
+              f"(by page type: {model.boosters_.type_thresholds}), "
               f"{time.perf_counter() - started:.0f}s", file=sys.stderr)
     return out
 
@@ -243,6 +244,8 @@ def main() -> int:
     parser.add_argument("--no-page-signals", action="store_true")
     parser.add_argument("--page-cut", action="store_true", help="learn a threshold per page")
     parser.add_argument("--no-page-type", action="store_true")
+    parser.add_argument("--no-type-thresholds", action="store_true",
+                        help="one threshold, not one per predicted page type")
     parser.add_argument("--threshold", type=float, default=None)
     parser.add_argument("--fallback-words", type=int, default=AutoConfig.fallback_words)
     parser.add_argument("--whole-page-words", type=int, default=AutoConfig.whole_page_words)
@@ -290,7 +293,8 @@ def main() -> int:
                          threshold=args.threshold,
                          target=args.target, calibration=not args.no_calibration,
                          page_signals=not args.no_page_signals, page_cut=args.page_cut,
-                         page_type=not args.no_page_type)
+                         page_type=not args.no_page_type,
+                         type_thresholds=not args.no_type_thresholds)
     systems = ("auto", "auto-body", *args.peers)
     tables = [f"Command: `{' '.join(sys.argv)}`"]
     predictions = {}

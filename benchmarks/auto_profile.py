@@ -37,8 +37,8 @@ from grist.modelfile import shipped
 DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
             "modern-dev", "readability", "wcxb-dev")
 STAGES = ("load", "check_structure", "lexbor", "segment", "text", "context", "candidates",
-          "ancestry", "copies + markup", "neighbours", "stage1 forest",
-          "stage2 (features, page type, forest)", "page cut", "roles")
+          "ancestry", "copies + markup", "neighbours", "stage1 forest", "page type",
+          "stage2 (features, forest)", "page cut", "roles")
 
 
 def load_pages(folder: Path, per_dataset: int) -> list:
@@ -84,9 +84,10 @@ def stage_times(pages: list) -> dict[str, float]:
         matrix = timed("neighbours", lambda t=text, c=ctx, k=cand, a=anc, r=rest: with_neighbours(
             t.hstack(c).hstack(k).hstack(a).hstack(r), FAR_COLUMNS, (-2, 2)))
         p1 = timed("stage1 forest", lambda m=matrix: model.stage1_scores(m)[0])
-        p2 = timed("stage2 (features, page type, forest)", lambda b=blocks, m=matrix, p=p1:
-                   model.stage2_scores(m, [x.region for x in b], [x.path for x in b], p)[0])
-        cut = timed("page cut", lambda p=p2, w=words: model.cut(p, w))
+        types = timed("page type", lambda m=matrix, p=p1: model.page_types(m, p))
+        p2 = timed("stage2 (features, forest)", lambda b=blocks, m=matrix, p=p1, k=types:
+                   model.stage2_scores(m, [x.region for x in b], [x.path for x in b], p, k)[0])
+        cut = timed("page cut", lambda p=p2, w=words, k=types: model.cut(p, w, k))
         timed("roles", lambda m=matrix, p=p2, c=cut: derive_roles(
             m, texts, select_content(p, m.column("num_words"), c, 0.0, 0, 10).keep))
     return totals

@@ -18,10 +18,19 @@ from grist.features.matrix import FeatureMatrix
 from grist.html.parse import parse_document
 from grist.methods import method_config
 from grist.methods.auto import AutoConfig, select_content
+from grist.modelfile import shipped
 from grist.segment.blocks import segment
 from grist.classify.rows import LabelledPage
 from grist.features.auto import _run_edges
-from grist.classify.fitting import TrainConfig, _best_threshold, _page_weights
+from grist.classify.boosted import SHIPPED, AutoModel, _Boosters
+from grist.classify.fitting import (
+    TYPE_THRESHOLD_PAGES,
+    TrainConfig,
+    _best_threshold,
+    _page_weights,
+    _threshold_curves,
+    _type_thresholds,
+)
 
 ARTICLE = (
     "<html><head><title>Rivers of the north</title></head><body>"
@@ -231,11 +240,39 @@ def test_training_threshold_maximises_word_f1_on_the_training_pages():
     page = _page([10, 20, 30], [True, True, False])
     wanted = [page.labels]
     p2 = np.array([0.45, 0.7, 0.32])
-    assert _best_threshold([page], wanted, ("num_words",), p2) == 0.35
+    assert _best_threshold(_threshold_curves([page], wanted, ("num_words",), p2)) == 0.35
     # Boilerplate at 0.5, a content block at 0.3: 0.55 loses 10 words of content but drops 30
     # of boilerplate: F1 2*20/(20+30) = 0.8 beats 2*30/(60+30) (all) and 2*20/(50+30).
     p2 = np.array([0.3, 0.7, 0.5])
-    assert _best_threshold([page], wanted, ("num_words",), p2) == 0.55
+    assert _best_threshold(_threshold_curves([page], wanted, ("num_words",), p2)) == 0.55
+
+
+def test_each_page_type_with_enough_training_pages_gets_its_own_threshold():
+    page = _page([10, 20, 30], [True, True, False])
+    low = _threshold_curves([page], [page.labels], ("num_words",), np.array([0.45, 0.7, 0.32]))
+    high = _threshold_curves([page], [page.labels], ("num_words",), np.array([0.3, 0.7, 0.5]))
+    n = TYPE_THRESHOLD_PAGES
+    # type 0: n pages best cut at 0.35; type 1: n pages at 0.55; type 2: one page, too few
+    curves = np.vstack([low] * n + [high] * n + [high])
+    types = np.zeros((2 * n + 1, 3))
+    types[:n, 0] = types[n:2 * n, 1] = types[2 * n:, 2] = 1.0
+    assert _type_thresholds(curves, types, 0.4) == [0.35, 0.55, 0.4]
+
+
+def test_a_page_threshold_weighs_the_type_thresholds_by_its_type_probabilities(tmp_path):
+    b = AutoModel.load(shipped(SHIPPED)).boosters_
+    model = AutoModel()
+    model.boosters_ = _Boosters(b.text1, b.text2, 0.35, text_types=b.text_types,
+                                type_thresholds=[0.5, 0.3, 0.3, 0.3, 0.3, 0.2, 0.3])
+    model.save(tmp_path / "m.json.gz")
+    model = AutoModel.load(tmp_path / "m.json.gz")
+    p2, words = np.array([0.4]), np.array([10.0])
+    article, mixed = np.eye(7)[0], np.array([0.5, 0, 0, 0, 0, 0.5, 0])
+    assert model.cut(p2, words, article) == pytest.approx(0.5)
+    assert model.cut(p2, words, mixed) == pytest.approx(0.35)
+    assert model.cut(p2, words) == 0.35  # no type probabilities: the one threshold
+    model.boosters_ = _Boosters(b.text1, b.text2, 0.35, text_types=b.text_types)
+    assert model.cut(p2, words, article) == 0.35  # a model without type thresholds
 
 
 def test_run_edges_see_past_a_long_list_to_the_blocks_around_it():

@@ -89,11 +89,14 @@ class AutoModel:
             return np.zeros(0)
         return types.predict(page_row(matrix, p1)[None, :])[0]
 
-    def cut(self, p2: np.ndarray, words: np.ndarray) -> float:
+    def cut(self, p2: np.ndarray, words: np.ndarray, types: np.ndarray | None = None) -> float:
         """The threshold for this page: learned from its probabilities when the model has a
-        page cut, else the model's one threshold."""
+        page cut; else, when the model has a threshold per page type, their mean weighed by the
+        page's type probabilities ``types`` (``page_types``); else the model's one threshold."""
         b = self._fitted()
         if b.cut is None:
+            if b.type_thresholds and types is not None and len(types):
+                return float(np.dot(types, b.type_thresholds))
             return b.threshold
         return clip_cut(float(b.cut.evaluate(page_cut_features(p2, words)[None, :])[0][0]))
 
@@ -108,23 +111,29 @@ class AutoModel:
         return stage1.transform(raw), contrib
 
     def stage2_scores(self, matrix: FeatureMatrix, regions: Sequence[int], paths: Sequence[str],
-                      p1: np.ndarray) -> tuple[np.ndarray, FeatureMatrix]:
-        """Final probabilities from the stage-1 ones in context, and the stage-2 features."""
+                      p1: np.ndarray, types: np.ndarray | None = None
+                      ) -> tuple[np.ndarray, FeatureMatrix]:
+        """Final probabilities from the stage-1 ones in context, and the stage-2 features
+        (``types``: the page's ``page_types``, computed here when not given)."""
         second = stage2_features(regions, paths, matrix, p1)
         b = self._fitted()
         if b.types is not None:
-            second = second.hstack(type_columns(self.page_types(matrix, p1), len(second)))
+            if types is None:
+                types = self.page_types(matrix, p1)
+            second = second.hstack(type_columns(types, len(second)))
         stage2 = b.stage2
         if second.names != stage2.names:
             second = _select(second, stage2.names)
         return stage2.predict(second.values), second
 
     def predict(self, matrix: FeatureMatrix, regions: Sequence[int],
-                paths: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """Stage-1 and final probabilities of one page's blocks."""
+                paths: Sequence[str]) -> tuple[np.ndarray, np.ndarray, float]:
+        """Stage-1 and final probabilities of one page's blocks, and the page's threshold
+        (``cut``)."""
         p1, _ = self.stage1_scores(matrix)
-        p2, _ = self.stage2_scores(matrix, regions, paths, p1)
-        return p1, p2
+        types = self.page_types(matrix, p1)
+        p2, _ = self.stage2_scores(matrix, regions, paths, p1, types)
+        return p1, p2, self.cut(p2, matrix.column("num_words"), types)
 
     def save(self, path: str | Path) -> None:
         """Write the model file (gzip when the name ends in ``.gz``)."""
@@ -132,7 +141,7 @@ class AutoModel:
         write_model(path, KIND, VERSION, {
             "threshold": b.threshold, "names1": list(b.stage1.names),
             "names2": list(b.stage2.names), "stage1": b.text1, "stage2": b.text2, "meta": b.meta,
-            "cut": b.text_cut, "types": b.text_types,
+            "cut": b.text_cut, "types": b.text_types, "type_thresholds": b.type_thresholds,
         })
 
     @classmethod
@@ -144,7 +153,7 @@ class AutoModel:
     def _from_payload(cls, payload: dict[str, Any]) -> AutoModel:
         boosters = _Boosters(payload["stage1"], payload["stage2"], float(payload["threshold"]),
                              payload.get("meta", {}), payload.get("cut", ""),
-                             payload.get("types", ""))
+                             payload.get("types", ""), payload.get("type_thresholds", []))
         if (boosters.stage1.names != tuple(payload["names1"])
                 or boosters.stage2.names != tuple(payload["names2"])):
             raise ModelError("the model's boosters read other features than it lists")
@@ -165,6 +174,7 @@ class _Boosters:
     meta: dict[str, Any] = field(default_factory=dict)
     text_cut: str = ""  # the page-cut booster, when the model has one
     text_types: str = ""  # the page-type booster, when the model has one
+    type_thresholds: list[float] = field(default_factory=list)  # per page type, when learned
     stage1: Forest = field(init=False, repr=False)
     stage2: Forest = field(init=False, repr=False)
     cut: Forest | None = field(init=False, repr=False)

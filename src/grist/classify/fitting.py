@@ -45,7 +45,9 @@ class TrainConfig:
     ``page_cut``: learn a threshold per page from the shape of its final probabilities
     (``grist.classify.cut``; ``cut_rounds`` rounds, on out-of-fold stage-2 probabilities).
     ``page_type``: stage 2 also sees the predicted type of the page (``grist.classify.pagetype``;
-    ``type_rounds`` rounds).
+    ``type_rounds`` rounds). ``type_thresholds``: a threshold per page type as well, each chosen
+    on the training pages predicted of that type (``_type_thresholds``); a page's threshold is
+    their mean weighed by its type probabilities (``AutoModel.cut``).
     """
 
     rounds: int = 150
@@ -69,9 +71,11 @@ class TrainConfig:
     cut_rounds: int = 100
     page_type: bool = True
     type_rounds: int = 60
+    type_thresholds: bool = True
 
 
 THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+TYPE_THRESHOLD_PAGES = 30  # training pages of a predicted type that earn it a threshold of its own
 
 
 def _params(config: TrainConfig, leaves: int) -> dict[str, Any]:
@@ -153,16 +157,20 @@ def fit_boosters(pages: Sequence[LabelledPage], names1: tuple[str, ...],
     stage2 = _train(lgb, values2, labels, weights1, names2, _params(config, config.leaves2),
                     config.rounds2)
     threshold = config.threshold
+    by_type: list[float] = []
     if threshold is None:
-        threshold = _best_threshold(pages, wanted, names1,
-                                    stage2.predict(values2, num_threads=1))
+        curves = _threshold_curves(pages, wanted, names1, stage2.predict(values2, num_threads=1))
+        threshold = _best_threshold(curves)
+        if config.type_thresholds and types is not None:
+            by_type = _type_thresholds(curves, types, threshold)
     cut = ""
     if config.page_cut:
         cut = _fit_cut(lgb, pages, wanted, names1, values2, labels, weights1, names2, config)
     meta = {"pages": len(pages), "blocks": len(labels), "config": asdict(config),
             "datasets": sorted({p.dataset for p in pages})}
     return {"text1": stage1.model_to_string(), "text2": stage2.model_to_string(),
-            "threshold": threshold, "meta": meta, "text_cut": cut, "text_types": type_text}
+            "threshold": threshold, "meta": meta, "text_cut": cut, "text_types": type_text,
+            "type_thresholds": by_type}
 
 
 def _fit_cut(lgb: Any, pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
@@ -231,18 +239,19 @@ def _stage2_rows(pages: Sequence[LabelledPage], names1: tuple[str, ...],
         parts = [m.select(names) for m in parts]
     return np.vstack([m.values for m in parts]), names
 
-def _best_threshold(pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
-                    names1: Sequence[str], p2: np.ndarray) -> float:
-    """The threshold of THRESHOLDS with the best mean per-page word F1 on the training pages.
+def _threshold_curves(pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
+                      names1: Sequence[str], p2: np.ndarray) -> np.ndarray:
+    """Per training page, its word F1 at each threshold of THRESHOLDS (pages x thresholds; 0
+    for pages without content).
 
     Stage 2's probabilities there come from out-of-fold stage-1 scores, so they are about as
     sure as on unseen pages; a page's F1 counts the words of its blocks (labels as truth).
     """
     column = list(names1).index("num_words")
     grid = np.array(THRESHOLDS)
-    total = np.zeros(len(grid))
+    curves = np.zeros((len(pages), len(grid)))
     start = 0
-    for page, labels in zip(pages, wanted, strict=True):
+    for i, (page, labels) in enumerate(zip(pages, wanted, strict=True)):
         p = p2[start:start + len(labels)]
         start += len(labels)
         words = page.values[:, column].astype(float)
@@ -251,5 +260,19 @@ def _best_threshold(pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
             continue
         kept = (p[None, :] >= grid[:, None]).astype(float)
         hits, chosen = kept @ content, kept @ words
-        total += 2 * hits / np.maximum(chosen + content.sum(), 1e-9)
-    return float(grid[int(np.argmax(total))])
+        curves[i] = 2 * hits / np.maximum(chosen + content.sum(), 1e-9)
+    return curves
+
+
+def _best_threshold(curves: np.ndarray) -> float:
+    """The threshold of THRESHOLDS with the best mean word F1 over the pages of ``curves``."""
+    return float(THRESHOLDS[int(np.argmax(curves.sum(axis=0)))])
+
+
+def _type_thresholds(curves: np.ndarray, types: np.ndarray, fallback: float) -> list[float]:
+    """Per page type, the best threshold on the training pages predicted of that type
+    (``types``: their out-of-fold type probabilities); ``fallback`` for a type predicted for
+    fewer than TYPE_THRESHOLD_PAGES pages, too few to choose on."""
+    kinds = np.argmax(types, axis=1)
+    return [_best_threshold(curves[kinds == k]) if (kinds == k).sum() >= TYPE_THRESHOLD_PAGES
+            else fallback for k in range(types.shape[1])]

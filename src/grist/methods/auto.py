@@ -98,9 +98,9 @@ def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
     matrix = stage1_features(blocks, doc, elements, ctx.budget)
     ctx.budget.check("features")
     model: AutoModel = ctx.resources
-    p1, p2 = model.predict(matrix, [b.region for b in blocks], [b.path for b in blocks])
+    p1, p2, cut = model.predict(matrix, [b.region for b in blocks], [b.path for b in blocks])
     words = matrix.column("num_words")
-    threshold = model.cut(p2, words) if config.threshold is None else config.threshold
+    threshold = cut if config.threshold is None else config.threshold
     keep, share, small = select_content(p2, words, threshold, config.fallback_below,
                                         config.fallback_words, config.whole_page_words)
     roles = derive_roles(matrix, [b.text for b in blocks], keep).tolist()
