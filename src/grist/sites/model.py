@@ -243,15 +243,13 @@ class SiteModel:
         if self.config.decide == "none":
             return [None] * len(blocks)
         found = self.evidence(doc, blocks)
-        if found.empties(np.fromiter((b.label == CONTENT for b in blocks), bool, len(blocks))):
+        kept = np.fromiter((b.label == CONTENT for b in blocks), bool, len(blocks))
+        if found.empties(kept):
             raise GristError(f"every block the page kept is template text of cluster "
                              f"{found.cluster}, so the page is kept as the page method found it")
-        verdicts: list[Verdict | None] = []
-        for block, is_template, n in zip(blocks, found.template(), found.text_pages, strict=True):
-            flip = is_template and block.label == CONTENT
-            verdicts.append(Verdict(BOILERPLATE, found.reason(int(n)), self.source) if flip
-                            else None)
-        return verdicts
+        flips = kept & found.template()
+        return [Verdict(BOILERPLATE, found.reason(int(n)), self.source) if flip else None
+                for flip, n in zip(flips.tolist(), found.text_pages.tolist(), strict=True)]
 
     def transform(self, page: RawPage, method: str = "auto") -> Result:
         """The page extracted with this model's verdicts: ``grist.extract(page, site=self)``."""
