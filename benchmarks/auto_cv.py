@@ -6,6 +6,9 @@ Each dataset is scored twice: with the convention its gold follows (``grist.io.d
 older sets count the headline, bylines and captions as main text) and with auto's default output
 (the body only). Peers' outputs (trafilatura default and favor_precision, readability-lxml) are
 cached and scored on the same pages. Labelled pages, groups and peer outputs live in --cache.
+LightGBM samples rows and features from a seed, and on the smaller datasets the CV F1 moves
+with it (docs/benchmarks/auto.md): ``--seeds 7 8 9`` trains every model once per seed and gives
+the mean, and each seed's F1 beside it.
 
     flock /tmp/grist-bench.lock nice -n 10 .venv/bin/python benchmarks/auto_cv.py \\
         --datasets-dir ../shared/datasets --validation cv lodo --save-models build/cv
@@ -20,6 +23,7 @@ import pickle
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +31,7 @@ import numpy as np
 from grist.classify.boosted import AutoModel, TrainConfig
 from grist.classify.rows import LabelledPage
 from grist.document import ROLES
-from grist.evaluate.metrics import lcs_prf, shingle_counts, shingle_prf
+from grist.evaluate.metrics import lcs_prf, shingle_counts, shingle_prf, snippet_scores
 from grist.features.auto import stage1_features
 from grist.features.matrix import FeatureMatrix
 from grist.io.datasets import gold_convention, read_jsonl
@@ -72,6 +76,26 @@ def groups(path: Path, cache: Path) -> dict[str, str]:
     found = {p.id: site_group(p.site, p.url, p.html, f"{name}/{p.id}") for p in read_jsonl(path)}
     target.write_text(json.dumps(found))
     return found
+
+
+def snippets(path: Path, cache: Path) -> dict[str, list[list[str]]]:
+    """The must-have and must-not snippets (``with``, ``without``) of every page that has them
+    (modern-dev's; cached), as some current benchmarks score extractions."""
+    target = cache / f"snippets-{path.name.split('.')[0]}.json"
+    if target.exists():
+        return json.loads(target.read_text())
+    found = {p.id: [p.extra.get("with") or [], p.extra.get("without") or []]
+             for p in read_jsonl(path) if p.extra.get("with") or p.extra.get("without")}
+    target.write_text(json.dumps(found))
+    return found
+
+
+def snippet_score(texts: dict[str, str], wanted: dict[str, list[list[str]]]) -> dict[str, float]:
+    """Mean share of must-have snippets found and of must-not snippets absent, and their F1."""
+    pairs = np.array([snippet_scores(texts.get(k, ""), w, wo) for k, (w, wo) in wanted.items()])
+    hit, clean = pairs.mean(axis=0)
+    return {"with": float(hit), "without": float(clean),
+            "f1": float(2 * hit * clean / (hit + clean)) if hit + clean else 0.0}
 
 
 def peer_outputs(peer: str, path: Path, cache: Path) -> dict[str, str]:
@@ -155,7 +179,7 @@ def run_validation(kind: str, data: dict[str, list[LabelledPage]], folds: dict[s
         train = [p for p in everything if key(p) not in held_keys
                  and (kind == "cv" or p.dataset != part)][:: args.page_step]
         model = AutoModel(config).fit(train, names1)
-        if args.save_models:
+        if args.save_models and config.seed == args.seeds[0]:
             folder = Path(args.save_models) / kind
             folder.mkdir(parents=True, exist_ok=True)
             model.save(folder / f"{part}.json.gz")
@@ -174,16 +198,44 @@ def report(kind: str, data: dict[str, list[LabelledPage]], found: dict, cache: P
     for name, pages in data.items():
         golds = {p.id: p.gold for p in pages}
         convention = gold_convention(name)
+        wanted = snippets(paths[name], cache)
+        wanted = {p.id: wanted[p.id] for p in pages if p.id in wanted}
         row = {"dataset": name, "pages": len(pages), "convention": sorted(convention)}
-        row["auto"] = score({p.id: text_of(p, found[f"{name}/{p.id}"][1], convention)
-                             for p in pages}, golds)
-        row["auto-body"] = score({p.id: text_of(p, found[f"{name}/{p.id}"][1],
-                                                frozenset({"body"})) for p in pages}, golds)
-        for peer in peers:
-            row[peer] = score(peer_outputs(peer, paths[name], cache), golds)
+        outputs = {"auto": {p.id: text_of(p, found[f"{name}/{p.id}"][1], convention)
+                            for p in pages},
+                   "auto-body": {p.id: text_of(p, found[f"{name}/{p.id}"][1],
+                                               frozenset({"body"})) for p in pages},
+                   **{peer: peer_outputs(peer, paths[name], cache) for peer in peers}}
+        for system, texts in outputs.items():
+            row[system] = score(texts, golds)
+            if wanted:
+                row[system]["snippets"] = snippet_score(texts, wanted)
         rows.append(row)
         print(kind, json.dumps(row), file=sys.stderr)
     return rows
+
+
+def mean_rows(per_seed: list[list[dict]]) -> list[dict]:
+    """The report rows of several seeds with every score averaged over the seeds."""
+    def mean(values: list) -> object:
+        if isinstance(values[0], dict):
+            return {k: mean([v[k] for v in values]) for k in values[0]}
+        if isinstance(values[0], float):
+            return float(np.mean(values))
+        return values[0]
+    return [mean(list(rows)) for rows in zip(*per_seed, strict=True)]
+
+
+def seed_table(kind: str, per_seed: list[list[dict]], seeds: Sequence[int]) -> str:
+    """auto's shingle F1 per dataset under each seed, and their spread."""
+    lines = [f"\n{kind}: auto's shingle F1 per seed\n",
+             "| dataset | " + " | ".join(f"seed {s}" for s in seeds) + " | max - min |",
+             "|---|" + "---:|" * (len(seeds) + 1)]
+    for rows in zip(*per_seed, strict=True):
+        f1 = [row["auto"]["sh_f1"] for row in rows]
+        lines.append(f"| {rows[0]['dataset']} | " + " | ".join(f"{v:.3f}" for v in f1)
+                     + f" | {max(f1) - min(f1):.3f} |")
+    return "\n".join(lines) + "\n"
 
 
 def role_table(data: dict[str, list[LabelledPage]]) -> str:
@@ -221,6 +273,15 @@ def render(kind: str, rows: list[dict], systems: Sequence[str]) -> str:
     means = [f"{np.mean([r[s]['sh_f1'] for r in rows]):.3f} "
              f"{np.mean([r[s]['lcs_f1'] for r in rows]):.3f}" for s in systems]
     lines.append("| **mean** | " + " | ".join(means) + " |")
+    with_snippets = [row for row in rows if "snippets" in row[systems[0]]]
+    if with_snippets:
+        lines += [f"\n{kind}: snippet F1 (must-have snippets found / must-not snippets absent)\n",
+                  "| dataset | pages | " + " | ".join(systems) + " |",
+                  "|---|---:|" + "---:|" * len(systems)]
+        for row in with_snippets:
+            cells = [f"{row[s]['snippets']['f1']:.3f} ({row[s]['snippets']['with']:.3f} / "
+                     f"{row[s]['snippets']['without']:.3f})" for s in systems]
+            lines.append(f"| {row['dataset']} | {row['pages']} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -236,9 +297,15 @@ def main() -> int:
                         help="train on every N-th page of the training part (faster)")
     parser.add_argument("--rounds", type=int, default=TrainConfig.rounds)
     parser.add_argument("--max-depth", type=int, default=TrainConfig.max_depth)
+    parser.add_argument("--min-leaf", type=int, default=TrainConfig.min_leaf)
     parser.add_argument("--dataset-power", type=float, default=TrainConfig.dataset_power)
     parser.add_argument("--page-power", type=float, default=TrainConfig.page_power)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[TrainConfig.seed],
+                        help="LightGBM seeds (its row and feature sampling): with several, every "
+                        "model is trained once per seed and the tables give the mean")
+    parser.add_argument("--feature-fraction", type=float, default=TrainConfig.feature_fraction)
+    parser.add_argument("--bagging-fraction", type=float, default=TrainConfig.bagging_fraction)
     parser.add_argument("--target", choices=("body", "article", "gold"), default=TrainConfig.target)
     parser.add_argument("--no-calibration", action="store_true")
     parser.add_argument("--no-page-signals", action="store_true")
@@ -288,20 +355,28 @@ def main() -> int:
         for name in names:
             data[name], reduced = dropped(data[name], names1, args.drop)
         names1 = reduced
-    config = TrainConfig(rounds=args.rounds, max_depth=args.max_depth, threads=args.threads,
+    config = TrainConfig(rounds=args.rounds, max_depth=args.max_depth, min_leaf=args.min_leaf,
+                         threads=args.threads,
                          dataset_power=args.dataset_power, page_power=args.page_power,
                          threshold=args.threshold,
                          target=args.target, calibration=not args.no_calibration,
                          page_signals=not args.no_page_signals, page_cut=args.page_cut,
                          page_type=not args.no_page_type,
-                         type_thresholds=not args.no_type_thresholds)
+                         type_thresholds=not args.no_type_thresholds,
+                         feature_fraction=args.feature_fraction,
+                         bagging_fraction=args.bagging_fraction)
     systems = ("auto", "auto-body", *args.peers)
     tables = [f"Command: `{' '.join(sys.argv)}`"]
     predictions = {}
     for kind in args.validation:
-        found = run_validation(kind, data, folds, config, args, names1)
-        predictions[kind] = found
-        tables.append(render(kind, report(kind, data, found, cache, paths, args.peers), systems))
+        per_seed = []
+        for seed in args.seeds:
+            found = run_validation(kind, data, folds, replace(config, seed=seed), args, names1)
+            predictions[kind if seed == args.seeds[0] else f"{kind}@{seed}"] = found
+            per_seed.append(report(kind, data, found, cache, paths, args.peers))
+        tables.append(render(kind, mean_rows(per_seed), systems))
+        if len(per_seed) > 1:
+            tables.append(seed_table(kind, per_seed, args.seeds))
     print("\n".join(tables))
     if args.out:
         with open(args.out, "a", encoding="utf-8") as out:

@@ -28,7 +28,9 @@ from grist.classify.fitting import (
     TrainConfig,
     _best_threshold,
     _page_weights,
+    _params,
     _threshold_curves,
+    _train,
     _type_thresholds,
 )
 
@@ -293,3 +295,21 @@ def test_page_power_one_gives_every_page_the_same_weight():
     per_set = _page_weights(pages, ("num_words",), TrainConfig(page_power=1.0, dataset_power=1.0))
     assert per_set[2].sum() == pytest.approx(per_set[0].sum() + per_set[1].sum())
 
+
+
+def test_the_seed_only_matters_through_the_sampling_fractions():
+    lgb = pytest.importorskip("lightgbm")
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=(400, 6))
+    labels = values[:, 0] + values[:, 1] * values[:, 2] + rng.normal(scale=0.5, size=400) > 0
+    weights, names = np.ones(400), [f"f{i}" for i in range(6)]
+
+    def trees(**fractions: float) -> list[str]:  # the trees, without the parameters listed
+        return [_train(lgb, values, labels, weights, names,
+                       _params(TrainConfig(seed=seed, **fractions), 7), 20)
+                .model_to_string().split("end of trees")[0] for seed in (1, 2)]
+
+    sampled = trees()  # half the features per tree, half the rows per round (the defaults)
+    assert sampled[0] != sampled[1]
+    whole = trees(feature_fraction=1.0, bagging_fraction=1.0)
+    assert whole[0] == whole[1]

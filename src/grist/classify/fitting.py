@@ -35,6 +35,8 @@ class TrainConfig:
     Rows weigh their word count + 1, divided by the page's word count to ``page_power`` (1: every
     page counts the same) and by its dataset's page count to ``dataset_power`` (1: every dataset
     counts the same), so that large or long-page datasets do not drown small or modern ones.
+    ``feature_fraction`` / ``bagging_fraction``: the share of the features each tree may split
+    on and of the rows each round learns from (LightGBM's sampling, drawn from ``seed``).
     ``threshold`` None: chosen on the training pages (``_best_threshold``).
     ``target``: what a positive block is — ``body`` (role body, ``grist.classify.roles``),
     ``article`` (the body and the article's title, subtitle, bylines and captions) or ``gold``
@@ -61,6 +63,8 @@ class TrainConfig:
     folds: int = 2
     threads: int = 1
     seed: int = 7
+    feature_fraction: float = 0.5
+    bagging_fraction: float = 0.5
     page_power: float = 0.5
     dataset_power: float = 0.0
     threshold: float | None = None
@@ -82,8 +86,9 @@ def _params(config: TrainConfig, leaves: int) -> dict[str, Any]:
     return {
         "objective": "binary", "learning_rate": config.learning_rate, "num_leaves": leaves,
         "max_depth": config.max_depth,
-        "min_data_in_leaf": config.min_leaf, "feature_fraction": 0.5, "lambda_l2": 1.0,
-        "bagging_fraction": 0.5, "bagging_freq": 1, "max_bin": 63,
+        "min_data_in_leaf": config.min_leaf, "feature_fraction": config.feature_fraction,
+        "lambda_l2": 1.0, "bagging_fraction": config.bagging_fraction,
+        "bagging_freq": 1 if config.bagging_fraction < 1 else 0, "max_bin": 63,
         "num_threads": config.threads, "seed": config.seed, "deterministic": True,
         "force_row_wise": True, "verbosity": -1,
     }
