@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import pickle
 import sys
 import time
@@ -51,6 +52,13 @@ def _digest() -> str:
     return hashlib.sha1(names.encode()).hexdigest()[:8]
 
 
+def cache_write(target: Path, data: bytes) -> None:
+    """Write a cache file whole or not at all (runs sharing the cache may read it meanwhile)."""
+    partial = target.with_name(f".{target.name}.{os.getpid()}")
+    partial.write_bytes(data)
+    os.replace(partial, target)
+
+
 def labelled(path: Path, cache: Path) -> tuple[list[LabelledPage], BuildReport]:
     """Labelled pages of one dataset, cached under a digest of the features and label version."""
     target = cache / f"labelled-{path.name.split('.')[0]}-{_digest()}.pkl"
@@ -59,7 +67,7 @@ def labelled(path: Path, cache: Path) -> tuple[list[LabelledPage], BuildReport]:
     else:
         report = BuildReport()
         pages = list(label_pages(read_jsonl(path), report))
-        target.write_bytes(pickle.dumps((pages, report)))
+        cache_write(target, pickle.dumps((pages, report)))
     names = stage1_features([], None).names
     for page in pages:  # the role rules may have changed since the pages were labelled
         page.roles = derive_roles(FeatureMatrix(names, page.values), page.texts, page.labels,
@@ -74,7 +82,7 @@ def groups(path: Path, cache: Path) -> dict[str, str]:
     if target.exists():
         return json.loads(target.read_text())
     found = {p.id: site_group(p.site, p.url, p.html, f"{name}/{p.id}") for p in read_jsonl(path)}
-    target.write_text(json.dumps(found))
+    cache_write(target, json.dumps(found).encode())
     return found
 
 
@@ -86,7 +94,7 @@ def snippets(path: Path, cache: Path) -> dict[str, list[list[str]]]:
         return json.loads(target.read_text())
     found = {p.id: [p.extra.get("with") or [], p.extra.get("without") or []]
              for p in read_jsonl(path) if p.extra.get("with") or p.extra.get("without")}
-    target.write_text(json.dumps(found))
+    cache_write(target, json.dumps(found).encode())
     return found
 
 
@@ -112,7 +120,7 @@ def peer_outputs(peer: str, path: Path, cache: Path) -> dict[str, str]:
             out[page.id] = extract(page.html, page.url) or ""
         except Exception:  # noqa: BLE001 - a peer's crash scores as an empty extraction
             out[page.id] = ""
-    target.write_text(json.dumps(out))
+    cache_write(target, json.dumps(out).encode())
     return out
 
 
