@@ -88,7 +88,7 @@ def groups(path: Path, cache: Path) -> dict[str, str]:
 
 def snippets(path: Path, cache: Path) -> dict[str, list[list[str]]]:
     """The must-have and must-not snippets (``with``, ``without``) of every page that has them
-    (modern-dev's; cached), as some current benchmarks score extractions."""
+    (modern-dev's and wcxb-dev's; cached), as some current benchmarks score extractions."""
     target = cache / f"snippets-{path.name.split('.')[0]}.json"
     if target.exists():
         return json.loads(target.read_text())
