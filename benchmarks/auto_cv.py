@@ -193,8 +193,8 @@ def run_validation(kind: str, data: dict[str, list[LabelledPage]], folds: dict[s
             model.save(folder / f"{part}.json.gz")
         for page in held:
             out[key(page)] = predict(model, page, names1, selection)
-        print(f"{kind} {part}: trained on {len(train)} pages, threshold {model.threshold_} "
-              f"(by page type: {model.boosters_.type_thresholds}), "
+        print(f"{kind} {part} (seed {config.seed}): trained on {len(train)} pages, threshold "
+              f"{model.threshold_} (by page type: {model.boosters_.type_thresholds}), "
               f"{time.perf_counter() - started:.0f}s", file=sys.stderr)
     return out
 
