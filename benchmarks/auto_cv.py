@@ -32,7 +32,7 @@ import numpy as np
 from grist.classify.boosted import AutoModel, TrainConfig
 from grist.classify.rows import LabelledPage
 from grist.document import ROLES
-from grist.evaluate.metrics import lcs_prf, shingle_counts, shingle_prf, snippet_scores
+from grist.evaluate.aggregate import score_page, summarize
 from grist.features.auto import stage1_features
 from grist.features.matrix import FeatureMatrix
 from grist.io.datasets import gold_convention, read_jsonl
@@ -98,14 +98,6 @@ def snippets(path: Path, cache: Path) -> dict[str, list[list[str]]]:
     return found
 
 
-def snippet_score(texts: dict[str, str], wanted: dict[str, list[list[str]]]) -> dict[str, float]:
-    """Mean share of must-have snippets found and of must-not snippets absent, and their F1."""
-    pairs = np.array([snippet_scores(texts.get(k, ""), w, wo) for k, (w, wo) in wanted.items()])
-    hit, clean = pairs.mean(axis=0)
-    return {"with": float(hit), "without": float(clean),
-            "f1": float(2 * hit * clean / (hit + clean)) if hit + clean else 0.0}
-
-
 def peer_outputs(peer: str, path: Path, cache: Path) -> dict[str, str]:
     """Texts of one peer on one dataset (cached); pages that raise give an empty text."""
     from grist.evaluate.peers import make_peer
@@ -157,14 +149,13 @@ def text_of(page: LabelledPage, roles: np.ndarray, wanted: frozenset[str]) -> st
     return "\n".join(t for t, r in zip(page.texts, roles.tolist(), strict=True) if r in codes)
 
 
-def score(texts: dict[str, str], golds: dict[str, str]) -> dict[str, float]:
-    """Shingle P/R/F1 as the benchmark suite computes it (F1 of the mean P and mean R) and the
-    mean per-page word-LCS F1."""
-    sh = [shingle_prf(shingle_counts(texts.get(k, ""), g)) for k, g in golds.items()]
-    p = float(np.mean([s.precision for s in sh]))
-    r = float(np.mean([s.recall for s in sh]))
-    lcs = float(np.mean([lcs_prf(texts.get(k, ""), g).f1 for k, g in golds.items()]))
-    return {"sh_p": p, "sh_r": r, "sh_f1": 2 * p * r / (p + r) if p + r else 0.0, "lcs_f1": lcs}
+def score(texts: dict[str, str], golds: dict[str, str],
+          wanted: dict[str, list[list[str]]]) -> dict[str, float]:
+    """The benchmark suite's scores (``grist.evaluate.aggregate``): shingle P/R/F1 (F1 of the mean
+    P and mean R), mean per-page word-LCS F1 and, for pages with snippets, the mean share of
+    must-have snippets found (``with_hit``) and of must-not ones absent (``without_clean``)."""
+    return summarize([score_page(k, texts.get(k, ""), g, *wanted.get(k, (None, None)))
+                      for k, g in golds.items()], rounds=200)
 
 
 def run_validation(kind: str, data: dict[str, list[LabelledPage]], folds: dict[str, int],
@@ -215,9 +206,7 @@ def report(kind: str, data: dict[str, list[LabelledPage]], found: dict, cache: P
                                                frozenset({"body"})) for p in pages},
                    **{peer: peer_outputs(peer, paths[name], cache) for peer in peers}}
         for system, texts in outputs.items():
-            row[system] = score(texts, golds)
-            if wanted:
-                row[system]["snippets"] = snippet_score(texts, wanted)
+            row[system] = score(texts, golds, wanted)
         rows.append(row)
         print(kind, json.dumps(row), file=sys.stderr)
     return rows
@@ -271,6 +260,10 @@ def role_table(data: dict[str, list[LabelledPage]]) -> str:
     return "\n".join(lines)
 
 
+def _f1(a: float, b: float) -> float:
+    return 2 * a * b / (a + b) if a + b else 0.0
+
+
 def render(kind: str, rows: list[dict], systems: Sequence[str]) -> str:
     lines = [f"\n{kind}: shingle F1 (P / R) and LCS F1\n",
              "| dataset | " + " | ".join(systems) + " |", "|---|" + "---:|" * len(systems)]
@@ -281,14 +274,14 @@ def render(kind: str, rows: list[dict], systems: Sequence[str]) -> str:
     means = [f"{np.mean([r[s]['sh_f1'] for r in rows]):.3f} "
              f"{np.mean([r[s]['lcs_f1'] for r in rows]):.3f}" for s in systems]
     lines.append("| **mean** | " + " | ".join(means) + " |")
-    with_snippets = [row for row in rows if "snippets" in row[systems[0]]]
+    with_snippets = [row for row in rows if "with_hit" in row[systems[0]]]
     if with_snippets:
         lines += [f"\n{kind}: snippet F1 (must-have snippets found / must-not snippets absent)\n",
                   "| dataset | pages | " + " | ".join(systems) + " |",
                   "|---|---:|" + "---:|" * len(systems)]
         for row in with_snippets:
-            cells = [f"{row[s]['snippets']['f1']:.3f} ({row[s]['snippets']['with']:.3f} / "
-                     f"{row[s]['snippets']['without']:.3f})" for s in systems]
+            cells = [f"{_f1(row[s]['with_hit'], row[s]['without_clean']):.3f} "
+                     f"({row[s]['with_hit']:.3f} / {row[s]['without_clean']:.3f})" for s in systems]
             lines.append(f"| {row['dataset']} | {row['pages']} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
