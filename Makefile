@@ -11,7 +11,8 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
-$(VENV)/.stamp-install: pyproject.toml | $(VENV)/bin/python
+# The install compiles auto's tree walk (src/grist/classify/_treewalk.c): a change to it reinstalls.
+$(VENV)/.stamp-install: pyproject.toml setup.py src/grist/classify/_treewalk.c | $(VENV)/bin/python
 	$(PIP) install --quiet -e .
 	touch $@
 
@@ -58,4 +59,4 @@ bench-quick: check-datasets peers
 	$(VENV)/bin/grist bench --datasets-dir $(DATASETS) --quick
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache src/grist/classify/_treewalk.*.so

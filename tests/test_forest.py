@@ -10,6 +10,7 @@ import textwrap
 import numpy as np
 import pytest
 
+from grist.classify import forest as forest_module
 from grist.classify.forest import Forest
 from grist.errors import ModelError
 
@@ -43,18 +44,52 @@ SMALL = textwrap.dedent("""\
 def test_hand_written_tree_and_its_path_contributions():
     forest = Forest.parse(SMALL)
     rows = np.array([[0.0, 5.0], [1.0, 0.5], [1.0, 2.0], [0.5, 9.0]])
-    raw, contrib = forest.evaluate(rows, contributions=True)
+    raw, contrib = both_walks(forest, rows, contributions=True)
     assert raw.tolist() == pytest.approx([0.1, 0.3, 0.6, 0.1])
     # Saabas: root (0.2) -> right node (0.4) credits a with +0.2, -> leaf 0.6 credits b with +0.2
     assert contrib[2].tolist() == pytest.approx([0.2, 0.2, 0.2])
     assert contrib[0].tolist() == pytest.approx([-0.1, 0.0, 0.2])
     assert contrib[1].tolist() == pytest.approx([0.2, -0.1, 0.2])
     assert forest.predict(rows) == pytest.approx(1 / (1 + np.exp(-raw)))
+    # no missing-value rule: NaN reads as 0 (LightGBM's missing type None), in both walks
+    assert both_walks(forest, np.array([[np.nan, 5.0], [1.0, np.nan]]))[0].tolist() == \
+        pytest.approx([0.1, 0.3])
+
+
+def test_the_compiled_walk_was_built():
+    # Optional for users (an install without a C compiler falls back to NumPy), required here:
+    # CI would otherwise measure and test only the fallback without saying so.
+    from grist.classify import _treewalk
+
+    assert forest_module._treewalk is _treewalk
+
+
+def both_walks(forest: Forest, rows: np.ndarray, contributions: bool = False
+               ) -> tuple[np.ndarray, np.ndarray | None]:
+    """Evaluate by the C walk and by the NumPy walk, assert they agree, return the C result."""
+    rows = np.ascontiguousarray(rows, dtype=np.float64)
+    raw, contrib = forest.evaluate(rows, contributions)
+    saved = forest_module._treewalk
+    try:
+        forest_module._treewalk = None
+        raw_np, contrib_np = forest.evaluate(rows, contributions)
+    finally:
+        forest_module._treewalk = saved
+    assert np.abs(raw - raw_np).max() < 1e-12
+    if contributions:
+        assert np.abs(contrib - contrib_np).max() < 1e-12
+    return raw, contrib
 
 
 def test_bad_models_and_inputs_raise_model_error():
     with pytest.raises(ModelError):
         Forest.parse("not a model")
+    with pytest.raises(ModelError, match="back up"):  # a cycle: the walk would never end
+        Forest.parse(SMALL.replace("right_child=1 -3", "right_child=1 0"))
+    with pytest.raises(ModelError, match="outside"):  # a leaf the tree does not have
+        Forest.parse(SMALL.replace("left_child=-1 -2", "left_child=-1 -9"))
+    with pytest.raises(ModelError, match="feature"):
+        Forest.parse(SMALL.replace("split_feature=0 1", "split_feature=0 7"))
     with pytest.raises(ModelError):  # a multi-class objective needs its trees per class
         Forest.parse(SMALL.replace("objective=binary sigmoid:1", "objective=multiclass num_class:3"))
     with pytest.raises(ModelError):
@@ -95,8 +130,9 @@ def test_same_scores_as_lightgbm(variant):
         test[np.random.default_rng(4).random(test.shape) < 0.1] = np.nan
         test[:5, 2] = [-1.0, 2.7, 1e9, 6.0, 40.0]
     assert np.abs(forest.predict(test) - booster.predict(test)).max() < 1e-9
-    raw, contrib = forest.evaluate(test, contributions=True)
+    raw, contrib = both_walks(forest, test, contributions=True)
     assert np.abs(raw - booster.predict(test, raw_score=True)).max() < 1e-9
+    assert np.abs(both_walks(forest, test)[0] - raw).max() < 1e-12
     assert np.abs(contrib.sum(axis=1) - raw).max() < 1e-9
     if variant == "categorical":
         assert forest.categorical.any()
@@ -117,6 +153,7 @@ def test_multi_class_probabilities_match_lightgbm():
     test, _ = _random_data(6, rows=300)
     assert forest.classes == 3 and forest.num_trees == 60
     assert np.abs(forest.predict(test) - booster.predict(test)).max() < 1e-9
+    both_walks(forest, test)
     assert forest.evaluate(test[:0])[0].shape == (0, 3)
     with pytest.raises(ModelError):
         forest.evaluate(test, contributions=True)
