@@ -54,6 +54,11 @@ def test_hand_written_tree_and_its_path_contributions():
     # no missing-value rule: NaN reads as 0 (LightGBM's missing type None), in both walks
     assert both_walks(forest, np.array([[np.nan, 5.0], [1.0, np.nan]]))[0].tolist() == \
         pytest.approx([0.1, 0.3])
+    # more rows than the C walk takes at once (it goes in slices)
+    many = np.random.default_rng(0).uniform(0, 2, size=(10_000, 2))
+    raw, contrib = both_walks(forest, many, contributions=True)
+    expected = np.where(many[:, 0] <= 0.5, 0.1, np.where(many[:, 1] <= 1.0, 0.3, 0.6))
+    assert np.abs(raw - expected).max() < 1e-12 and np.abs(contrib.sum(axis=1) - raw).max() < 1e-12
 
 
 def test_the_compiled_walk_was_built():

@@ -37,7 +37,8 @@ except ImportError:  # built without a C compiler: the NumPy walk does the work
 K_ZERO = 1e-35  # LightGBM's kZeroThreshold
 _CATEGORICAL, _DEFAULT_LEFT = 1, 2
 _MISSING_ZERO, _MISSING_NAN = 1, 2
-_PAIRS_PER_SLICE = 1 << 20  # (row, tree) pairs walked at once
+_PAIRS_PER_SLICE = 1 << 20  # (row, tree) pairs walked at once by NumPy
+_ROWS_PER_SLICE = 4096  # rows walked at once in C (a feature-major copy of them is made)
 # A node as the C walk reads it (the Node struct of _treewalk.c: same fields, same alignment).
 NODE = np.dtype([("threshold", np.float64), ("feature", np.int32), ("left", np.int32),
                  ("right", np.int32), ("cat_start", np.int32), ("cat_words", np.int32),
@@ -127,12 +128,16 @@ class Forest:
     def _evaluate_compiled(self, values: np.ndarray, contrib: np.ndarray | None) -> np.ndarray:
         """The trees' summed output by the C walk (``grist.classify._treewalk``), over
         feature-major values so that rows at the same node read neighbouring memory; the path
-        contributions are added to ``contrib`` (all but its bias column) when given."""
+        contributions are added to ``contrib`` (all but its bias column) when given. Rows go in
+        slices, so the feature-major copy stays small on pages of many blocks."""
         rows = len(values)
         raw = np.zeros((rows, self.classes))
         plain = not (self.missing_zero.any() or self.missing_nan.any() or self.categorical.any())
-        _treewalk.walk(np.ascontiguousarray(values.T), rows, *self._nodes, self.splits,
-                       self.classes, plain, raw, contrib)
+        for start in range(0, rows, _ROWS_PER_SLICE):
+            end = start + _ROWS_PER_SLICE
+            _treewalk.walk(np.ascontiguousarray(values[start:end].T), len(values[start:end]),
+                           *self._nodes, self.splits, self.classes, plain, raw[start:end],
+                           None if contrib is None else contrib[start:end])
         return raw if self.classes > 1 else raw[:, 0]
 
     @cached_property
