@@ -142,3 +142,31 @@ def test_flag_columns_resolved_in_groups_give_the_same_features(monkeypatch):
     assert features(body) == together
     monkeypatch.setattr(ancestry, "_CELLS_AT_ONCE", 60)  # a few columns at a time
     assert features(body) == together
+
+
+def test_class_words_of_other_languages_read_as_their_english_keyword():
+    english = features("<div class='comments-area'><p>nice post</p></div>"
+                       "<div class=ad-slot><p>buy now</p></div><footer class=x><p>end</p></footer>"
+                       "<div class=related><p>more stories</p></div>")
+    german = features("<div class='kommentarbereich'><p>nice post</p></div>"
+                      "<div class=werbung><p>buy now</p></div><footer class=x><p>end</p></footer>"
+                      "<div class=aehnliche-artikel><p>more stories</p></div>")
+    for text, keyword in (("nice post", "anc_comment"), ("buy now", "anc_ad"),
+                          ("more stories", "anc_related")):
+        assert english[text][keyword] == german[text][keyword] == 0.5  # the p's parent
+    # a whole-word alias does not fire inside a longer token, a starred one does
+    assert features("<div class=autorotate><p>slides</p></div>")["slides"]["anc_author"] == 0
+    assert features("<div class=autor><p>Ana</p></div>")["Ana"]["anc_author"] == 0.5
+    assert features("<div class=seitenfussbereich><p>x y</p></div>")["x y"]["anc_footer"] == 0.5
+
+
+def test_every_alias_names_a_keyword_the_features_read():
+    from grist.features.ancestry import ANCESTRY_KEYWORDS
+    from grist.features.context import CLASS_KEYWORDS
+    from grist.features.keywords import class_aliases
+
+    aliases = class_aliases()
+    assert set(aliases) <= set(ANCESTRY_KEYWORDS) | set(CLASS_KEYWORDS)
+    words = [w.rstrip("*") for ws in aliases.values() for w in ws]
+    assert all(w.isalnum() and w == w.lower() for w in words)  # tokens are runs of a-z, 0-9
+    assert len(words) == len(set(words))  # one keyword per alias

@@ -58,6 +58,31 @@ def test_furniture_gets_its_role_whether_or_not_the_gold_holds_it():
         assert roles["Copyright 2024 Town Herald"] == "footer"
 
 
+ABSATZ = ("Der Gemeinderat hat am Dienstagabend lange über die Brücke am Fluss beraten und "
+          "schließlich beschlossen, dass die alte Querung den Verkehr der Stadt nicht mehr tragen "
+          "kann.")
+NACHRICHT = (
+    "<html><head><title>Gemeinderat will eine neue Brücke - Stadtbote</title></head><body>"
+    "<div class=hauptnavigation><ul><li><a href=/>Start</a></li><li><a href=/n>Lokales</a></li>"
+    "</ul></div><div class=artikel><h1>Gemeinderat will eine neue Brücke</h1>"
+    "<div class=datum>Aktualisiert am 3. März 2024, 10:12 Uhr</div>"
+    f"<p>{ABSATZ}</p><p>{ABSATZ.replace('Dienstagabend', 'Freitagabend')}</p></div>"
+    "<div class=kommentarbereich><p>Endlich tut sich etwas, das war lange überfällig.</p></div>"
+    "<div class=aehnliche-artikel><a href=/a>Noch ein Artikel über Straßen</a></div>"
+    "<div class=fusszeile>Impressum und Datenschutz des Stadtboten</div></body></html>"
+)
+
+
+def test_german_markup_and_bylines_get_the_same_roles():
+    roles = roles_of(NACHRICHT, ABSATZ + "\n\n" + ABSATZ.replace("Dienstagabend", "Freitagabend"))
+    expected = {"Gemeinderat will eine neue Brücke": "title",
+                "Aktualisiert am 3. März 2024, 10:12 Uhr": "byline", ABSATZ: "body",
+                "Start": "navigation", "Endlich tut sich etwas, das war lange überfällig.": "comment",
+                "Noch ein Artikel über Straßen": "related",
+                "Impressum und Datenschutz des Stadtboten": "footer"}
+    assert {text: roles[text] for text in expected} == expected
+
+
 def test_readers_comments_are_comments_even_in_the_gold():
     html = ("<html><body><article><p>" + PARAGRAPH + "</p><p>" + PARAGRAPH + "</p></article>"
             "<div class=comments><p>I disagree with the council on this one.</p></div>"

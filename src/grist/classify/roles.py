@@ -57,8 +57,10 @@ SUBTITLE_WORDS = ("dek", "standfirst", "subtitle", "subhead")
 BYLINE_WORDS = ("byline", "author", "date", "time", "published", "updated", "dateline")
 CAPTION_WORDS = ("caption", "credit")
 MEDIA_WORDS = ("photo", "image", "gallery", "media", "figure")
-BYLINE_START = re.compile(
-    r"^(?:by|von|par|por|updated|published|posted|written by|last updated?|staff|reporter)\b", re.I)
+BYLINE_START = re.compile(  # English, then German, French, Spanish, Italian, Portuguese, Dutch
+    r"^(?:by|von|par|por|updated|published|posted|written by|last updated?|staff|reporter"
+    r"|aktualisiert|veröffentlicht|geschrieben von|publié|mis à jour|actualizado|publicado"
+    r"|escrito por|aggiornato|pubblicato|atualizado|bijgewerkt|gepubliceerd)\b", re.I)
 HEADER_ZONE = 25  # blocks before the body's first paragraph where a title may stand
 MAX_FURNITURE_WORDS = 60
 

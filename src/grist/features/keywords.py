@@ -6,6 +6,11 @@ some short ones may also start a token (``nav`` in ``navbar1``). Matching is don
 and cached per token: pages of different sites rarely share whole class strings, but they share
 tokens (``container``, ``menu``, ``item``), so a batch of unseen pages still hits the cache.
 Results are bit sets (Python ints), one bit per keyword, unpacked into bool rows with NumPy.
+
+Sites name their parts in their own language as often as in English (``kommentarbereich``,
+``publicidad``, ``fil-ariane``): ``grist/data/class_aliases.txt`` lists such words for each
+keyword, and a token holding one sets that keyword's bit, so a German comment box reads like an
+English one to every feature built on these bits.
 """
 
 from __future__ import annotations
@@ -13,21 +18,44 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from importlib import resources
 
 import numpy as np
 
 
+@lru_cache(maxsize=1)
+def class_aliases() -> dict[str, tuple[str, ...]]:
+    """Words of other languages for each English keyword (``grist/data/class_aliases.txt``); a
+    trailing ``*`` lets the word sit inside a longer token."""
+    text = resources.files("grist").joinpath("data", "class_aliases.txt").read_text("utf-8")
+    aliases: dict[str, tuple[str, ...]] = {}
+    for line in text.splitlines():
+        if line.strip() and not line.startswith("#"):
+            keyword, _, words = line.partition(":")
+            aliases[keyword.strip()] = tuple(words.split())
+    return aliases
+
+
 class Keywords:
-    """A keyword list, its per-token matcher and the conversion of bit sets to rows."""
+    """A keyword list, its per-token matcher and the conversion of bit sets to rows.
+
+    A keyword matches a token as described above, or through one of its ``class_aliases``."""
 
     def __init__(self, keywords: Sequence[str], starts: Sequence[str] = ()) -> None:
         self.keywords = tuple(keywords)
-        self.short: dict[str, int] = {}  # token -> bits of the short keywords it is
+        self.short: dict[str, int] = {}  # token -> bits of the keywords (or aliases) it is
         for i, key in enumerate(self.keywords):
             if len(key) <= 3:
                 for form in (key, key + "s"):
                     self.short[form] = self.short.get(form, 0) | 1 << i
         self.long = [(i, key) for i, key in enumerate(self.keywords) if len(key) > 3]
+        aliases = class_aliases()
+        for i, key in enumerate(self.keywords):
+            for alias in aliases.get(key, ()):
+                if alias.endswith("*"):
+                    self.long.append((i, alias[:-1]))
+                else:
+                    self.short[alias] = self.short.get(alias, 0) | 1 << i
         self.any_long = re.compile("|".join(key for _, key in self.long) or "(?!)")
         self.starts = [(self.keywords.index(key), key) for key in starts]
         self.token_bits = lru_cache(maxsize=1 << 16)(self._token_bits)
