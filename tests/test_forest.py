@@ -86,6 +86,18 @@ def both_walks(forest: Forest, rows: np.ndarray, contributions: bool = False
     return raw, contrib
 
 
+def test_a_model_without_features_or_splits_gives_its_leaves():
+    text = SMALL.replace("max_feature_idx=1", "max_feature_idx=-1").replace("feature_names=a b",
+                                                                         "feature_names=")
+    tree = text[text.index("Tree=0"):text.index("end of trees")]
+    text = text.replace(tree, "Tree=0\nnum_leaves=1\nnum_cat=0\nsplit_feature=\nthreshold=\n"
+                        "decision_type=\nleft_child=\nright_child=\nleaf_value=0.25\n"
+                        "shrinkage=1\n\n")
+    forest = Forest.parse(text)
+    assert forest.splits == 0 and forest.names == ()
+    assert both_walks(forest, np.zeros((3, 0)))[0].tolist() == [0.25, 0.25, 0.25]
+
+
 def test_bad_models_and_inputs_raise_model_error():
     with pytest.raises(ModelError):
         Forest.parse("not a model")

@@ -149,7 +149,7 @@ static PyObject *walk(PyObject *self, PyObject *args) {
         const int32_t *root = roots.buf;
         double *contrib = have_contrib ? steps.buf : NULL;
         Py_BEGIN_ALLOW_THREADS
-        if (plain && !contrib) {
+        if (plain && !contrib && width > 0) { /* (an idle row reads its leaf's feature 0) */
             for (Py_ssize_t t = 0; t < trees; t++)
                 for (Py_ssize_t first = 0; first < rows; first += LANES)
                     plain_tree(&w, root[t], first, rows - first < LANES ? rows - first : LANES,

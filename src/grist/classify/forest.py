@@ -296,20 +296,20 @@ def _numbers(tree: dict[str, str], key: str, kind: type = float) -> list:
 def _check_nodes(node_cols: dict[str, list], sizes: list[int], width: int) -> None:
     """Raise ModelError unless every split reads a known feature and leads to a later split or
     to a leaf of its own tree (global ids), so that every walk ends and reads only what exists."""
-    if not sizes:
+    count = np.array(sizes, dtype=np.int64) - 1  # split nodes per tree
+    splits = int(count.sum())
+    if not splits:
         return
-    sizes_ = np.array(sizes)
-    count = sizes_ - 1
     split_end = np.repeat(np.cumsum(count), count)  # first split id after the node's tree
-    leaf_start = np.repeat(split_end[-1] + np.cumsum(sizes_) - sizes_, count)
-    node = np.arange(len(split_end))
+    leaf_start = np.repeat(splits + np.cumsum(count + 1) - (count + 1), count)
+    leaf_end = leaf_start + np.repeat(count + 1, count)
+    node = np.arange(splits)
     feature = np.array(node_cols["feature"], dtype=np.int64)
     if ((feature < 0) | (feature >= width)).any():
         raise ModelError(f"model tree: a split on a feature the model does not have ({width})")
     for side in ("left", "right"):
         child = np.array(node_cols[side], dtype=np.int64)
-        leaf = child >= split_end[-1]
-        inside = np.where(leaf, (child >= leaf_start) & (child < leaf_start + sizes_.repeat(count)),
+        inside = np.where(child >= splits, (child >= leaf_start) & (child < leaf_end),
                           (child > node) & (child < split_end))
         if not inside.all():
             raise ModelError("model tree: a split leads outside its tree or back up it")
