@@ -13,9 +13,9 @@ step from a node to its child adds ``value(child) - value(node)`` to the split f
 raw score is the sum of the tree roots' values (the bias) plus its contributions.
 
 When the C extension ``grist.classify._treewalk`` was built with the package (it is optional: an
-install without a C compiler skips it), it walks each row down each tree instead, with the same
-decisions: about ten times faster on a page, where the NumPy walk spends most of its time in the
-overhead of small calls. The NumPy walk is the fallback and the reference the tests hold it to.
+install without a C compiler skips it), it walks the rows down the trees instead, with the same
+decisions: stage 1 of ``auto`` on a page of 250 blocks in 0.9 ms instead of 2.6-3.0, where the
+NumPy walk spends most of its time in the overhead of small calls. The NumPy walk is the fallback and the reference the tests hold it to.
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ class Forest:
         plain = not (self.missing_zero.any() or self.missing_nan.any() or self.categorical.any())
         for start in range(0, rows, _ROWS_PER_SLICE):
             end = start + _ROWS_PER_SLICE
-            _treewalk.walk(np.ascontiguousarray(values[start:end].T), len(values[start:end]),
+            _treewalk.walk(np.ascontiguousarray(values[start:end].T), min(end, rows) - start,
                            *self._nodes, self.splits, self.classes, plain, raw[start:end],
                            None if contrib is None else contrib[start:end])
         return raw if self.classes > 1 else raw[:, 0]
