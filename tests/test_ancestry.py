@@ -170,3 +170,20 @@ def test_every_alias_names_a_keyword_the_features_read():
     words = [w.rstrip("*") for ws in aliases.values() for w in ws]
     assert all(w.isalnum() and w == w.lower() for w in words)  # tokens are runs of a-z, 0-9
     assert len(words) == len(set(words))  # one keyword per alias
+
+
+def test_the_factored_keyword_pattern_finds_exactly_the_tokens_holding_a_keyword():
+    import random
+    import re
+
+    from grist.features.ancestry import ANCESTRY_KEYWORDS
+    from grist.features.keywords import trie_pattern
+
+    words = [w for w in ANCESTRY_KEYWORDS if len(w) > 3] + ["com", "comment", "commentaire"]
+    pattern = re.compile(trie_pattern(words))
+    rng = random.Random(5)
+    tokens = ["".join(rng.choice("acdemnorst") for _ in range(rng.randint(1, 12)))
+              for _ in range(3000)]
+    tokens += [f"x{w}y" for w in words] + [w[:-1] for w in words] + words
+    for token in tokens:
+        assert bool(pattern.search(token)) == any(w in token for w in words), token

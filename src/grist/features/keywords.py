@@ -36,6 +36,28 @@ def class_aliases() -> dict[str, tuple[str, ...]]:
     return aliases
 
 
+def trie_pattern(words: Iterable[str]) -> str:
+    """A regular expression matching any of ``words``, their shared prefixes factored out
+    (``ad(?:s|vert)``): Python's ``re`` tries the alternatives of a flat ``a|b|...`` one by one
+    at every position, so the factored form keeps a scan fast with hundreds of words."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        ends = "" in node
+        branches = [re.escape(char) + emit(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 and not ends else f"(?:{'|'.join(branches)})"
+        return f"{body}?" if ends else body
+
+    return emit(trie)
+
+
 class Keywords:
     """A keyword list, its per-token matcher and the conversion of bit sets to rows.
 
@@ -56,7 +78,7 @@ class Keywords:
                     self.long.append((i, alias[:-1]))
                 else:
                     self.short[alias] = self.short.get(alias, 0) | 1 << i
-        self.any_long = re.compile("|".join(key for _, key in self.long) or "(?!)")
+        self.any_long = re.compile(trie_pattern([key for _, key in self.long]) or "(?!)")
         self.starts = [(self.keywords.index(key), key) for key in starts]
         self.token_bits = lru_cache(maxsize=1 << 16)(self._token_bits)
 
