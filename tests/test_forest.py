@@ -238,3 +238,15 @@ def test_extraction_runs_without_lightgbm(tmp_path):
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert "The harbour opened a new pier" in done.stdout
+
+
+def test_version_says_which_walk_runs(monkeypatch, capsys):
+    from grist import cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["--version"])
+    assert "(compiled tree walk)" in capsys.readouterr().out
+    real = cli.importlib.util.find_spec
+    monkeypatch.setattr(cli.importlib.util, "find_spec",
+                        lambda name: None if name.endswith("_treewalk") else real(name))
+    assert "NumPy tree walk" in cli.version()

@@ -25,11 +25,20 @@ _SUBCOMMANDS = (
 )
 
 
+def version() -> str:
+    """What ``grist --version`` prints: the version, and whether ``auto``'s trees are walked by
+    the compiled extension (an install without a C compiler falls back to NumPy, slower)."""
+    compiled = importlib.util.find_spec("grist.classify._treewalk") is not None
+    walk = "compiled tree walk" if compiled else (
+        "NumPy tree walk: built without a C compiler, auto runs about 15% slower")
+    return f"grist {__version__} ({walk})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="grist", description="Extract the main content of web pages."
     )
-    parser.add_argument("--version", action="version", version=f"grist {__version__}")
+    parser.add_argument("--version", action="version", version=version())
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in _SUBCOMMANDS:
         if importlib.util.find_spec(module_name) is not None:
