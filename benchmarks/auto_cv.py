@@ -44,7 +44,7 @@ from grist.classify.roles import derive_roles
 DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
             "modern-dev", "readability", "wcxb-dev")
 PEERS = ("trafilatura", "trafilatura-precision", "readability-lxml")
-LABEL_VERSION = "roles-5"  # bumped when segmentation or role rules change (the cache key)
+LABEL_VERSION = "roles-6"  # bumped when segmentation, role rules or feature values change (cache key)
 
 
 def _digest() -> str:
