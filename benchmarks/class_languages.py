@@ -137,7 +137,8 @@ def main() -> int:
     lines = [f"Command: `{' '.join(sys.argv)}`", "",
              f"{len(pages)} pages ({args.pages} of each dataset); the German rewrite changes the "
              f"markup of {changed}.", "",
-             "| markup | shingle P | shingle R | shingle F1 | LCS F1 |", "|---|---:|---:|---:|---:|"]
+             "| markup | shingle P | shingle R | shingle F1 | LCS F1 |",
+             "|---|---:|---:|---:|---:|"]
     for language in (None, *LANGUAGES):
         s = score(pages, language)
         label = "English (as published)" if language is None else f"keywords in {language}"
@@ -145,8 +146,9 @@ def main() -> int:
                      f"| {s['lcs_f1']:.4f} |")
         print(label, f"{s['sh_f1']:.4f}", file=sys.stderr)
     hits = alias_hits(pages)
-    lines += ["", f"Alias matches among the id/class tokens of these pages as published (mostly English; the `readability` and modern-dev sets hold some French, German, Spanish and Portuguese pages): "
-              f"{sum(hits.values())}" + (":" if hits else "."), ""]
+    lines += ["", "Alias matches among the id/class tokens of these pages as published (mostly "
+              "English; the `readability` and modern-dev sets hold some French, German, Spanish "
+              f"and Portuguese pages): {sum(hits.values())}" + (":" if hits else "."), ""]
     lines += [f"- {name}: {count}" for name, count in hits.most_common(30)]
     lines += ["", f"{time.process_time() - started:.0f} CPU s."]
     return publish("\n".join(lines), args.out)

@@ -77,7 +77,8 @@ def test_german_markup_and_bylines_get_the_same_roles():
     roles = roles_of(NACHRICHT, ABSATZ + "\n\n" + ABSATZ.replace("Dienstagabend", "Freitagabend"))
     expected = {"Gemeinderat will eine neue Brücke": "title",
                 "Aktualisiert am 3. März 2024, 10:12 Uhr": "byline", ABSATZ: "body",
-                "Start": "navigation", "Endlich tut sich etwas, das war lange überfällig.": "comment",
+                "Start": "navigation",
+                "Endlich tut sich etwas, das war lange überfällig.": "comment",
                 "Noch ein Artikel über Straßen": "related",
                 "Impressum und Datenschutz des Stadtboten": "footer"}
     assert {text: roles[text] for text in expected} == expected

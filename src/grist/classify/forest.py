@@ -15,7 +15,8 @@ raw score is the sum of the tree roots' values (the bias) plus its contributions
 When the C extension ``grist.classify._treewalk`` was built with the package (it is optional: an
 install without a C compiler skips it), it walks the rows down the trees instead, with the same
 decisions: stage 1 of ``auto`` on a page of 250 blocks in 0.9 ms instead of 2.6-3.0, where the
-NumPy walk spends most of its time in the overhead of small calls. The NumPy walk is the fallback and the reference the tests hold it to.
+NumPy walk spends most of its time in the overhead of small calls. The NumPy walk is the
+fallback and the reference the tests hold it to.
 """
 
 from __future__ import annotations
