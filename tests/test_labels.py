@@ -46,7 +46,7 @@ def test_coverage_counts_gold_words_the_page_lacks():
     blocks = blocks_of(PAGE)
     result = align(blocks, GOLD)
     missing = 6  # "A paragraph the page never had."
-    assert result.gold_words == len(GOLD.split())
+    assert result.gold_words == len(GOLD.split())  # (no punctuation stands alone here)
     assert abs(result.coverage - (result.gold_words - missing) / result.gold_words) < 1e-9
 
 
@@ -63,3 +63,20 @@ def test_empty_gold_labels_nothing():
     blocks = blocks_of(PAGE)
     result = align(blocks, "")
     assert not any(result.labels) and result.coverage == 1.0
+
+
+def test_gold_that_splits_code_at_its_highlighting_still_labels_the_code_block():
+    # Some gold texts put every highlighted element of a code line on a line of its own; the
+    # words are the same as the block's, only the whitespace between them differs.
+    page = ("<html><body><p>Filter the entries by their date and print each headline.</p>"
+            "<pre><code><span>for</span> e <span>in</span> Entry.objects.filter(pub_date=today):"
+            "\n    <span>print</span>(e.headline)</code></pre><p>Related: more posts</p>"
+            "</body></html>")
+    gold = ("Filter the entries by their date and print each headline.\n\nfor\n\ne\n\nin\n\n"
+            "Entry\n\n.\n\nobjects\n\n.\n\nfilter\n\n(\n\npub_date\n\n=\n\ntoday\n\n):\n\n"
+            "print\n\n(\n\ne\n\n.\n\nheadline\n\n)")
+    blocks = blocks_of(page)
+    result = align(blocks, gold)
+    by_text = {b.text.split()[0]: keep for b, keep in zip(blocks, result.labels, strict=True)}
+    assert by_text["for"] and by_text["Filter"] and not by_text["Related:"]
+    assert result.coverage == 1.0

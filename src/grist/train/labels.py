@@ -1,7 +1,10 @@
 """Label a page's blocks content/boilerplate by aligning its gold text to them (training data).
 
 Each block's words are cut into word shingles (``n`` words; a block shorter than ``n`` is one
-shingle) and looked up in the gold text. Each matching shingle votes for the gold position the
+shingle) and looked up in the gold text. Words are runs of word characters, as the shingle
+metric reads them (``grist.evaluate.metrics.shingle_tokens``), not whitespace-separated: some
+gold texts put every element of a highlighted code line on a line of its own
+(``Entry\n\n.\n\nobjects``), and a block ``Entry.objects`` holds the same words. Each matching shingle votes for the gold position the
 block would start at; a start that at least ``min_match`` of the shingles vote for is a candidate
 place. Text repeated on the page (a teaser of the lead, the headline in a "related" box) and in
 the gold (job ads all saying "1 Week Ago") has several places, so the blocks labelled content
@@ -18,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from grist.document import BOILERPLATE, CONTENT, Block
-from grist.evaluate.metrics import lcs_length, words
+from grist.evaluate.metrics import lcs_length, shingle_tokens
 
 
 @dataclass(frozen=True)
@@ -121,7 +124,7 @@ def align(blocks: Sequence[Block], gold: str, config: LabelConfig | None = None)
     """
     config = config or LabelConfig()
     n = config.shingle
-    gold_tokens = [_normalise(t) for t in words(gold)]
+    gold_tokens = [_normalise(t) for t in shingle_tokens(gold)]
     index = _gold_index(gold_tokens, n, config.max_places)
     size = len(gold_tokens) + 2
     tree = _MaxTree(size)
@@ -129,7 +132,7 @@ def align(blocks: Sequence[Block], gold: str, config: LabelConfig | None = None)
     back: list[int] = []
     match: list[float] = []
     for number, block in enumerate(blocks):
-        tokens = [_normalise(t) for t in words(block.text)]
+        tokens = [_normalise(t) for t in shingle_tokens(block.text)]
         shingles = _shingles(tokens, n)
         places = _candidates(shingles, index, config.min_match, config.max_places) if shingles else []
         match.append(places[0][2] / len(shingles) if places else 0.0)
@@ -147,7 +150,8 @@ def align(blocks: Sequence[Block], gold: str, config: LabelConfig | None = None)
     while at >= 0:
         labels[owner[at]] = True
         at = back[at]
-    kept = [t for b, keep in zip(blocks, labels, strict=True) if keep for t in words(b.text)]
+    kept = [t for b, keep in zip(blocks, labels, strict=True) if keep
+            for t in shingle_tokens(b.text)]
     common = lcs_length([_normalise(t) for t in kept], gold_tokens)
     coverage = common / len(gold_tokens) if gold_tokens else 1.0
     return Alignment(labels, match, coverage, len(gold_tokens))
