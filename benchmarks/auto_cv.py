@@ -44,7 +44,7 @@ from grist.classify.roles import derive_roles
 DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
             "modern-dev", "readability", "wcxb-dev")
 PEERS = ("trafilatura", "trafilatura-precision", "readability-lxml")
-LABEL_VERSION = "roles-7"  # the cache key: bumped when segmentation, roles or feature values change
+LABEL_VERSION = "roles-7"  # cache key: bumped when segmentation, labels, roles or features change
 
 
 def _digest() -> str:

@@ -1,16 +1,16 @@
 """Label a page's blocks content/boilerplate by aligning its gold text to them (training data).
 
 Each block's words are cut into word shingles (``n`` words; a block shorter than ``n`` is one
-shingle) and looked up in the gold text. Words are runs of word characters, as the shingle
-metric reads them (``grist.evaluate.metrics.shingle_tokens``), not whitespace-separated: some
-gold texts put every element of a highlighted code line on a line of its own
-(``Entry\n\n.\n\nobjects``), and a block ``Entry.objects`` holds the same words. Each matching shingle votes for the gold position the
-block would start at; a start that at least ``min_match`` of the shingles vote for is a candidate
-place. Text repeated on the page (a teaser of the lead, the headline in a "related" box) and in
-the gold (job ads all saying "1 Week Ago") has several places, so the blocks labelled content
-are those of the heaviest chain of non-overlapping spans in page order and gold order (a
-word-weighted longest increasing subsequence): the alignment stays monotone and uses each gold
-word once, as an LCS alignment does.
+shingle) and looked up in the gold text. Words are runs of word characters, as the shingle metric
+reads them (``grist.evaluate.metrics.shingle_tokens``), not whitespace-separated: some gold texts
+put every element of a highlighted code line on a line of its own (``Entry\\n\\n.\\n\\nobjects``),
+and a block ``Entry.objects`` holds the same words. Each matching shingle votes for the gold
+position the block would start at; a start that at least ``min_match`` of the shingles vote for is
+a candidate place. Text repeated on the page (a teaser of the lead, the headline in a "related"
+box) and in the gold (job ads all saying "1 Week Ago") has several places, so the blocks labelled
+content are those of the heaviest chain of non-overlapping spans in page order and gold order (a
+word-weighted longest increasing subsequence): the alignment stays monotone and uses each gold word
+once, as an LCS alignment does.
 Coverage is the share of gold words the content blocks account for (word-level LCS), so words
 the segmentation loses or the page never had show up there.
 """
