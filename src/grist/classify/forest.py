@@ -40,6 +40,13 @@ _CATEGORICAL, _DEFAULT_LEFT = 1, 2
 _MISSING_ZERO, _MISSING_NAN = 1, 2
 _PAIRS_PER_SLICE = 1 << 20  # (row, tree) pairs walked at once by NumPy
 _ROWS_PER_SLICE = 4096  # rows walked at once in C (a feature-major copy of them is made)
+
+
+def compiled_walk() -> bool:
+    """Whether the trees are walked by the C extension (else by NumPy: same results, slower)."""
+    return _treewalk is not None
+
+
 # A node as the C walk reads it (the Node struct of _treewalk.c: same fields, same alignment).
 NODE = np.dtype([("threshold", np.float64), ("feature", np.int32), ("left", np.int32),
                  ("right", np.int32), ("cat_start", np.int32), ("cat_words", np.int32),
@@ -294,17 +301,20 @@ def _numbers(tree: dict[str, str], key: str, kind: type = float) -> list:
     return [kind(v) for v in tree.get(key, "").split()]
 
 
-def _check_nodes(node_cols: dict[str, list], sizes: list[int], width: int) -> None:
+def _check_nodes(node_cols: dict[str, list], sizes: list[int], split_base: np.ndarray,
+                 leaf_base: np.ndarray, width: int) -> None:
     """Raise ModelError unless every split reads a known feature and leads to a later split or
-    to a leaf of its own tree (global ids), so that every walk ends and reads only what exists."""
-    count = np.array(sizes, dtype=np.int64) - 1  # split nodes per tree
-    splits = int(count.sum())
-    if not splits:
+    to a leaf of its own tree (global ids: each tree's splits from ``split_base``, its leaves
+    from ``leaf_base``), so that every walk ends and reads only what exists."""
+    leaves = np.array(sizes, dtype=np.int64)
+    count = leaves - 1  # split nodes per tree
+    if not count.sum():
         return
-    split_end = np.repeat(np.cumsum(count), count)  # first split id after the node's tree
-    leaf_start = np.repeat(splits + np.cumsum(count + 1) - (count + 1), count)
-    leaf_end = leaf_start + np.repeat(count + 1, count)
-    node = np.arange(splits)
+    split_end = np.repeat(split_base + count, count)  # first split id after the node's tree
+    leaf_start = np.repeat(leaf_base, count)
+    leaf_end = leaf_start + np.repeat(leaves, count)
+    node = np.arange(len(split_end))
+    splits = len(split_end)
     feature = np.array(node_cols["feature"], dtype=np.int64)
     if ((feature < 0) | (feature >= width)).any():
         raise ModelError(f"model tree: a split on a feature the model does not have ({width})")
@@ -360,7 +370,7 @@ def _build(names: tuple[str, ...], trees: list[dict[str, str]], sigmoid: float |
         node_cols["value"] += internal
         leaf_values += values
         roots.append(int(sbase if count else lbase))
-    _check_nodes(node_cols, sizes, len(names))
+    _check_nodes(node_cols, sizes, split_base, leaf_base, len(names))
     total = splits + len(leaf_values)
     leaf_ids = np.arange(splits, total)
     children = np.empty(2 * total, dtype=np.int64)

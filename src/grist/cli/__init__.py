@@ -28,8 +28,9 @@ _SUBCOMMANDS = (
 def version() -> str:
     """What ``grist --version`` prints: the version, and whether ``auto``'s trees are walked by
     the compiled extension (an install without a C compiler falls back to NumPy, slower)."""
-    compiled = importlib.util.find_spec("grist.classify._treewalk") is not None
-    walk = "compiled tree walk" if compiled else (
+    from grist.classify.forest import compiled_walk
+
+    walk = "compiled tree walk" if compiled_walk() else (
         "NumPy tree walk: built without a C compiler, auto runs about 15% slower")
     return f"grist {__version__} ({walk})"
 
