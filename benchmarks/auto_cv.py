@@ -36,7 +36,7 @@ from grist.evaluate.aggregate import score_page, summarize
 from grist.features.auto import stage1_features
 from grist.features.matrix import FeatureMatrix
 from grist.io.datasets import gold_convention, read_jsonl
-from grist.methods.auto import AutoConfig, select_content
+from grist.methods.auto import AutoConfig, choose_blocks
 from grist.train.build import BuildReport, label_pages
 from grist.train.folds import fold_table, site_group
 from grist.classify.roles import derive_roles
@@ -122,9 +122,7 @@ def predict(model: AutoModel, page: LabelledPage, names1: tuple[str, ...],
     model of the gold, whatever its convention, keeps what it keeps as body)."""
     matrix = FeatureMatrix(names1, page.values)
     _, p2, cut = model.predict(matrix, page.regions, page.paths)
-    words = matrix.column("num_words")
-    keep, fallback, _ = select_content(p2, words, cut, config.fallback_below,
-                                       config.fallback_words, config.whole_page_words)
+    (keep, fallback, _), _ = choose_blocks(p2, matrix, page.texts, cut, config)
     if model.config.target == "gold" or fallback is not None:
         return p2, np.where(keep, ROLES.index("body"), ROLES.index("other"))
     return p2, derive_roles(matrix, page.texts, keep)
@@ -142,6 +140,17 @@ def dropped(pages: list[LabelledPage], names: tuple[str, ...], prefixes: Sequenc
         copy.values = page.values[:, keep]
         out.append(copy)
     return out, tuple(names[i] for i in keep)
+
+
+def blanked(page: LabelledPage, names: tuple[str, ...], columns: Sequence[str]) -> LabelledPage:
+    """The page with these stage-1 columns set to 0, as a page without the signal shows them
+    (``stopword_density`` on a language the stop-word list does not cover)."""
+    if not columns:
+        return page
+    copy = pickle.loads(pickle.dumps(page))
+    copy.values = page.values.copy()
+    copy.values[:, [names.index(c) for c in columns]] = 0.0
+    return copy
 
 
 def text_of(page: LabelledPage, roles: np.ndarray, wanted: frozenset[str]) -> str:
@@ -183,7 +192,7 @@ def run_validation(kind: str, data: dict[str, list[LabelledPage]], folds: dict[s
             folder.mkdir(parents=True, exist_ok=True)
             model.save(folder / f"{part}.json.gz")
         for page in held:
-            out[key(page)] = predict(model, page, names1, selection)
+            out[key(page)] = predict(model, blanked(page, names1, args.blank), names1, selection)
         print(f"{kind} {part} (seed {config.seed}): trained on {len(train)} pages, threshold "
               f"{model.threshold_} (by page type: {model.boosters_.type_thresholds}), "
               f"{time.perf_counter() - started:.0f}s", file=sys.stderr)
@@ -320,6 +329,9 @@ def main() -> int:
     parser.add_argument("--peers", nargs="*", default=list(PEERS))
     parser.add_argument("--drop", nargs="*", default=[],
                         help="leave out the stage-1 features whose names start with these")
+    parser.add_argument("--blank", nargs="*", default=[], metavar="COLUMN",
+                        help="set these stage-1 columns to 0 on the held-out pages (trained as "
+                        "usual): how much the model leans on a signal some pages lack")
     parser.add_argument("--save-models", metavar="DIR", default=None)
     parser.add_argument("--save-predictions", metavar="FILE", default=None)
     parser.add_argument("--out", default=None, help="append the tables to this file")

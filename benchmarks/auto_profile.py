@@ -31,7 +31,7 @@ from grist.features.copies import copy_features
 from grist.features.markup import markup_features
 from grist.classify.boosted import SHIPPED, AutoModel
 from grist.classify.roles import derive_roles
-from grist.methods.auto import select_content
+from grist.methods.auto import AutoConfig, choose_blocks
 from grist.modelfile import shipped
 
 DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
@@ -89,7 +89,7 @@ def stage_times(pages: list) -> dict[str, float]:
                    model.stage2_scores(m, [x.region for x in b], [x.path for x in b], p, k)[0])
         cut = timed("page cut", lambda p=p2, w=words, k=types: model.cut(p, w, k))
         timed("roles", lambda m=matrix, p=p2, c=cut: derive_roles(
-            m, texts, select_content(p, m.column("num_words"), c, 0.0, 0, 10).keep))
+            m, texts, choose_blocks(p, m, texts, c, AutoConfig())[0].keep))
     return totals
 
 

@@ -17,7 +17,7 @@ from grist.features.context import (
 from grist.features.matrix import FeatureMatrix
 from grist.html.parse import parse_document
 from grist.methods import method_config
-from grist.methods.auto import AutoConfig, select_content
+from grist.methods.auto import AutoConfig, hidden_copies, select_content
 from grist.modelfile import shipped
 from grist.segment.blocks import segment
 from grist.classify.rows import LabelledPage
@@ -147,6 +147,38 @@ def test_a_page_too_small_to_judge_is_kept_whole_and_a_judged_page_may_keep_noth
     assert snippet.text == "Read more | Share" and not snippet.warnings
     assert all(b.reason.endswith("small page: too few words to judge, kept")
                for b in snippet.blocks)
+
+
+def test_a_hidden_block_is_dropped_only_as_a_copy_of_kept_visible_text():
+    texts = ["Story", "Story", "Menu", "Menu", "Tab text", "Story", "1", "1"]
+    words = np.array([20, 20, 8, 8, 9, 20, 1, 1])
+    hidden = np.array([False, True, False, True, True, True, False, True])
+    keep = np.array([True, True, False, True, True, False, True, True])
+    # 1 copies kept block 0; 3 copies "Menu", which is kept nowhere visible; 4 is its own
+    # text; 5 copies block 0 but is not kept anyway; 7 is too short to be more than chance
+    assert hidden_copies(texts, words, hidden, keep) == {1: 0}
+    assert hidden_copies(texts, words, np.zeros(8, dtype=bool), keep) == {}  # visible repeats
+
+
+def test_auto_drops_hidden_and_noscript_copies_of_the_kept_text_and_says_whose():
+    story = ("The council met on Tuesday to decide the future of the old bridge, and after a "
+             "long debate it voted to repair it rather than build a new one over the river.")
+    own = "Opening hours of the museum change in winter, so check before you travel there."
+    html = (f"<html><body><article><p>{story}</p>"
+            f"<div style='display: none'><p>{story}</p></div>"
+            f"<noscript><p>{story}</p></noscript>"
+            f"<details hidden><p>{own}</p></details></article></body></html>")
+    result = grist.extract(html, method="auto", config=AutoConfig(threshold=0.0))
+    assert result.text.count("old bridge") == 1
+    assert own in result.text  # hidden, but not a copy: the model's call (here: keep all)
+    copies = [b for b in result.blocks if "hidden copy" in b.reason]
+    assert len(copies) == 2 and not any(b.is_content for b in copies)
+    first = next(b for b in result.blocks if b.text == story and b.is_content)
+    assert all(f"hidden copy of block {first.index}, dropped" in b.reason for b in copies)
+    kept = grist.extract(html, method="auto",
+                         config=AutoConfig(threshold=0.0, drop_hidden_copies=False))
+    assert kept.text.count("old bridge") == 3
+    assert not method_config("auto/keep-hidden-copies").drop_hidden_copies
 
 
 def test_fallback_in_the_pipeline_warns_and_says_why():

@@ -3,11 +3,13 @@
 Segments the page (seed 000 §4.1.1), computes ``grist.features.auto`` rows, scores every block
 with the shipped model (``grist/data/auto-2.json.gz``) or a user's (``AutoConfig.model_path``,
 made with ``grist train``). Each block's ``score`` is the final probability of content; its
-``reason`` lists the features that pushed it most and the shift the context stage added.
+``reason`` lists the features that pushed it most and the shift the context stage added. A
+hidden or ``noscript`` copy of text the page already shows is dropped (``hidden_copies``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -38,6 +40,8 @@ class AutoConfig:
                (docs/decisions.md, "A learned method needs a fallback").
     fallback_below: the same when they hold less than this share of the page's words (0, off:
                a short article on a long page of comments is not "nothing").
+    drop_hidden_copies: drop a kept block under a hidden or ``noscript`` element when a kept
+               visible block has the same text (``hidden_copies``): the reader sees it once.
     explain:   each block's ``reason`` gives the context stage's shift and, in
                ``Result.explained()`` (JSON output uses it), the ``top_features`` stage-1
                features whose path contributions (over all trees) pushed it most towards its label;
@@ -49,6 +53,7 @@ class AutoConfig:
     whole_page_words: int = 10
     fallback_words: int = 0
     fallback_below: float = 0.0
+    drop_hidden_copies: bool = True
     explain: bool = True
     top_features: int = 3
 
@@ -84,6 +89,48 @@ def select_content(p: np.ndarray, words: np.ndarray, threshold: float, fallback_
     return Selection(keep)
 
 
+# Stage-1 columns that say a block sits under a hidden or ``noscript`` element.
+HIDING_COLUMNS = ("anc_hidden", "anc_noscript")
+# Words a hidden block needs to count as a copy: shorter texts ("Show more", a code line's
+# number) recur by chance.
+MIN_COPY_WORDS = 6
+
+
+def hidden_copies(texts: Sequence[str], words: np.ndarray, hidden: np.ndarray,
+                  keep: np.ndarray) -> dict[int, int]:
+    """Kept blocks of at least ``MIN_COPY_WORDS`` words under a hidden or ``noscript`` element
+    whose text a kept visible block already has, mapped to that visible block.
+
+    Pages repeat a whole article in a hidden or ``noscript`` copy; the copy adds nothing the
+    reader sees. A hidden block with text of its own stays the model's call (collapsed tabs and
+    accordions hide real content).
+    """
+    visible: dict[str, int] = {}
+    for i in np.flatnonzero(keep & ~hidden).tolist():
+        visible.setdefault(texts[i], i)
+    copies = keep & hidden & (words >= MIN_COPY_WORDS)
+    return {i: visible[texts[i]] for i in np.flatnonzero(copies).tolist() if texts[i] in visible}
+
+
+def choose_blocks(p: np.ndarray, matrix: FeatureMatrix, texts: Sequence[str], threshold: float,
+                  config: AutoConfig) -> tuple[Selection, dict[int, int]]:
+    """``select_content`` with the config's rules, less the hidden copies of kept blocks
+    (``hidden_copies``, returned too so each one's reason can name its visible twin)."""
+    words = matrix.column("num_words")
+    chosen = select_content(p, words, threshold, config.fallback_below, config.fallback_words,
+                            config.whole_page_words)
+    hidden = np.zeros(len(p), dtype=bool)
+    for column in HIDING_COLUMNS:  # (an ablation may have left them out)
+        if column in matrix.names:
+            hidden |= matrix.column(column) > 0
+    copies = hidden_copies(texts, words, hidden, chosen.keep) if config.drop_hidden_copies else {}
+    if not copies:
+        return chosen, copies
+    keep = chosen.keep.copy()
+    keep[list(copies)] = False
+    return chosen._replace(keep=keep), copies
+
+
 def load(config: AutoConfig) -> AutoModel:
     """The model the config names (the shipped one by default)."""
     return AutoModel.load(config.model_path or shipped(SHIPPED))
@@ -99,11 +146,10 @@ def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
     ctx.budget.check("features")
     model: AutoModel = ctx.resources
     p1, p2, cut = model.predict(matrix, [b.region for b in blocks], [b.path for b in blocks])
-    words = matrix.column("num_words")
     threshold = cut if config.threshold is None else config.threshold
-    keep, share, small = select_content(p2, words, threshold, config.fallback_below,
-                                        config.fallback_words, config.whole_page_words)
-    roles = derive_roles(matrix, [b.text for b in blocks], keep).tolist()
+    texts = [b.text for b in blocks]
+    (keep, share, small), copies = choose_blocks(p2, matrix, texts, threshold, config)
+    roles = derive_roles(matrix, texts, keep).tolist()
     body = ROLES.index("body")
     notes = []
     if share is not None:
@@ -112,15 +158,17 @@ def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
             "recognise; every block is kept"
         )
     shift = (_logit(p2) - _logit(p1)).tolist()
-    for block, p, first, s, kept, role in zip(blocks, p2.tolist(), p1.tolist(), shift,
-                                               keep.tolist(), roles, strict=True):
+    for index, (block, p, first, s, kept, role) in enumerate(zip(
+            blocks, p2.tolist(), p1.tolist(), shift, keep.tolist(), roles, strict=True)):
         block.role = ROLES[role]
         block.label = CONTENT if kept and (role == body or share is not None) else BOILERPLATE
         block.score = p
         block.reason = f"p={p:.3f}; context {s:+.2f}" if config.explain else f"p={p:.3f}"
         if kept and role != body and share is None:
             block.reason += f"; {block.role}, not body"
-        if share is not None:
+        if index in copies:
+            block.reason += f"; hidden copy of block {copies[index]}, dropped"
+        elif share is not None:
             block.reason += "; fallback: whole page kept"
         elif small:
             block.reason += "; small page: too few words to judge, kept"
@@ -155,5 +203,6 @@ METHOD = Method(
     load=load,
     variants={"fallback": lambda: AutoConfig(fallback_words=10),
               "no-fallback": lambda: AutoConfig(whole_page_words=0, fallback_words=0,
-                                                fallback_below=0.0)},
+                                                fallback_below=0.0),
+              "keep-hidden-copies": lambda: AutoConfig(drop_hidden_copies=False)},
 )
