@@ -21,6 +21,7 @@ from grist.classify.roles import derive_roles
 from grist.document import BOILERPLATE, CONTENT, ROLES, Document
 from grist.features.auto import stage1_features
 from grist.features.matrix import FeatureMatrix
+from grist.features.tokens import words as word_tokens
 from grist.methods.base import Labelled, Method, PageContext
 from grist.modelfile import shipped
 from grist.segment.blocks import segment_elements
@@ -40,8 +41,8 @@ class AutoConfig:
                (docs/decisions.md, "A learned method needs a fallback").
     fallback_below: the same when they hold less than this share of the page's words (0, off:
                a short article on a long page of comments is not "nothing").
-    drop_hidden_copies: drop a kept block under a hidden or ``noscript`` element when a kept
-               visible block has the same text (``hidden_copies``): the reader sees it once.
+    drop_hidden_copies: drop a kept block under a hidden or ``noscript`` element when the kept
+               visible blocks already hold its text (``hidden_copies``): the reader sees it once.
     explain:   each block's ``reason`` gives the context stage's shift and, in
                ``Result.explained()`` (JSON output uses it), the ``top_features`` stage-1
                features whose path contributions (over all trees) pushed it most towards its label;
@@ -94,28 +95,46 @@ HIDING_COLUMNS = ("anc_hidden", "anc_noscript")
 # Words a hidden block needs to count as a copy: shorter texts ("Show more", a code line's
 # number) recur by chance.
 MIN_COPY_WORDS = 6
+# Share of a hidden block's word triples the kept visible text must hold for it to be a copy:
+# a copy may be cut into blocks differently, or differ in a word or two.
+COPY_SHARE = 0.9
 
 
-def hidden_copies(texts: Sequence[str], words: np.ndarray, hidden: np.ndarray,
-                  keep: np.ndarray) -> dict[int, int]:
+def _triples(text: str) -> set[tuple[str, ...]]:
+    """The text's runs of three words (lower-cased)."""
+    w = [t.lower() for t in word_tokens(text)]
+    return {tuple(w[i : i + 3]) for i in range(len(w) - 2)}
+
+
+def hidden_copies(texts: Sequence[str], counts: np.ndarray, hidden: np.ndarray,
+                  keep: np.ndarray) -> dict[int, float]:
     """Kept blocks of at least ``MIN_COPY_WORDS`` words under a hidden or ``noscript`` element
-    whose text a kept visible block already has, mapped to that visible block.
+    whose word triples the kept visible blocks hold (``COPY_SHARE`` of them or more), mapped to
+    that share.
 
     Pages repeat a whole article in a hidden or ``noscript`` copy; the copy adds nothing the
     reader sees. A hidden block with text of its own stays the model's call (collapsed tabs and
     accordions hide real content).
     """
-    visible: dict[str, int] = {}
+    candidates = np.flatnonzero(keep & hidden & (counts >= MIN_COPY_WORDS)).tolist()
+    if not candidates:
+        return {}
+    shown: set[tuple[str, ...]] = set()
     for i in np.flatnonzero(keep & ~hidden).tolist():
-        visible.setdefault(texts[i], i)
-    copies = keep & hidden & (words >= MIN_COPY_WORDS)
-    return {i: visible[texts[i]] for i in np.flatnonzero(copies).tolist() if texts[i] in visible}
+        shown |= _triples(texts[i])
+    copies = {}
+    for i in candidates:
+        own = _triples(texts[i])
+        share = len(own & shown) / len(own) if own else 0.0
+        if share >= COPY_SHARE:
+            copies[i] = share
+    return copies
 
 
 def choose_blocks(p: np.ndarray, matrix: FeatureMatrix, texts: Sequence[str], threshold: float,
-                  config: AutoConfig) -> tuple[Selection, dict[int, int]]:
+                  config: AutoConfig) -> tuple[Selection, dict[int, float]]:
     """``select_content`` with the config's rules, less the hidden copies of kept blocks
-    (``hidden_copies``, returned too so each one's reason can name its visible twin)."""
+    (``hidden_copies``, returned too so each one's reason can say how much of it is shown)."""
     words = matrix.column("num_words")
     chosen = select_content(p, words, threshold, config.fallback_below, config.fallback_words,
                             config.whole_page_words)
@@ -167,7 +186,7 @@ def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
         if kept and role != body and share is None:
             block.reason += f"; {block.role}, not body"
         if index in copies:
-            block.reason += f"; hidden copy of block {copies[index]}, dropped"
+            block.reason += f"; hidden copy of shown text ({copies[index]:.0%}), dropped"
         elif share is not None:
             block.reason += "; fallback: whole page kept"
         elif small:
