@@ -134,12 +134,8 @@ def dropped(pages: list[LabelledPage], names: tuple[str, ...], prefixes: Sequenc
     if not prefixes:
         return pages, names
     keep = [i for i, n in enumerate(names) if not n.startswith(tuple(prefixes))]
-    out = []
-    for page in pages:
-        copy = pickle.loads(pickle.dumps(page))
-        copy.values = page.values[:, keep]
-        out.append(copy)
-    return out, tuple(names[i] for i in keep)
+    return ([replace(page, values=page.values[:, keep]) for page in pages],
+            tuple(names[i] for i in keep))
 
 
 def blanked(page: LabelledPage, names: tuple[str, ...], columns: Sequence[str]) -> LabelledPage:
@@ -147,10 +143,9 @@ def blanked(page: LabelledPage, names: tuple[str, ...], columns: Sequence[str]) 
     (``stopword_density`` on a language the stop-word list does not cover)."""
     if not columns:
         return page
-    copy = pickle.loads(pickle.dumps(page))
-    copy.values = page.values.copy()
-    copy.values[:, [names.index(c) for c in columns]] = 0.0
-    return copy
+    values = page.values.copy()
+    values[:, [names.index(c) for c in columns]] = 0.0
+    return replace(page, values=values)
 
 
 def text_of(page: LabelledPage, roles: np.ndarray, wanted: frozenset[str]) -> str:

@@ -18,6 +18,7 @@ import numpy as np
 from grist.classify.boosted import SHIPPED, AutoModel
 from grist.classify.explain import top_contributions
 from grist.classify.roles import derive_roles
+from grist.dedup.similarity import shingles
 from grist.document import BOILERPLATE, CONTENT, ROLES, Document
 from grist.features.auto import stage1_features
 from grist.features.matrix import FeatureMatrix
@@ -102,8 +103,7 @@ COPY_SHARE = 0.9
 
 def _triples(text: str) -> set[tuple[str, ...]]:
     """The text's runs of three words (lower-cased)."""
-    w = [t.lower() for t in word_tokens(text)]
-    return {tuple(w[i : i + 3]) for i in range(len(w) - 2)}
+    return shingles([t.lower() for t in word_tokens(text)], 3)
 
 
 def hidden_copies(texts: Sequence[str], counts: np.ndarray, hidden: np.ndarray,
