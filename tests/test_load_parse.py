@@ -18,6 +18,19 @@ def test_title_is_read_without_a_dom():
     assert title_from_source("<p>no title</p>") == ""
 
 
+def test_a_title_or_noscript_iframe_closed_by_a_misspelt_end_tag_still_ends_at_the_next_tag():
+    # To the tokenizer "</titlevalue...>" and "</iframes>" are text, not end tags: the title (or
+    # the iframe inside a noscript) would swallow the rest of the page. Taken from an L3S-GN1
+    # page whose article was lost this way; such elements are closed at their next tag.
+    page = ('<html><head><title id="t">Oil &amp; prices</titlevalue="true" --></head><body>'
+            "<noscript><iframe src='/pixel'></iframes></noscript>"
+            "<p>The president urged producers to pump more oil.</p></body></html>")
+    doc = parse_document(load_document(page))
+    assert doc.title == "Oil & prices"
+    assert doc.dom.body.text(deep=True, separator=" ").split() == [
+        "The", "president", "urged", "producers", "to", "pump", "more", "oil."]
+
+
 def test_load_bytes_and_str_give_the_same_text():
     page = "<html><head><title>T</title></head><body><p>Zürich</p></body></html>"
     from_bytes = load_document(page.encode("utf-8"), url="http://x.test/")

@@ -21,14 +21,18 @@ from grist.html.structure import ATTRIBUTE_WORK, StructureLimit, measure, quick_
 from grist.limits import Limits
 
 _NOT_TAG_START = re.compile(r"<(?![a-zA-Z/!])")
-_TITLE = re.compile("<[tT][iI][tT][lL][eE]")
-_TITLE_END = re.compile("</[tT][iI][tT][lL][eE]")
+_TITLE = re.compile("<[tT][iI][tT][lL][eE][\t\n\f\r />]")
+# Only ``</title`` followed by a space, "/" or ">" ends the title's text (an "appropriate end
+# tag"): ``</titlevalue="x">`` is more title text to the tokenizer, not the end of it.
+_TITLE_END = re.compile("</[tT][iI][tT][lL][eE][\t\n\f\r />]")
 _NOSCRIPT_OPEN = re.compile("<[nN][oO][sS][cC][rR][iI][pP][tT]\\b[^>]*+>")
 _NOSCRIPT_CLOSE = re.compile("</[nN][oO][sS][cC][rR][iI][pP][tT]")
 # Elements whose content the tokenizer reads as raw text up to their own end tag.
-_RAW_TEXT = re.compile(
-    r"<(iframe|noembed|noframes|xmp|style|script|textarea|title)\b[^>]*+>", re.IGNORECASE
-)
+_RAW_TEXT_NAMES = ("iframe", "noembed", "noframes", "xmp", "style", "script", "textarea", "title")
+_RAW_TEXT = re.compile(rf"<({'|'.join(_RAW_TEXT_NAMES)})\b[^>]*+>", re.IGNORECASE | re.ASCII)
+# The end tag that closes each of them (an "appropriate end tag": the name, then a space, "/" or ">").
+_RAW_TEXT_END = {name: re.compile(rf"</{name}[\t\n\f\r />]", re.IGNORECASE | re.ASCII)
+                 for name in _RAW_TEXT_NAMES}
 
 
 def count_tags(source: str) -> int:
@@ -132,12 +136,8 @@ def close_unterminated_title(source: str) -> str:
     A browser would read the rest of the page as the title's text and show an empty page; some
     damaged pages (7 of L3S-GN1's 621) have such a title and their whole text after it.
     """
-    if "\u0130" in source:  # the one character that lower-casing lengthens: offsets would move
-        lowered = source.lower()
-        start, closed = lowered.find("<title"), "</title" in lowered
-    else:  # no need to lower-case the whole page (only ASCII letters lower-case to ASCII "title")
-        found = _TITLE.search(source)
-        start, closed = (found.start() if found else -1), _TITLE_END.search(source) is not None
+    found = _TITLE.search(source)  # ASCII case folding, as the tokenizer's, on the source itself
+    start, closed = (found.start() if found else -1), _TITLE_END.search(source) is not None
     if start < 0 or closed:
         return source
     end = source.find(">", start)
@@ -172,11 +172,9 @@ def close_noscript_raw_text(source: str) -> str:
         inner = source[start:end]
         if "<" not in inner:
             continue
-        lowered = None
         for opened in _RAW_TEXT.finditer(inner):
             name = opened.group(1).lower()
-            lowered = lowered if lowered is not None else inner.lower()
-            if f"</{name}" not in lowered[opened.end():]:
+            if _RAW_TEXT_END[name].search(inner, opened.end()) is None:
                 cut = start + opened.end()
                 pieces += [source[last:cut], f"</{name}>"]
                 last = cut
