@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+import grist
 from grist.classify.boosted import AutoModel, TrainConfig
 from grist.classify.rows import LabelledPage
 from grist.document import ROLES
@@ -44,12 +45,17 @@ from grist.classify.roles import derive_roles
 DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
             "modern-dev", "readability", "wcxb-dev")
 PEERS = ("trafilatura", "trafilatura-precision", "readability-lxml")
-LABEL_VERSION = "roles-7"  # cache key: bumped when segmentation, labels, roles or features change
 
 
 def _digest() -> str:
-    names = ",".join(stage1_features([], None).names) + LABEL_VERSION
-    return hashlib.sha1(names.encode()).hexdigest()[:8]
+    """The labelled pages' cache key: a digest of grist's source, so that a change to parsing,
+    segmentation, labels or features (any change to the package) labels the pages again."""
+    source = hashlib.sha1()
+    package = Path(grist.__file__).parent
+    for module in sorted(package.rglob("*.py")):
+        source.update(module.relative_to(package).as_posix().encode() + b"\0")
+        source.update(module.read_bytes())
+    return source.hexdigest()[:8]
 
 
 def cache_write(target: Path, data: bytes) -> None:
@@ -60,7 +66,7 @@ def cache_write(target: Path, data: bytes) -> None:
 
 
 def labelled(path: Path, cache: Path) -> tuple[list[LabelledPage], BuildReport]:
-    """Labelled pages of one dataset, cached under a digest of the features and label version."""
+    """Labelled pages of one dataset, cached under a digest of grist's source."""
     target = cache / f"labelled-{path.name.split('.')[0]}-{_digest()}.pkl"
     if target.exists():
         pages, report = pickle.loads(target.read_bytes())
