@@ -25,12 +25,14 @@ _TITLE = re.compile("<[tT][iI][tT][lL][eE][\t\n\f\r />]")
 # Only ``</title`` followed by a space, "/" or ">" ends the title's text (an "appropriate end
 # tag"): ``</titlevalue="x">`` is more title text to the tokenizer, not the end of it.
 _TITLE_END = re.compile("</[tT][iI][tT][lL][eE][\t\n\f\r />]")
-_NOSCRIPT_OPEN = re.compile("<[nN][oO][sS][cC][rR][iI][pP][tT]\\b[^>]*+>")
-_NOSCRIPT_CLOSE = re.compile("</[nN][oO][sS][cC][rR][iI][pP][tT]")
+_NOSCRIPT_OPEN = re.compile("<[nN][oO][sS][cC][rR][iI][pP][tT](?=[\t\n\f\r />])[^>]*+>")
+_NOSCRIPT_CLOSE = re.compile("</[nN][oO][sS][cC][rR][iI][pP][tT][\t\n\f\r />]")
 # Elements whose content the tokenizer reads as raw text up to their own end tag.
 _RAW_TEXT_NAMES = ("iframe", "noembed", "noframes", "xmp", "style", "script", "textarea", "title")
-_RAW_TEXT = re.compile(rf"<({'|'.join(_RAW_TEXT_NAMES)})\b[^>]*+>", re.IGNORECASE | re.ASCII)
-# The end tag that closes each of them (an "appropriate end tag": the name, then a space, "/" or ">").
+_RAW_TEXT = re.compile(rf"<({'|'.join(_RAW_TEXT_NAMES)})(?=[\t\n\f\r />])[^>]*+>",
+                       re.IGNORECASE | re.ASCII)
+# The end tag that closes each of them (an "appropriate end tag": the name, then a space, "/"
+# or ">"); tag names are matched the same way, so ``<noscript-x>`` is no noscript.
 _RAW_TEXT_END = {name: re.compile(rf"</{name}[\t\n\f\r />]", re.IGNORECASE | re.ASCII)
                  for name in _RAW_TEXT_NAMES}
 
