@@ -3,6 +3,7 @@
 import gzip
 import importlib.util
 import json
+import re
 
 import pytest
 
@@ -85,7 +86,11 @@ def test_bench_command_writes_reports(tmp_path, capsys):
         "--scores-dir", str(tmp_path / "scores"),
     ])
     assert status == 0
-    assert f"grist:{method}" in capsys.readouterr().out
+    printed = capsys.readouterr()
+    assert f"grist:{method}" in printed.out
+    # each system's end is a line on stderr even without a terminal (the bars are off in logs)
+    assert re.search(rf"grist bench: grist:{method} done in \d+ s: 2 pages, 1 failed, "
+                     "worker restarts: 0", printed.err)
     report = json.loads(next((tmp_path / "out").glob("bench-*.json")).read_text())
     tiny = report["systems"][f"grist:{method}"]["datasets"]["tiny"]
     assert tiny["pages"] == 2 and tiny["errors"] == 1  # the empty page is a counted error

@@ -14,3 +14,9 @@ def progress(
 ) -> tqdm:
     """A tqdm bar on stderr, silent when ``quiet`` or when stderr is not a terminal (logs, CI)."""
     return tqdm(iterable, file=sys.stderr, disable=quiet or not sys.stderr.isatty(), **options)
+
+
+def note(message: str) -> None:
+    """One line on stderr that keeps any progress bars below it intact; printed whether or not
+    stderr is a terminal, so a long run in a log says what it has finished."""
+    tqdm.write(message, file=sys.stderr)

@@ -13,12 +13,13 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from grist.progress import progress
+from grist.progress import note, progress
 
 T = TypeVar("T")
 
@@ -70,6 +71,7 @@ def run_system(
     """Run one system over the datasets in a worker process (restarted past stuck pages)."""
     run = SystemRun(system)
     received = 0
+    started = time.monotonic()
     bar = progress(total=total, desc=f"{system:<22}", position=position, leave=False)
     while received < total:
         process = subprocess.Popen(
@@ -112,6 +114,9 @@ def run_system(
         if not stalled and run.restarts > 3 and not run.outputs:
             break  # the system cannot start at all; its pages count as errors
     bar.close()
+    errors = total - sum(1 for output in run.outputs.values() if output.error is None)
+    note(f"grist bench: {system} done in {time.monotonic() - started:.0f} s: {total} pages, "
+         f"{errors} failed, worker restarts: {run.restarts}")
     return run
 
 
