@@ -199,21 +199,25 @@ def plots(results: dict[str, SystemResult], datasets: list[str], stem: Path) -> 
     import matplotlib.pyplot as plt
 
     names = list(results)
-    fig, ax = plt.subplots(figsize=(max(8, 1.4 * len(datasets)), 5))
+    # 40 distinct colours (a full run has two dozen systems; the default cycle repeats after 10)
+    colours = plt.get_cmap("tab20").colors + plt.get_cmap("tab20b").colors
+    fig, ax = plt.subplots(figsize=(max(8, 1.4 * len(datasets)) + 3, 5))
     width = 0.8 / max(1, len(names))
     for i, name in enumerate(names):
         values = [results[name].datasets[d]["sh_f1"] for d in datasets]
-        ax.bar([x + i * width for x in range(len(datasets))], values, width, label=name)
+        ax.bar([x + i * width for x in range(len(datasets))], values, width, label=name,
+               color=colours[i % len(colours)])
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(datasets))], datasets, rotation=20)
     ax.set_ylabel("shingle F1")
     ax.set_ylim(0, 1)
-    ax.legend(fontsize=7, ncol=2, loc="lower left")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the bars
     fig.tight_layout()
     f1_path = stem.with_name(stem.name + "-f1.png")
     fig.savefig(f1_path, dpi=110)
     plt.close(fig)
 
-    fig, ax = plt.subplots(figsize=(7, 5))
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    points: dict[tuple[float, float], str] = {}
     for name in names:
         per = results[name].datasets
         f1 = sum(per[d]["sh_f1"] for d in datasets) / len(datasets)
@@ -221,9 +225,15 @@ def plots(results: dict[str, SystemResult], datasets: list[str], stem: Path) -> 
         total_time = sum(per[d]["pages"] / per[d]["pages_per_s"] for d in datasets
                          if per[d]["pages_per_s"])
         rate = total_pages / total_time if total_time else 0.0
-        ax.scatter(rate, f1)
-        ax.annotate(name, (rate, f1), fontsize=7, xytext=(3, 3), textcoords="offset points")
+        points.setdefault((round(rate, 1), round(f1, 4)), name)  # a body-only twin on its method
+    for i, ((rate, f1), name) in enumerate(sorted(points.items(), key=lambda p: p[0][1])):
+        ax.scatter(rate, f1, color=colours[i % len(colours)])
+        ax.annotate(name, (rate, f1), fontsize=7, textcoords="offset points",
+                    xytext=(4, 2) if i % 2 else (4, -8))  # neighbours' labels alternate sides
     ax.set_xscale("log")
+    ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1.0, 2.0, 5.0)))  # 20, 50, 100
+    ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel("pages per second per process (log)")
     ax.set_ylabel("shingle F1, mean over datasets")
     fig.tight_layout()
