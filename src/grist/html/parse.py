@@ -18,23 +18,19 @@ from selectolax.lexbor import LexborHTMLParser, SelectolaxError
 from grist.document import Document
 from grist.errors import LimitExceededError, ParseError
 from grist.html.structure import ATTRIBUTE_WORK, StructureLimit, measure, quick_bound
+from grist.html.tokens import RAWTEXT, RCDATA, raw_text_end
 from grist.limits import Limits
 
 _NOT_TAG_START = re.compile(r"<(?![a-zA-Z/!])")
-_TITLE = re.compile("<[tT][iI][tT][lL][eE][\t\n\f\r />]")
-# Only ``</title`` followed by a space, "/" or ">" ends the title's text (an "appropriate end
-# tag"): ``</titlevalue="x">`` is more title text to the tokenizer, not the end of it.
-_TITLE_END = re.compile("</[tT][iI][tT][lL][eE][\t\n\f\r />]")
-_NOSCRIPT_OPEN = re.compile("<[nN][oO][sS][cC][rR][iI][pP][tT](?=[\t\n\f\r />])[^>]*+>")
-_NOSCRIPT_CLOSE = re.compile("</[nN][oO][sS][cC][rR][iI][pP][tT][\t\n\f\r />]")
+# Start and end tags as the tokenizer reads them: the name (ASCII letters in any case), then a
+# space, "/" or ">" (``<titlex>`` and ``<noscript-x>`` are other elements); where a raw-text
+# element's content ends is ``grist.html.tokens.raw_text_end``'s call.
+_TITLE = re.compile(r"<title(?=[\t\n\f\r />])", re.IGNORECASE | re.ASCII)
+_NOSCRIPT_OPEN = re.compile(r"<noscript(?=[\t\n\f\r />])[^>]*+>", re.IGNORECASE | re.ASCII)
+_NOSCRIPT_CLOSE = re.compile(r"</noscript[\t\n\f\r />]", re.IGNORECASE | re.ASCII)
 # Elements whose content the tokenizer reads as raw text up to their own end tag.
-_RAW_TEXT_NAMES = ("iframe", "noembed", "noframes", "xmp", "style", "script", "textarea", "title")
-_RAW_TEXT = re.compile(rf"<({'|'.join(_RAW_TEXT_NAMES)})(?=[\t\n\f\r />])[^>]*+>",
-                       re.IGNORECASE | re.ASCII)
-# The end tag that closes each of them (an "appropriate end tag": the name, then a space, "/"
-# or ">"); tag names are matched the same way, so ``<noscript-x>`` is no noscript.
-_RAW_TEXT_END = {name: re.compile(rf"</{name}[\t\n\f\r />]", re.IGNORECASE | re.ASCII)
-                 for name in _RAW_TEXT_NAMES}
+_RAW_TEXT = re.compile(rf"<({'|'.join(sorted(RCDATA | RAWTEXT | {'script'}))})"
+                       r"(?=[\t\n\f\r />])[^>]*+>", re.IGNORECASE | re.ASCII)
 
 
 def count_tags(source: str) -> int:
@@ -138,12 +134,11 @@ def close_unterminated_title(source: str) -> str:
     A browser would read the rest of the page as the title's text and show an empty page; some
     damaged pages (7 of L3S-GN1's 621) have such a title and their whole text after it.
     """
-    found = _TITLE.search(source)  # ASCII case folding, as the tokenizer's, on the source itself
-    start, closed = (found.start() if found else -1), _TITLE_END.search(source) is not None
-    if start < 0 or closed:
+    found = _TITLE.search(source)
+    end = source.find(">", found.end()) if found else -1
+    if end < 0 or raw_text_end(source, end + 1, "title") < len(source):  # no title, or closed
         return source
-    end = source.find(">", start)
-    cut = source.find("<", end) if end >= 0 else -1
+    cut = source.find("<", end)
     if cut < 0:
         return source
     return f"{source[:cut]}</title>{source[cut:]}"
@@ -176,7 +171,7 @@ def close_noscript_raw_text(source: str) -> str:
             continue
         for opened in _RAW_TEXT.finditer(inner):
             name = opened.group(1).lower()
-            if _RAW_TEXT_END[name].search(inner, opened.end()) is None:
+            if raw_text_end(inner, opened.end(), name) == len(inner):  # never closed
                 cut = start + opened.end()
                 pieces += [source[last:cut], f"</{name}>"]
                 last = cut

@@ -23,9 +23,10 @@ TAG_REST = (
 TAG_BODY = r"([a-zA-Z][^\t\n\f\r />]*+)" + TAG_REST
 RCDATA = frozenset(("title", "textarea"))
 RAWTEXT = frozenset(("style", "xmp", "iframe", "noembed", "noframes"))
-_RAW_END = {name: re.compile(rf"</{name}[\t\n\f\r />]", re.IGNORECASE)
+# The tokenizer folds ASCII letters only ("ſcript" is no script): re.ASCII.
+_RAW_END = {name: re.compile(rf"</{name}[\t\n\f\r />]", re.IGNORECASE | re.ASCII)
             for name in (*RCDATA, *RAWTEXT, "script")}
-_SCRIPT_MARK = re.compile(r"<!--|-->|<(/?)script[\t\n\f\r />]", re.IGNORECASE)
+_SCRIPT_MARK = re.compile(r"<!--|-->|<(/?)script[\t\n\f\r />]", re.IGNORECASE | re.ASCII)
 _COMMENT_END = re.compile(r"--!?>")
 _DASHES_END = re.compile(r"-*>")
 
