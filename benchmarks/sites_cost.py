@@ -6,8 +6,10 @@ together (no grouping by host: the hardest case, one clustering over every page)
 (parse, segment, paths) is timed apart from the clustering; clustering time is CPU time of one
 process, its memory the peak of what it allocates (``tracemalloc``, NumPy arrays included, in a
 second run: tracing slows Python code several times). Then
-``SiteModel.fit`` is timed end to end with its defaults. Sizes above ``--mdl-max`` are skipped
-for ``mdl``, whose all-pairs pool grows as n^2.
+``SiteModel.fit`` is timed end to end with its defaults, with content slots (each page extracted
+by ``auto``) and with the template rule alone (``decide="template"``: each page only parsed); its
+memory is traced up to ``--trace-max`` pages. Sizes above ``--mdl-max`` are skipped for ``mdl``,
+whose all-pairs pool grows as n^2.
 
     flock /tmp/grist-bench.lock nice -n 10 .venv/bin/python benchmarks/sites_cost.py \\
         --generated build/generated-10k.jsonl.gz --out docs/benchmarks/sites-cost.md
@@ -43,12 +45,14 @@ def exponent(sizes: list[int], values: list[float]) -> float:
     return float(np.polyfit(np.log(sizes), np.log(values), 1)[0])
 
 
-def timed_and_traced(run: Callable[[], T]) -> tuple[T, float, float]:
+def timed_and_traced(run: Callable[[], T], trace: bool = True) -> tuple[T, float, float]:
     """``run()``'s result, its CPU seconds, and (from a second call, under tracemalloc, which
-    slows Python code several times) the peak MiB it allocates."""
+    slows Python code several times) the peak MiB it allocates (NaN when not ``trace``)."""
     started = time.process_time()
     result = run()
     seconds = time.process_time() - started
+    if not trace:
+        return result, seconds, float("nan")
     tracemalloc.start()
     run()
     peak = tracemalloc.get_traced_memory()[1] / 2**20
@@ -64,6 +68,8 @@ def main() -> int:
     parser.add_argument("--mdl-max", type=int, default=1000)
     parser.add_argument("--hash-max", type=int, default=10000)
     parser.add_argument("--threshold", default="mode-shared")
+    parser.add_argument("--trace-max", type=int, default=1000,
+                        help="trace SiteModel.fit's memory up to this many pages")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -111,12 +117,16 @@ def main() -> int:
             lines.append(f"| {method} | {exponent(at, [times[i] for i in keep]):.2f} | "
                          f"{exponent(at, [peaks[i] for i in keep]):.2f} |")
     lines += ["", "## SiteModel.fit end to end (defaults: grouped by host, lsh)", "",
-              "| pages | sites | clusters | CPU s | peak MiB |", "|---:|---:|---:|---:|---:|"]
-    for n in args.sizes:
-        model, seconds, peak = timed_and_traced(lambda: SiteModel().fit(raws[:n]))
-        lines.append(f"| {n} | {len({c.group for c in model.clusters_})} | "
-                     f"{len(model.clusters_)} | {seconds:.1f} | {peak:.1f} |")
-        print(lines[-1], file=sys.stderr)
+              "| decide | pages | sites | clusters | CPU s | ms per page | peak MiB |",
+              "|---|---:|---:|---:|---:|---:|---:|"]
+    for decide in ("template+slots", "template"):
+        for n in args.sizes:
+            model, seconds, peak = timed_and_traced(
+                lambda: SiteModel(decide=decide).fit(raws[:n]), trace=n <= args.trace_max)
+            lines.append(f"| {decide} | {n} | {len({c.group for c in model.clusters_})} | "
+                         f"{len(model.clusters_)} | {seconds:.1f} | {1000 * seconds / n:.1f} | "
+                         + (f"{peak:.1f} |" if peak == peak else "not traced |"))
+            print(lines[-1], file=sys.stderr)
     return report(lines, args.out)
 
 

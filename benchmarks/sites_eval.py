@@ -35,8 +35,9 @@ from grist.errors import GristError
 from grist.evaluate.metrics import lcs_prf, shingle_counts, shingle_prf
 from grist.io.datasets import Page
 from grist.methods.auto import AutoConfig
+from grist.result import Result
 from grist.sites.evidence import Evidence
-from grist.sites.model import SiteConfig, SiteModel
+from grist.sites.model import SiteConfig, SiteModel, decide
 from grist.train.labels import align
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -91,7 +92,7 @@ def real_sites(datasets_dir: Path, cache: Path, config: SiteConfig,
             extractors[dataset] = Extractor(config=AutoConfig(model_path=model_path))
         raws = [_raw(p) for p in pages]
         for i, page in enumerate(pages):
-            model = SiteModel(config).fit(raws[:i] + raws[i + 1:])
+            model = SiteModel(config, extractor=extractors[dataset]).fit(raws[:i] + raws[i + 1:])
             out.append(_judge(extractors[dataset], page, model, dataset, site))
     return out
 
@@ -102,15 +103,24 @@ def generated_sites(path: Path, datasets_dir: Path, cache: Path, config: SiteCon
     records = read_generated(path)
     out = []
     extractors: dict[str, Extractor] = {}
+    source = {r["id"]: r["source"].split("/")[0] for r in records}
+
+    def extractor_of(dataset: str) -> Extractor:
+        if dataset not in extractors:
+            model_path = str(lodo_auto(datasets_dir, dataset, cache))
+            extractors[dataset] = Extractor(config=AutoConfig(model_path=model_path))
+        return extractors[dataset]
+
+    def labeller(page: RawPage) -> Result:  # each template's pages by auto trained without it
+        return extractor_of(source[page.input])(page)
+
     for fold in range(folds):
         train = [RawPage(r["html"], url=r["url"], input=r["id"])
                  for i, r in enumerate(records) if i % folds != fold]
-        model = SiteModel(config).fit(train)
+        model = SiteModel(config, extractor=labeller).fit(train)
         for record in records[fold::folds]:
-            dataset = record["source"].split("/")[0]
-            if dataset not in extractors:
-                model_path = str(lodo_auto(datasets_dir, dataset, cache))
-                extractors[dataset] = Extractor(config=AutoConfig(model_path=model_path))
+            dataset = source[record["id"]]
+            extractor_of(dataset)
             page = Page(record["id"], record["html"], record["gold"], "generated",
                         record["url"], record["site"])
             out.append(_judge(extractors[dataset], page, model, "generated", record["template"]))
@@ -144,12 +154,24 @@ def _combiners(judged: list[Judged]) -> dict[str, sites_rules.Rule]:
 SITE = "auto + site"
 
 
-def decisions(judged: list[Judged], min_pages: int, alternatives: bool
+def site_rule(config: SiteConfig) -> sites_rules.Rule:
+    """The site model's verdicts as ``SiteModel.relabel`` gives them (``grist.sites.model.decide``;
+    nothing changes on a page whose kept blocks are all template text)."""
+    def rule(ev: Evidence, kept: np.ndarray, scores: np.ndarray, words: np.ndarray) -> np.ndarray:
+        if ev.empties(kept):
+            return kept
+        drops, restores = decide(ev, kept, config)
+        return (kept & ~drops) | restores
+    return rule
+
+
+def decisions(judged: list[Judged], config: SiteConfig, alternatives: bool
               ) -> dict[str, list[np.ndarray]]:
     """What each system keeps of every page: auto alone, auto with the site model's verdicts
-    (the template rule, as ``SiteModel.relabel``), and with ``alternatives`` the rules of
-    ``sites_rules`` (``combined`` trained leave-one-dataset-out)."""
-    rules: dict[str, sites_rules.Rule] = {SITE: sites_rules.template}
+    (``site_rule``), and with ``alternatives`` the rules of ``sites_rules`` (``combined``
+    trained leave-one-dataset-out)."""
+    min_pages = config.min_pages
+    rules: dict[str, sites_rules.Rule] = {SITE: site_rule(config)}
     combiners = _combiners(judged) if alternatives else {}
     if alternatives:
         rules.update({f"alternative: {n}": r for n, r in sites_rules.RULES.items()})
@@ -195,15 +217,16 @@ def table(judged: list[Judged], kept: dict[str, list[np.ndarray]], by: str) -> l
     return lines
 
 
-def removals(judged: list[Judged], keep_site: list[np.ndarray], top: int) -> list[str]:
-    """What the site model took away from auto's output: words by gold label, and the most
-    frequent removed texts of each kind."""
+def changes(judged: list[Judged], keep_site: list[np.ndarray], top: int,
+            removed: bool) -> list[str]:
+    """What the site model took away from auto's output (``removed``) or added to it: words by
+    gold label, and the most frequent texts of each kind."""
     gold_words = noise_words = 0
     gold_texts: Counter[str] = Counter()
     noise_texts: Counter[str] = Counter()
     for j, site_keep in zip(judged, keep_site, strict=True):
         for text, before, after, truth in zip(j.texts, j.kept, site_keep, j.truth, strict=True):
-            if before and not after:
+            if (before and not after) if removed else (after and not before):
                 words = len(text.split())
                 if truth:
                     gold_words += words
@@ -211,11 +234,12 @@ def removals(judged: list[Judged], keep_site: list[np.ndarray], top: int) -> lis
                 else:
                     noise_words += words
                     noise_texts[f"{j.site}: {text[:80]}"] += 1
-    lines = [f"Words removed from auto's output: {noise_words} not in the gold, {gold_words} in "
-             f"the gold ({noise_words / max(gold_words + noise_words, 1):.1%} of the removed "
-             "words were noise).", "", "Most frequent removals that were gold:", ""]
+    verb, noun = ("removed from", "removals") if removed else ("added to", "additions")
+    lines = [f"Words {verb} auto's output: {noise_words} not in the gold, {gold_words} in "
+             f"the gold ({noise_words / max(gold_words + noise_words, 1):.1%} of them noise).",
+             "", f"Most frequent {noun} that were gold:", ""]
     lines += [f"- {n}x {t!r}" for t, n in gold_texts.most_common(top)]
-    lines += ["", "Most frequent removals that were noise:", ""]
+    lines += ["", f"Most frequent {noun} that were noise:", ""]
     lines += [f"- {n}x {t!r}" for t, n in noise_texts.most_common(top)]
     return lines
 
@@ -282,7 +306,7 @@ def main() -> int:
         else:
             real = real_sites(args.datasets_dir, args.cache, config, datasets)
             target.write_bytes(pickle.dumps(real))
-        kept = decisions(real, config.min_pages, args.alternatives)
+        kept = decisions(real, config, args.alternatives)
         unmatched = Counter(j.note.split(" (")[0] for j in real if j.evidence is None)
         lines += [f"## Real dev-set sites, configuration `{name}`: {config}", "",
                   f"{len(real)} pages of {len({(j.dataset, j.site) for j in real})} sites; "
@@ -291,13 +315,14 @@ def main() -> int:
                   + (f"judgements read from {target} (an earlier run of this configuration)."
                      if cached else f"{time.process_time() - started:.0f} CPU s.") + "", ""]
         lines += table(real, kept, "all") + [""] + table(real, kept, "dataset") + [""]
-        lines += [f"### What `{SITE}` removes", ""] + removals(real, kept[SITE], args.top)
+        lines += [f"### What `{SITE}` removes", ""] + changes(real, kept[SITE], args.top, True)
+        lines += ["", f"### What `{SITE}` adds", ""] + changes(real, kept[SITE], args.top, False)
         lines += [""] + page_changes(real, kept[SITE], args.top // 2) + [""]
         if args.per_site:
             lines += ["### Per site", ""] + table(real, kept, "site") + [""]
         if args.generated:
             generated = generated_sites(args.generated, args.datasets_dir, args.cache, config)
-            gen_kept = decisions(generated, config.min_pages, False)
+            gen_kept = decisions(generated, config, False)
             lines += [f"## Generated sites ({args.generated.name}), configuration `{name}`", "",
                       f"{len(generated)} pages of {len({j.site for j in generated})} templates.",
                       ""] + table(generated, gen_kept, "all") + [""]

@@ -105,6 +105,20 @@ def test_a_saved_model_drives_extract_site(capsys, folder: Path, tmp_path: Path)
     assert share["reason"].startswith("template path shared by 6 of 6 pages of cluster")
 
 
+def test_decide_chooses_what_the_saved_model_changes(capsys, folder: Path,
+                                                    tmp_path: Path) -> None:
+    for decide, slots in (("template+slots", True), ("template", False)):
+        model = tmp_path / f"{decide}.json"
+        code, _, _ = run(capsys, "templates", str(folder), "--save", str(model), "--quiet",
+                         "--decide", decide)
+        loaded = SiteModel.load(model)
+        assert code == 0 and loaded.config.decide == decide
+        assert any(len(c.slots.hashes) for c in loaded.clusters_) == slots
+    with pytest.raises(SystemExit) as exit_:
+        main(["templates", str(folder), "--decide", "sometimes"])
+    assert exit_.value.code == 2 and "invalid choice: 'sometimes'" in capsys.readouterr().err
+
+
 def test_extract_site_never_fails_a_page(capsys, jsonl: Path, tmp_path: Path) -> None:
     model = tmp_path / "site.json"
     run(capsys, "templates", str(jsonl), "--save", str(model), "--quiet")

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
-from site_pages import article, listing, site_pages
+from site_pages import article, listing, site_pages, story
 
 import grist
-from grist.document import RawPage
-from grist.errors import ModelError
+from grist.crosspage import Verdict
+from grist.document import BOILERPLATE, CONTENT, RawPage
+from grist.errors import GristError, ModelError
+from grist.methods.auto import AutoConfig
 from grist.modelfile import write_model
-from grist.sites.model import SiteConfig, SiteModel
+from grist.sites.model import VERSION, SiteConfig, SiteModel
 from grist.testing import check_model
 
 PAGES = site_pages()
@@ -91,11 +94,88 @@ def test_annotate_gives_the_cluster_counts() -> None:
     columns = model.annotate(result.document, result.blocks)
     by_text = {b.text: columns.row(i) for i, b in enumerate(result.blocks)}
     assert by_text["Home"] == {"site_pages": 6, "site_path_pages": 6, "site_text_pages": 6,
-                               "site_template": 1}
+                               "site_template": 1, "site_slot_pages": 6, "site_slot_share": 0}
     story = next(t for t in by_text if "story 41" in t)
     assert by_text[story]["site_text_pages"] == 0 and by_text[story]["site_path_pages"] == 6
+    # the story's paragraphs sit where auto kept every block of the six articles
+    assert by_text[story]["site_slot_pages"] == 6 and by_text[story]["site_slot_share"] == 1
     elsewhere = grist.extract(RawPage(article(41), url="https://elsewhere.example/41"))
     assert not model.annotate(elsewhere.document, elsewhere.blocks).values.any()
+
+
+def _dropped(page: RawPage, text: str) -> tuple[grist.Result, list]:
+    """The page extracted alone, with the block starting ``text`` labelled boilerplate as if
+    the page method had missed it."""
+    result = grist.extract(page)
+    blocks = [replace(b, label=BOILERPLATE) if b.text.startswith(text) else b
+              for b in result.blocks]
+    return result, blocks
+
+
+def test_a_dropped_block_in_a_content_slot_is_kept_with_the_reason() -> None:
+    model = SiteModel().fit(PAGES)
+    page = RawPage(article(44), url="https://news.example/story/44")
+    first = story(44)[0]
+    result, blocks = _dropped(page, first)
+    verdicts = model.relabel(result.document, blocks)
+    by_text = {b.text: v for b, v in zip(blocks, verdicts, strict=True)}
+    # six paragraphs on each of the six articles, all kept by auto; the footer's div>p is
+    # another place (its class), the share line is template text
+    assert by_text[first] == Verdict(CONTENT, "content slot: the page method kept 36 of 36 "
+                                     "blocks in this place on 6 other pages of cluster 2", "site")
+    assert sum(v is not None and v.label == CONTENT for v in verdicts) == 1
+    # text another page of the cluster has in that place is not restored
+    copied = RawPage(article(44).replace(first, story(3)[0]), url="https://news.example/s/44")
+    result, blocks = _dropped(copied, story(3)[0])
+    assert not any(v is not None and v.label == CONTENT
+                   for v in model.relabel(result.document, blocks))
+
+
+def test_paragraphs_the_page_method_missed_come_back_from_the_site() -> None:
+    model = SiteModel().fit(PAGES)  # slots learnt with auto's own threshold
+    strict = grist.Extractor(config=AutoConfig(threshold=0.999))  # keeps almost nothing
+    page = RawPage(article(45), url="https://news.example/story/45")
+    assert not any(p in strict(page).text for p in story(45))
+    result = strict(page, site=model)
+    added = [b for b in result.blocks if b.decided_by == "site" and b.is_content]
+    assert [b.text for b in added] == story(45)
+    assert all(b.reason.startswith("content slot: the page method kept 36 of 36 blocks in this "
+                                   "place on 6 other pages of cluster 2 (page: p=") for b in added)
+    assert "Share this story" not in result.text and "Home" not in result.text
+
+
+def test_a_fitted_page_is_judged_by_the_other_pages_of_its_cluster() -> None:
+    model = SiteModel().fit(PAGES)
+    page = RawPage(article(2), url="https://www.news.example/story/2")  # one of the six
+    result = grist.extract(page)
+    evidence = model.evidence(result.document, result.blocks)
+    at = next(i for i, b in enumerate(result.blocks) if b.text == story(2)[0])
+    assert evidence.slots is not None and evidence.text_elsewhere is not None
+    assert (evidence.slots.pages[at], evidence.slots.blocks[at], evidence.slots.kept[at]) == (5, 30, 30)
+    assert evidence.text_pages[at] == 1 and evidence.text_elsewhere[at] == 0
+    # in a three-page cluster a member has two other pages: too few to vote
+    small = SiteModel().fit(PAGES[:3])
+    result, blocks = _dropped(PAGES[1], story(1)[0])
+    assert small.evidence(result.document, blocks).slots.pages.max() == 2
+    assert not any(v is not None and v.label == CONTENT for v in small.relabel(result.document, blocks))
+    unseen = RawPage(article(46), url="https://news.example/story/46")
+    result, blocks = _dropped(unseen, story(46)[0])
+    assert any(v is not None and v.label == CONTENT for v in small.relabel(result.document, blocks))
+
+
+def test_the_template_rule_alone_does_not_extract_while_fitting() -> None:
+    model = SiteModel(decide="template").fit(PAGES)
+    assert all(len(c.slots.hashes) == 0 for c in model.clusters_)
+    result, blocks = _dropped(RawPage(article(44), url="https://news.example/story/44"),
+                              story(44)[0])
+    assert not any(v is not None and v.label == CONTENT
+                   for v in model.relabel(result.document, blocks))
+    # the slot method can be any extractor: justext learns the same places
+    justext = SiteModel(extractor=grist.Extractor(method="justext")).fit(PAGES)
+    assert len(justext.clusters_[2].slots.hashes) > 0
+    # ... that reads the DOM: lineblock reads lines
+    with pytest.raises(GristError, match="lineblock reads no DOM"):
+        SiteModel(slot_method="lineblock").fit(PAGES)
 
 
 def test_digits_are_part_of_a_text_unless_folded() -> None:
@@ -160,16 +240,24 @@ def test_update_keeps_counts_and_template_names_exact() -> None:
     a, b = incremental.clusters_[0], batch.clusters_[0]
     assert np.array_equal(a.hashes, b.hashes) and np.array_equal(a.support, b.support)
     assert a.template() == b.template()
+    assert np.array_equal(a.digests, b.digests) and len(a.digests) == 6
+    for name in ("hashes", "pages", "blocks", "kept"):
+        assert np.array_equal(getattr(a.slots, name), getattr(b.slots, name)), name
 
 
 def test_bad_model_files_are_model_errors(tmp_path: Path) -> None:
-    SiteModel().fit(PAGES).save(tmp_path / "good.json.gz")
-    assert len(SiteModel.load(tmp_path / "good.json.gz").clusters_) == 3
-    write_model(tmp_path / "v2.json", "site", 2, {})
+    fitted = SiteModel().fit(PAGES)
+    fitted.save(tmp_path / "good.json.gz")
+    loaded = SiteModel.load(tmp_path / "good.json.gz")
+    assert len(loaded.clusters_) == 3
+    for before, after in zip(fitted.clusters_, loaded.clusters_, strict=True):
+        assert np.array_equal(before.digests, after.digests)
+        assert np.array_equal(before.slots.kept, after.slots.kept) and before.slots.kept.any()
+    write_model(tmp_path / "v1.json", "site", 1, {})  # before content slots
     write_model(tmp_path / "auto.json", "auto", 1, {})
-    write_model(tmp_path / "broken.json", "site", 1, {"config": {}, "clusters": [{"id": 0}]})
-    write_model(tmp_path / "alien.json", "site", 1, {"config": {"colour": "red"}})
-    for name, message in [("v2.json", "version 2 site model"), ("auto.json", "not a site model"),
+    write_model(tmp_path / "broken.json", "site", VERSION, {"config": {}, "clusters": [{"id": 0}]})
+    write_model(tmp_path / "alien.json", "site", VERSION, {"config": {"colour": "red"}})
+    for name, message in [("v1.json", "version 1 site model"), ("auto.json", "not a site model"),
                           ("broken.json", "broken site model"), ("alien.json", "colour")]:
         with pytest.raises(ModelError, match=message):
             SiteModel.load(tmp_path / name)

@@ -20,7 +20,7 @@ from grist.io.sources import Unreadable, expand
 from grist.io.warc import is_warc, read_warc
 from grist.progress import progress
 from grist.render.json_output import dumps
-from grist.sites.model import SiteConfig, SiteModel
+from grist.sites.model import DECISIONS, SiteConfig, SiteModel
 from grist.sites.pages import GROUPINGS
 from grist.sites.search import METHODS
 
@@ -44,6 +44,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--group-by", choices=GROUPINGS, default=SiteConfig.group_by,
                         help="cluster per host, per registrable domain, or all pages together "
                         f"(default: {SiteConfig.group_by})")
+    parser.add_argument("--decide", choices=DECISIONS, default=SiteConfig.decide,
+                        help="what extraction with the model changes: template+slots drops the "
+                        "site's repeated text and keeps what the page method missed where it "
+                        "keeps text on the site's other pages (fitting extracts every page with "
+                        "auto, about 2-3x slower); template only drops; none changes nothing "
+                        f"(default: {SiteConfig.decide})")
     parser.add_argument("--show", type=int, default=15, metavar="N",
                         help="template paths shown per cluster in text output (default: 15)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -103,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     summary = Summary("templates")
     order: list[str] = []
     failed: Failures = {}
-    model = SiteModel(method=args.method, group_by=args.group_by)
+    model = SiteModel(method=args.method, group_by=args.group_by, decide=args.decide)
     model.fit(_pages(args.inputs, order, failed, args.quiet))
     failed.update({e["input"]: (e["error"], e["reason"]) for e in model.errors_})
     if args.save is not None:

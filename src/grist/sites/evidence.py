@@ -6,6 +6,10 @@ path (``path_pages``) and its path with its text (``text_pages``). A block whose
 are on more than half of the pages is a template block (CalcMDLval's rule). The rule stands
 aside on a page where it would remove every block the page method kept: an empty page says the
 page method missed the page's own text, not that the page is all template.
+
+With the cluster's content slots (``grist.sites.slots``), the evidence also holds, per block,
+what the page method did in the block's slot on the cluster's *other* pages, and how many other
+pages have the block's path and text.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from grist.sites.mdl import template_of
+from grist.sites.slots import SlotVote
 
 
 @dataclass(frozen=True)
@@ -26,6 +31,8 @@ class Evidence:
     path_pages: np.ndarray
     text_pages: np.ndarray
     similarity: float = 1.0
+    slots: SlotVote | None = None
+    text_elsewhere: np.ndarray | None = None  # other pages with the block's path and text
 
     def template(self) -> np.ndarray:
         """Blocks whose path and text are a template path (on more than half of the pages)."""

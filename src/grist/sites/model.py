@@ -8,6 +8,11 @@ path and text: ``annotate`` gives that evidence as columns, ``relabel`` turns it
 a block the page method kept whose path and text are a template path becomes boilerplate,
 "template path shared by N of M pages of cluster K". (Weighing the evidence against the page
 method's probability with a learned combiner was measured and did no better: docs/decisions.md.)
+With ``decide="template+slots"`` (the default) ``fit`` also extracts each page with
+``slot_method`` and learns the cluster's content slots (``grist.sites.slots``): a block of new
+text the page method dropped, in a place (path and classes) where it kept nearly every block on
+the cluster's other pages, is kept, "content slot: the page method kept N of B blocks in this
+place on P other pages of cluster K".
 
 ``fit`` does not depend on the order of the pages (they are sorted by URL, name and content
 first); ``update(page)`` adds one page to its best cluster (or a new one) and so depends on the
@@ -16,7 +21,7 @@ order of updates, like any online learner; refit to re-cluster.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -32,16 +37,21 @@ from grist.modelfile import load_model, write_model
 from grist.result import Result
 from grist.sites.evidence import Evidence
 from grist.sites.pages import (GROUPINGS, PATH_READINGS, PageError, PagePaths, names_of,
-                               page_path_strings, read_page, site_of)
+                               page_digest, page_path_strings, read_page, site_of)
 from grist.sites.pathsets import THRESHOLDS, PathSets
 from grist.sites.paths import block_key
 from grist.sites.search import ClusterConfig, cluster
+from grist.sites.slots import Slots, SlotVote, slot_hashes
 from grist.sites.templates import SiteCluster
 
+Labeller = Callable[[RawPage], Result]  # an Extractor, or any page -> labelled blocks
+
 KIND = "site"
-VERSION = 1
-DECISIONS = ("template", "none")
-COLUMNS = ("site_pages", "site_path_pages", "site_text_pages", "site_template")
+VERSION = 2  # 2: content slots and member digests
+SLOTS = "template+slots"
+DECISIONS = (SLOTS, "template", "none")
+COLUMNS = ("site_pages", "site_path_pages", "site_text_pages", "site_template",
+           "site_slot_pages", "site_slot_share")
 
 
 @dataclass(frozen=True)
@@ -58,8 +68,14 @@ class SiteConfig:
     min_pages:      a cluster is used for extraction from this many pages on.
     min_similarity: a page joins a cluster when the Jaccard similarity of its paths and the
                     cluster's template (over the site's template paths) reaches this.
-    decide:         ``template`` (kept template blocks become boilerplate) or ``none``
-                    (evidence columns only, no verdicts).
+    decide:         ``template+slots`` (kept template blocks become boilerplate, dropped
+                    blocks in a content slot content), ``template`` (the template rule only:
+                    ``fit`` only parses pages, no extraction) or ``none`` (evidence columns
+                    only, no verdicts).
+    slot_method:    the page method ``fit`` extracts the pages with to learn content slots.
+    slot_share:     a slot restores a block when the method kept at least this share of the
+                    blocks in its slot (path and classes) on the cluster's other pages ...
+    slot_pages:     ... on at least this many of them.
     num_perm, neighbours, lsh_threshold, max_candidates: ``grist.sites.search.ClusterConfig``.
     """
 
@@ -71,7 +87,10 @@ class SiteConfig:
     group_by: str = "host"
     min_pages: int = 3
     min_similarity: float = 0.2
-    decide: str = "template"
+    decide: str = SLOTS
+    slot_method: str = "auto"
+    slot_share: float = 0.9
+    slot_pages: int = 3
     num_perm: int = 128
     neighbours: int = 1
     lsh_threshold: float = 0.3
@@ -97,6 +116,18 @@ class SiteConfig:
                    reading="literal", group_by="none")
 
 
+def decide(found: Evidence, kept: np.ndarray, config: SiteConfig
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """What the site model changes on a page whose blocks ``kept`` says the page method kept:
+    the kept template blocks it drops and (``template+slots``) the dropped blocks of new text
+    in a content slot it keeps."""
+    drops = kept & found.template()
+    if config.decide != SLOTS or found.slots is None or found.text_elsewhere is None:
+        return drops, np.zeros(len(kept), dtype=bool)
+    return drops, found.slots.restores(kept, found.text_elsewhere == 0, config.slot_share,
+                                       config.slot_pages)
+
+
 def _count_paths(pages: Sequence[PagePaths]) -> tuple[np.ndarray, np.ndarray]:
     hashes, support = np.unique(np.concatenate([p.hashes for p in pages]), return_counts=True)
     return hashes, support.astype(np.int64)
@@ -112,8 +143,13 @@ class SiteModel:
 
     source = "site"
 
-    def __init__(self, config: SiteConfig | None = None, **options: Any) -> None:
+    def __init__(self, config: SiteConfig | None = None, *, extractor: Labeller | None = None,
+                 **options: Any) -> None:
+        """``extractor``: what ``fit`` and ``update`` label pages with to learn content slots, an
+        ``Extractor`` or any function of a RawPage to a Result (default: an ``Extractor`` of
+        ``config.slot_method``; e.g. ``auto`` with your own model). It is not saved."""
         self.config = replace(config or SiteConfig(), **options)
+        self._extractor = extractor
         self._groups: dict[str, list[SiteCluster]] = {}
 
     # -- learning ---------------------------------------------------------------------------
@@ -121,8 +157,9 @@ class SiteModel:
         """Learn the templates of ``pages`` (unreadable ones are listed in ``errors_``)."""
         readable: dict[str, list[PagePaths]] = {}
         errors: list[dict[str, str]] = []
+        labeller = self._labeller()
         for page in pages:
-            read = self._read(page)
+            read = self._read(page, labeller)
             if isinstance(read, PageError):
                 errors.append(read.record())
             else:
@@ -139,7 +176,9 @@ class SiteModel:
                 pages_in = [members[d] for d in docs]
                 hashes, support = _count_paths(pages_in)
                 made = SiteCluster(len(clusters), group, [p.input for p in pages_in], hashes,
-                                   support)
+                                   support, slots=Slots.total([p.slots for p in pages_in]),
+                                   digests=np.sort(np.array([p.digest for p in pages_in],
+                                                            dtype=np.uint64)))
                 made.names = names_of(made.template_hashes, pages_in)
                 clusters.append(made)
         self.clusters_ = clusters
@@ -153,7 +192,7 @@ class SiteModel:
         """Add one page: to the best-matching cluster of its site, or to a new cluster."""
         if not hasattr(self, "clusters_"):
             self.clusters_, self.errors_, self.costs_, self.n_pages_ = [], [], {}, 0
-        read = self._read(page)
+        read = self._read(page, self._labeller())
         if isinstance(read, PageError):
             self.errors_ = [*self.errors_, read.record()]
             return self
@@ -165,14 +204,30 @@ class SiteModel:
             target = SiteCluster(len(clusters), read.group, [], read.hashes[:0],
                                  np.zeros(0, dtype=np.int64))
             clusters.append(target)
-        clusters[target.id] = target.with_page(read.input, read.hashes, named)
+        clusters[target.id] = target.with_page(read.input, read.hashes, named, read.slots,
+                                               read.digest)
         self.clusters_ = clusters
         self.n_pages_ += 1
         self._index()
         return self
 
-    def _read(self, page: RawPage) -> PagePaths | PageError:
-        return read_page(page, self.config.paths, self.config.fold_digits, self.config.group_by)
+    def _labeller(self) -> Labeller | None:
+        """The extractor whose labels teach the content slots (None when they are not used)."""
+        if self.config.decide != SLOTS:
+            return None
+        if self._extractor is None:
+            from grist.api import Extractor
+            from grist.methods import get_method
+
+            if not get_method(self.config.slot_method).needs_dom:
+                raise GristError(f"content slots are places in the DOM; {self.config.slot_method}"
+                                 " reads no DOM (choose another slot_method, or decide='template')")
+            self._extractor = Extractor(method=self.config.slot_method)
+        return self._extractor
+
+    def _read(self, page: RawPage, labeller: Labeller | None) -> PagePaths | PageError:
+        return read_page(page, self.config.paths, self.config.fold_digits, self.config.group_by,
+                         labeller=labeller)
 
     def _index(self) -> None:
         self._groups = {}
@@ -215,12 +270,22 @@ class SiteModel:
         return found, similarity
 
     def evidence(self, doc: Document, blocks: Sequence[Block]) -> Evidence:
-        """The cluster's counts for every block: its path, and its path with its text."""
+        """The cluster's counts for every block: its path, and its path with its text; and what
+        the page method did in its slot on the cluster's other pages (a page the cluster was
+        fitted on has its own counts taken out, by its present labels)."""
         found, similarity = self.cluster_of(doc, blocks)
         fold = self.config.fold_digits
         text = found.counts(element_hashes(block_key(b, fold) for b in blocks))
         path = found.counts(element_hashes(b.path for b in blocks))
-        return Evidence(found.id, found.size, path, text, similarity)
+        slots = slot_hashes(blocks)
+        pages, placed, kept = found.slots.lookup(slots)
+        own = found.is_member(page_digest(doc))
+        if own:
+            _, mine, mine_kept = Slots.of_page(blocks).lookup(slots)
+            pages, placed = np.maximum(pages - 1, 0), np.maximum(placed - mine, 0)
+            kept = np.minimum(np.maximum(kept - mine_kept, 0), placed)
+        return Evidence(found.id, found.size, path, text, similarity,
+                        SlotVote(pages, placed, kept), np.maximum(text - int(own), 0))
 
     def annotate(self, doc: Document, blocks: Sequence[Block]) -> FeatureMatrix:
         """Columns ``COLUMNS``: cluster size M, pages with the block's path, pages with its path
@@ -234,6 +299,9 @@ class SiteModel:
         values[:, 1] = found.path_pages
         values[:, 2] = found.text_pages
         values[:, 3] = found.template()
+        if found.slots is not None:
+            values[:, 4] = found.slots.pages
+            values[:, 5] = found.slots.share()
         return FeatureMatrix(COLUMNS, values)
 
     def relabel(self, doc: Document, blocks: Sequence[Block]) -> list[Verdict | None]:
@@ -247,9 +315,15 @@ class SiteModel:
         if found.empties(kept):
             raise GristError(f"every block the page kept is template text of cluster "
                              f"{found.cluster}, so the page is kept as the page method found it")
-        flips = kept & found.template()
-        return [Verdict(BOILERPLATE, found.reason(int(n)), self.source) if flip else None
-                for flip, n in zip(flips.tolist(), found.text_pages.tolist(), strict=True)]
+        drops, restores = decide(found, kept, self.config)
+        verdicts: list[Verdict | None] = [None] * len(blocks)
+        for i in np.flatnonzero(drops).tolist():
+            verdicts[i] = Verdict(BOILERPLATE, found.reason(int(found.text_pages[i])), self.source)
+        slots = found.slots
+        if slots is not None:
+            for i in np.flatnonzero(restores).tolist():
+                verdicts[i] = Verdict(CONTENT, slots.reason(i, found.cluster), self.source)
+        return verdicts
 
     def transform(self, page: RawPage, method: str = "auto") -> Result:
         """The page extracted with this model's verdicts: ``grist.extract(page, site=self)``."""

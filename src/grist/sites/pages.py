@@ -1,4 +1,5 @@
-"""Pages as a site model reads them: parsed once, turned into a path set, grouped by site.
+"""Pages as a site model reads them: parsed once (extracted, when the model learns content
+slots), turned into a path set, grouped by site.
 
 A page that cannot be read (empty, not HTML, over a cap, no visible text) becomes an error
 record instead; the others keep their path strings compressed until the templates are named.
@@ -7,8 +8,9 @@ record instead; the others keep their path strings compressed until the template
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import xxhash
@@ -23,6 +25,10 @@ from grist.html.parse import parse_document
 from grist.limits import Limits
 from grist.segment.blocks import segment
 from grist.sites.paths import block_paths, node_paths
+from grist.sites.slots import Slots
+
+if TYPE_CHECKING:  # pragma: no cover
+    from grist.result import Result
 
 PATH_READINGS = ("blocks", "nodes")
 GROUPINGS = ("host", "domain", "none")
@@ -42,6 +48,12 @@ def site_of(url: str | None, group_by: str) -> str:
     return host
 
 
+def page_digest(doc: Document) -> int:
+    """What tells a page apart from every other: a 64-bit hash of its decoded source (a cluster
+    keeps its members' digests, so a page extracted with the model it helped fit is known)."""
+    return xxhash.xxh3_64_intdigest(doc.html.encode("utf-8", "surrogatepass"))
+
+
 def page_path_strings(doc: Document, blocks: Sequence[Block] | None, reading: str,
                       fold_digits: bool) -> list[str]:
     """A parsed page's path set under ``reading`` (``blocks`` needs its blocks)."""
@@ -53,7 +65,8 @@ def page_path_strings(doc: Document, blocks: Sequence[Block] | None, reading: st
 @dataclass(frozen=True)
 class PagePaths:
     """One readable page: its name, URL, group, a key that orders pages independently of the
-    order they came in, its path hashes (sorted, distinct) and its path strings (compressed)."""
+    order they came in, its path hashes (sorted, distinct), its path strings (compressed), its
+    digest (``page_digest``) and, when a page method labelled it, its content slots."""
 
     input: str
     url: str | None
@@ -61,6 +74,8 @@ class PagePaths:
     order: tuple[str, str, int]
     hashes: np.ndarray
     packed: bytes
+    digest: int = 0
+    slots: Slots = field(default_factory=Slots.empty)
 
     def strings(self) -> list[str]:
         return zlib.decompress(self.packed).decode("utf-8", "surrogatepass").split("\n")
@@ -79,13 +94,22 @@ class PageError:
 
 
 def read_page(page: RawPage, reading: str, fold_digits: bool, group_by: str,
-              limits: Limits | None = None) -> PagePaths | PageError:
-    """Parse one page into its path set, or say why it cannot be."""
+              limits: Limits | None = None,
+              labeller: Callable[[RawPage], Result] | None = None) -> PagePaths | PageError:
+    """Parse one page into its path set, or say why it cannot be. With a ``labeller`` (an
+    extractor, which applies its own limits) the page is extracted instead of only parsed, and
+    its content slots recorded."""
     name = page.input or page.url or "<page>"
     try:
-        doc = parse_document(load_document(page.content, page.url,
-                                           http_charset=page.http_charset, limits=limits), limits)
-        strings = page_path_strings(doc, None, reading, fold_digits)
+        if labeller is not None:
+            result = labeller(page)
+            doc, blocks, slots = result.document, result.blocks, Slots.of_page(result.blocks)
+        else:
+            doc = parse_document(load_document(page.content, page.url,
+                                               http_charset=page.http_charset, limits=limits),
+                                 limits)
+            blocks, slots = None, Slots.empty()
+        strings = page_path_strings(doc, blocks, reading, fold_digits)
         if not any("\t" in s for s in strings):
             raise NoTextError("the page has no visible text")
     except GristError as exc:
@@ -95,7 +119,8 @@ def read_page(page: RawPage, reading: str, fold_digits: bool, group_by: str,
     hashes = np.unique(element_hashes(strings))
     packed = zlib.compress("\n".join(strings).encode("utf-8", "surrogatepass"), 1)
     return PagePaths(name, page.url, site_of(page.url, group_by),
-                     (page.url or "", name, xxhash.xxh3_64_intdigest(content)), hashes, packed)
+                     (page.url or "", name, xxhash.xxh3_64_intdigest(content)), hashes, packed,
+                     page_digest(doc), slots)
 
 
 def names_of(wanted: np.ndarray, pages: Sequence[PagePaths]) -> dict[int, str]:

@@ -3,7 +3,8 @@
 The template of a cluster of M pages is the set of paths more than M / 2 of its pages contain
 (CalcMDLval's rule, counted over every path of the pages once the clustering is done, so a
 shared path counts even where the mode threshold did not call it non-content). Counts are kept
-for every path, so adding a page (``add``) keeps them exact.
+for every path, so adding a page (``with_page``) keeps them exact. A cluster also keeps its
+content slots (``grist.sites.slots``) and its members' digests (``grist.sites.pages.page_digest``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 
 from grist.sites.mdl import template_of
 from grist.sites.paths import TEXT, show_path
+from grist.sites.slots import Slots
 
 
 def pack(array: np.ndarray, dtype: str) -> str:
@@ -37,6 +39,8 @@ class SiteCluster:
     hashes: np.ndarray                 # sorted distinct path hashes of its pages
     support: np.ndarray                # how many of its pages contain each
     names: dict[int, str] = field(default_factory=dict)  # strings of its template paths
+    slots: Slots = field(default_factory=Slots.empty)  # where its pages' method kept text
+    digests: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))  # sorted
     template_hashes: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -63,14 +67,23 @@ class SiteCluster:
         at = np.minimum(np.searchsorted(self.hashes, hashes), len(self.hashes) - 1)
         return np.where(self.hashes[at] == hashes, self.support[at], 0).astype(np.int64)
 
-    def with_page(self, name: str, hashes: np.ndarray, strings: dict[int, str]) -> SiteCluster:
+    def is_member(self, digest: int) -> bool:
+        """Whether a page with this digest is one of the cluster's pages."""
+        at = int(np.searchsorted(self.digests, np.uint64(digest)))
+        return at < len(self.digests) and int(self.digests[at]) == digest
+
+    def with_page(self, name: str, hashes: np.ndarray, strings: dict[int, str],
+                  slots: Slots | None = None, digest: int = 0) -> SiteCluster:
         """A new cluster: this one with one more page (its distinct path hashes; ``strings``
-        names its paths). This one is left as it is (loaded models share their clusters)."""
+        names its paths; its content slots and digest). This one is left as it is (loaded
+        models share their clusters)."""
         merged, inverse = np.unique(np.concatenate([self.hashes, hashes]), return_inverse=True)
         support = np.bincount(inverse.reshape(-1), minlength=len(merged))
         support[np.searchsorted(merged, self.hashes)] += self.support - 1
         grown = SiteCluster(self.id, self.group, [*self.pages, name], merged,
-                            support.astype(np.int64))
+                            support.astype(np.int64),
+                            slots=Slots.total([self.slots, slots or Slots.empty()]),
+                            digests=np.sort(np.append(self.digests, np.uint64(digest))))
         template = set(grown.template_hashes.tolist())
         grown.names = {h: s for h, s in {**self.names, **strings}.items() if h in template}
         return grown
@@ -80,7 +93,10 @@ class SiteCluster:
         return {"id": self.id, "group": self.group, "pages": self.pages,
                 "hashes": pack(self.hashes, "<u8"), "support": pack(self.support, "<u4"),
                 "named": pack(np.array([h for h, _ in names], dtype=np.uint64), "<u8"),
-                "names": [s for _, s in names]}
+                "names": [s for _, s in names], "digests": pack(self.digests, "<u8"),
+                "slots": {"hashes": pack(self.slots.hashes, "<u8"),
+                          **{k: pack(getattr(self.slots, k), "<u4")
+                             for k in ("pages", "blocks", "kept")}}}
 
     @classmethod
     def from_payload(cls, data: dict[str, Any]) -> SiteCluster:
@@ -89,7 +105,17 @@ class SiteCluster:
         named = unpack(data["named"], "<u8").astype(np.uint64).tolist()
         if len(hashes) != len(support) or len(named) != len(data["names"]):
             raise ValueError("cluster arrays of different lengths")
-        if np.any(hashes[1:] <= hashes[:-1]):
-            raise ValueError("cluster path hashes are not sorted")
+        slots = Slots(unpack(data["slots"]["hashes"], "<u8").astype(np.uint64),
+                      *(unpack(data["slots"][k], "<u4").astype(np.int64)
+                        for k in ("pages", "blocks", "kept")))
+        digests = unpack(data["digests"], "<u8").astype(np.uint64)
+        if len({len(slots.hashes), len(slots.pages), len(slots.blocks), len(slots.kept)}) > 1:
+            raise ValueError("cluster slot arrays of different lengths")
+        for name, array, distinct in (("path", hashes, True), ("slot", slots.hashes, True),
+                                      ("digest", digests, False)):
+            rising = array[1:] > array[:-1] if distinct else array[1:] >= array[:-1]
+            if not rising.all():
+                raise ValueError(f"cluster {name} hashes are not sorted")
         return cls(int(data["id"]), str(data["group"]), [str(p) for p in data["pages"]], hashes,
-                   support, dict(zip(named, map(str, data["names"]), strict=True)))
+                   support, dict(zip(named, map(str, data["names"]), strict=True)), slots,
+                   digests)
