@@ -112,6 +112,13 @@ def _dropped(page: RawPage, text: str) -> tuple[grist.Result, list]:
     return result, blocks
 
 
+def _restored(model: SiteModel, result: grist.Result, blocks: list) -> list[str]:
+    """The texts of the blocks the model's verdicts put back into the text."""
+    verdicts = model.relabel(result.document, blocks)
+    return [b.text for b, v in zip(blocks, verdicts, strict=True)
+            if v is not None and v.label == CONTENT]
+
+
 def test_a_dropped_block_in_a_content_slot_is_kept_with_the_reason() -> None:
     model = SiteModel().fit(PAGES)
     page = RawPage(article(44), url="https://news.example/story/44")
@@ -123,12 +130,11 @@ def test_a_dropped_block_in_a_content_slot_is_kept_with_the_reason() -> None:
     # another place (its class), the share line is template text
     assert by_text[first] == Verdict(CONTENT, "content slot: the page method kept 36 of 36 "
                                      "blocks in this place on 6 other pages of cluster 2", "site")
-    assert sum(v is not None and v.label == CONTENT for v in verdicts) == 1
+    assert _restored(model, result, blocks) == [first]
     # text another page of the cluster has in that place is not restored
     copied = RawPage(article(44).replace(first, story(3)[0]), url="https://news.example/s/44")
     result, blocks = _dropped(copied, story(3)[0])
-    assert not any(v is not None and v.label == CONTENT
-                   for v in model.relabel(result.document, blocks))
+    assert not _restored(model, result, blocks)
 
 
 def test_paragraphs_the_page_method_missed_come_back_from_the_site() -> None:
@@ -150,17 +156,18 @@ def test_a_fitted_page_is_judged_by_the_other_pages_of_its_cluster() -> None:
     result = grist.extract(page)
     evidence = model.evidence(result.document, result.blocks)
     at = next(i for i, b in enumerate(result.blocks) if b.text == story(2)[0])
-    assert evidence.slots is not None and evidence.text_elsewhere is not None
-    assert (evidence.slots.pages[at], evidence.slots.blocks[at], evidence.slots.kept[at]) == (5, 30, 30)
+    slots = evidence.slots
+    assert slots is not None and evidence.text_elsewhere is not None
+    assert (slots.pages[at], slots.blocks[at], slots.kept[at]) == (5, 30, 30)
     assert evidence.text_pages[at] == 1 and evidence.text_elsewhere[at] == 0
     # in a three-page cluster a member has two other pages: too few to vote
     small = SiteModel().fit(PAGES[:3])
     result, blocks = _dropped(PAGES[1], story(1)[0])
     assert small.evidence(result.document, blocks).slots.pages.max() == 2
-    assert not any(v is not None and v.label == CONTENT for v in small.relabel(result.document, blocks))
+    assert not _restored(small, result, blocks)
     unseen = RawPage(article(46), url="https://news.example/story/46")
     result, blocks = _dropped(unseen, story(46)[0])
-    assert any(v is not None and v.label == CONTENT for v in small.relabel(result.document, blocks))
+    assert _restored(small, result, blocks) == [story(46)[0]]
 
 
 def test_the_template_rule_alone_does_not_extract_while_fitting() -> None:
@@ -168,8 +175,7 @@ def test_the_template_rule_alone_does_not_extract_while_fitting() -> None:
     assert all(len(c.slots.hashes) == 0 for c in model.clusters_)
     result, blocks = _dropped(RawPage(article(44), url="https://news.example/story/44"),
                               story(44)[0])
-    assert not any(v is not None and v.label == CONTENT
-                   for v in model.relabel(result.document, blocks))
+    assert not _restored(model, result, blocks)
     # the slot method can be any extractor: justext learns the same places
     justext = SiteModel(extractor=grist.Extractor(method="justext")).fit(PAGES)
     assert len(justext.clusters_[2].slots.hashes) > 0

@@ -5,10 +5,11 @@ on the places that hold *different* text on every page: a site puts its articles
 the same element path, inside the same classes, page after page. A slot is a block's element
 path with the id/class words of its nearest ancestors, digits folded (``slot_key``: the footer's
 ``div>p`` is not the story's). A fitted cluster counts, for every slot that holds blocks on its
-pages, the pages with such blocks, the blocks and how many of them the page method kept. When the method drops a block of new text in a slot where it keeps nearly every
-block on the cluster's other pages, the page is out of step with its own site, and the block is
-kept with that reason: the vote restores what one page's features missed, never text the site
-repeats (that is the template rule's) and never on evidence from fewer than a few pages.
+pages, the pages with such blocks, the blocks and how many of them the page method kept. When
+the method drops a block of new text in a slot where it keeps nearly every block on the
+cluster's other pages, the page is out of step with its own site, and the block is kept with
+that reason: the vote restores what one page's features missed, never text the site repeats
+(that is the template rule's) and never on evidence from fewer than a few pages.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import numpy as np
 
 from grist.dedup.minhash import element_hashes
 from grist.document import Block
-
 
 _DIGITS = re.compile(r"\d+")
 
@@ -91,8 +91,11 @@ class Slots:
             return zeros, zeros.copy(), zeros.copy()
         at = np.minimum(np.searchsorted(self.hashes, hashes), len(self.hashes) - 1)
         found = self.hashes[at] == hashes
-        return tuple(np.where(found, column[at], 0).astype(np.int64)  # type: ignore[return-value]
-                     for column in (self.pages, self.blocks, self.kept))
+
+        def pick(column: np.ndarray) -> np.ndarray:
+            return np.where(found, column[at], 0).astype(np.int64)
+
+        return pick(self.pages), pick(self.blocks), pick(self.kept)
 
 
 @dataclass(frozen=True)
