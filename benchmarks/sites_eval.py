@@ -30,7 +30,7 @@ import numpy as np
 import xxhash
 
 from grist.api import Extractor
-from grist.document import RawPage
+from grist.document import REPORTED_ROLES, RawPage
 from grist.errors import GristError
 from grist.evaluate.metrics import lcs_prf, shingle_counts, shingle_prf
 from grist.io.datasets import Page
@@ -59,6 +59,7 @@ class Judged:
     kept: np.ndarray
     truth: np.ndarray
     evidence: Evidence | None
+    reported: np.ndarray  # blocks of a role reported beside the body (title, byline, ...)
     note: str = ""
     extra: dict = field(default_factory=dict)
 
@@ -74,7 +75,8 @@ def _judge(extractor: Extractor, page: Page, model: SiteModel, dataset: str, sit
     return Judged(dataset, site, page.id, page.gold, [b.text for b in blocks],
                   np.array([b.score for b in blocks], dtype=float),
                   np.array([b.is_content for b in blocks]),
-                  np.array(align(blocks, page.gold).labels, dtype=bool), evidence, note)
+                  np.array(align(blocks, page.gold).labels, dtype=bool), evidence,
+                  np.array([b.role in REPORTED_ROLES for b in blocks], dtype=bool), note)
 
 
 def _raw(page: Page) -> RawPage:
@@ -154,29 +156,31 @@ def _combiners(judged: list[Judged]) -> dict[str, sites_rules.Rule]:
 SITE = "auto + site"
 
 
-def site_rule(config: SiteConfig) -> sites_rules.Rule:
-    """The site model's verdicts as ``SiteModel.relabel`` gives them (``grist.sites.model.decide``;
-    nothing changes on a page whose kept blocks are all template text)."""
-    def rule(ev: Evidence, kept: np.ndarray, scores: np.ndarray, words: np.ndarray) -> np.ndarray:
-        if ev.empties(kept):
-            return kept
-        drops, restores = decide(ev, kept, config)
-        return (kept & ~drops) | restores
-    return rule
+def site_keep(j: Judged, config: SiteConfig) -> np.ndarray:
+    """What ``auto`` + the site model keeps of a page, as ``SiteModel.relabel`` decides it
+    (``grist.sites.model.decide``; nothing changes on a page whose kept blocks are all template
+    text, or that matches no cluster of ``min_pages``)."""
+    ev = j.evidence
+    if ev is None or ev.pages < config.min_pages or ev.empties(j.kept):
+        return j.kept
+    drops, restores = decide(ev, j.kept, j.reported, config)
+    return (j.kept & ~drops) | restores
 
 
 def decisions(judged: list[Judged], config: SiteConfig, alternatives: bool
               ) -> dict[str, list[np.ndarray]]:
     """What each system keeps of every page: auto alone, auto with the site model's verdicts
-    (``site_rule``), and with ``alternatives`` the rules of ``sites_rules`` (``combined``
+    (``site_keep``), and with ``alternatives`` the rules of ``sites_rules`` (``combined``
     trained leave-one-dataset-out)."""
     min_pages = config.min_pages
-    rules: dict[str, sites_rules.Rule] = {SITE: site_rule(config)}
-    combiners = _combiners(judged) if alternatives else {}
-    if alternatives:
-        rules.update({f"alternative: {n}": r for n, r in sites_rules.RULES.items()})
-    out: dict[str, list[np.ndarray]] = {"auto": [j.kept for j in judged]}
-    for name in [*rules, *(["alternative: combined"] if alternatives else [])]:
+    out: dict[str, list[np.ndarray]] = {"auto": [j.kept for j in judged],
+                                        SITE: [site_keep(j, config) for j in judged]}
+    if not alternatives:
+        return out
+    rules: dict[str, sites_rules.Rule] = {f"alternative: {n}": r
+                                          for n, r in sites_rules.RULES.items()}
+    combiners = _combiners(judged)
+    for name in [*rules, "alternative: combined"]:
         out[name] = []
         for j in judged:
             ev = j.evidence

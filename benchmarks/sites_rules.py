@@ -64,10 +64,6 @@ def combined(beta: np.ndarray) -> Rule:
     return rule
 
 
-def template(ev: Evidence, kept: np.ndarray, scores: np.ndarray, words: np.ndarray) -> np.ndarray:
-    return kept if ev.empties(kept) else kept & ~ev.template()
-
-
 def share_at_least(ev: Evidence, kept: np.ndarray, scores: np.ndarray,
                    words: np.ndarray) -> np.ndarray:
     return kept & ~(ev.text_pages >= max(2.0, 0.3 * ev.pages))

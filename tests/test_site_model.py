@@ -131,6 +131,10 @@ def test_a_dropped_block_in_a_content_slot_is_kept_with_the_reason() -> None:
     assert by_text[first] == Verdict(CONTENT, "content slot: the page method kept 36 of 36 "
                                      "blocks in this place on 6 other pages of cluster 2", "site")
     assert _restored(model, result, blocks) == [first]
+    # a block the page method set aside by its role (a byline: in the text only on request)
+    # stays out, whatever the place
+    bylined = [replace(b, role="byline") if b.text == first else b for b in blocks]
+    assert not _restored(model, result, bylined)
     # text another page of the cluster has in that place is not restored
     copied = RawPage(article(44).replace(first, story(3)[0]), url="https://news.example/s/44")
     result, blocks = _dropped(copied, story(3)[0])

@@ -120,7 +120,7 @@ class Extractor:
 
 def included_roles(with_title: bool = False, with_byline: bool = False,
                    with_captions: bool = False, with_comments: bool = False) -> frozenset[str]:
-    """The block roles the ``with_*`` options add to the body."""
+    """The block roles the ``with_*`` options add to the body (``REPORTED_ROLES`` when all)."""
     chosen = [("title", "subtitle")] if with_title else []
     chosen += [("byline",)] if with_byline else []
     chosen += [("caption",)] if with_captions else []

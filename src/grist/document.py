@@ -15,6 +15,9 @@ BOILERPLATE = "boilerplate"
 # footer (legal, copyright) are the rest of the page; ``other`` is anything else.
 ROLES = ("body", "title", "subtitle", "byline", "caption", "comment", "related", "navigation",
          "promo", "footer", "other")
+# The roles reported beside the body and put into the text only on request (``with_title``,
+# ``with_byline``, ``with_captions``, ``with_comments``).
+REPORTED_ROLES = frozenset(("title", "subtitle", "byline", "caption", "comment"))
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,12 @@ class Evidence:
     text_pages: np.ndarray
     similarity: float = 1.0
     slots: SlotVote | None = None
-    text_elsewhere: np.ndarray | None = None  # other pages with the block's path and text
+    own: bool = False  # the page is one of the cluster's
+
+    @property
+    def text_elsewhere(self) -> np.ndarray:
+        """How many of the cluster's *other* pages have the block's path and text."""
+        return np.maximum(self.text_pages - int(self.own), 0)
 
     def template(self) -> np.ndarray:
         """Blocks whose path and text are a template path (on more than half of the pages)."""

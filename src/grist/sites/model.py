@@ -11,8 +11,8 @@ method's probability with a learned combiner was measured and did no better: doc
 With ``decide="template+slots"`` (the default) ``fit`` also extracts each page with
 ``slot_method`` and learns the cluster's content slots (``grist.sites.slots``): a block of new
 text the page method dropped, in a place (path and classes) where it kept nearly every block on
-the cluster's other pages, is kept, "content slot: the page method kept N of B blocks in this
-place on P other pages of cluster K".
+the cluster's other pages, is kept (unless its role is one the text holds only on request):
+"content slot: the page method kept N of B blocks in this place on P other pages of cluster K".
 
 ``fit`` does not depend on the order of the pages (they are sorted by URL, name and content
 first); ``update(page)`` adds one page to its best cluster (or a new one) and so depends on the
@@ -30,7 +30,7 @@ import numpy as np
 
 from grist.crosspage import Verdict
 from grist.dedup.minhash import element_hashes
-from grist.document import BOILERPLATE, CONTENT, Block, Document, RawPage
+from grist.document import BOILERPLATE, CONTENT, REPORTED_ROLES, Block, Document, RawPage
 from grist.errors import GristError, ModelError
 from grist.features.matrix import FeatureMatrix
 from grist.modelfile import load_model, write_model
@@ -116,16 +116,17 @@ class SiteConfig:
                    reading="literal", group_by="none")
 
 
-def decide(found: Evidence, kept: np.ndarray, config: SiteConfig
+def decide(found: Evidence, kept: np.ndarray, reported: np.ndarray, config: SiteConfig
            ) -> tuple[np.ndarray, np.ndarray]:
     """What the site model changes on a page whose blocks ``kept`` says the page method kept:
     the kept template blocks it drops and (``template+slots``) the dropped blocks of new text
-    in a content slot it keeps."""
+    in a content slot it keeps. Blocks of a role reported beside the body (``reported``: a
+    title, byline, caption or comment the output leaves out unless asked) are never added."""
     drops = kept & found.template()
-    if config.decide != SLOTS or found.slots is None or found.text_elsewhere is None:
+    if config.decide != SLOTS or found.slots is None:
         return drops, np.zeros(len(kept), dtype=bool)
     return drops, found.slots.restores(kept, found.text_elsewhere == 0, config.slot_share,
-                                       config.slot_pages)
+                                       config.slot_pages) & ~reported
 
 
 def _count_paths(pages: Sequence[PagePaths]) -> tuple[np.ndarray, np.ndarray]:
@@ -281,11 +282,11 @@ class SiteModel:
         pages, placed, kept = found.slots.lookup(slots)
         own = found.is_member(page_digest(doc))
         if own:
-            _, mine, mine_kept = Slots.of_page(blocks).lookup(slots)
+            _, mine, mine_kept = Slots.of_page(blocks, slots).lookup(slots)
             pages, placed = np.maximum(pages - 1, 0), np.maximum(placed - mine, 0)
             kept = np.minimum(np.maximum(kept - mine_kept, 0), placed)
         return Evidence(found.id, found.size, path, text, similarity,
-                        SlotVote(pages, placed, kept), np.maximum(text - int(own), 0))
+                        SlotVote(pages, placed, kept), own)
 
     def annotate(self, doc: Document, blocks: Sequence[Block]) -> FeatureMatrix:
         """Columns ``COLUMNS``: cluster size M, pages with the block's path, pages with its path
@@ -315,7 +316,8 @@ class SiteModel:
         if found.empties(kept):
             raise GristError(f"every block the page kept is template text of cluster "
                              f"{found.cluster}, so the page is kept as the page method found it")
-        drops, restores = decide(found, kept, self.config)
+        reported = np.fromiter((b.role in REPORTED_ROLES for b in blocks), bool, len(blocks))
+        drops, restores = decide(found, kept, reported, self.config)
         verdicts: list[Verdict | None] = [None] * len(blocks)
         for i in np.flatnonzero(drops).tolist():
             verdicts[i] = Verdict(BOILERPLATE, found.reason(int(found.text_pages[i])), self.source)

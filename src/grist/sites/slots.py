@@ -9,12 +9,12 @@ pages, the pages with such blocks, the blocks and how many of them the page meth
 the method drops a block of new text in a slot where it keeps nearly every block on the
 cluster's other pages, the page is out of step with its own site, and the block is kept with
 that reason: the vote restores what one page's features missed, never text the site repeats
-(that is the template rule's) and never on evidence from fewer than a few pages.
+(that is the template rule's), never a block the method set aside by its role (``decide`` in
+``grist.sites.model``) and never on evidence from fewer than a few pages.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -22,19 +22,29 @@ import numpy as np
 
 from grist.dedup.minhash import element_hashes
 from grist.document import Block
-
-_DIGITS = re.compile(r"\d+")
+from grist.sites.paths import text_step
 
 
 def slot_key(block: Block) -> str:
     """Where a block sits: its element path and its ancestors' id/class words, digits folded
     (``post-1234`` and ``post-987`` are one slot)."""
-    return f"{block.path}|{_DIGITS.sub('0', block.info.get('classes', ''))}"
+    return f"{block.path}|{text_step(block.info.get('classes', ''), fold_digits=True)}"
 
 
 def slot_hashes(blocks: Iterable[Block]) -> np.ndarray:
     """The 64-bit hash of every block's slot, in order."""
     return element_hashes(slot_key(b) for b in blocks)
+
+
+def values_at(table: np.ndarray, columns: Sequence[np.ndarray], hashes: np.ndarray
+              ) -> list[np.ndarray]:
+    """Each column's value at each of ``hashes`` in the sorted distinct ``table`` (0 where a
+    hash is not in it)."""
+    if not len(table):
+        return [np.zeros(len(hashes), dtype=np.int64) for _ in columns]
+    at = np.minimum(np.searchsorted(table, hashes), len(table) - 1)
+    found = table[at] == hashes
+    return [np.where(found, column[at], 0).astype(np.int64) for column in columns]
 
 
 def _empty() -> np.ndarray:
@@ -56,13 +66,16 @@ class Slots:
         return cls(np.zeros(0, dtype=np.uint64), _empty(), _empty(), _empty())
 
     @classmethod
-    def of_page(cls, blocks: Sequence[Block]) -> Slots:
-        """One page's slots from its labelled blocks (blocks without a path are not counted)."""
-        placed = [b for b in blocks if b.path]
-        if not placed:
+    def of_page(cls, blocks: Sequence[Block], hashes: np.ndarray | None = None) -> Slots:
+        """One page's slots from its labelled blocks (blocks without a path are not counted);
+        ``hashes``: their ``slot_hashes``, when the caller has them."""
+        placed = np.fromiter((bool(b.path) for b in blocks), dtype=bool, count=len(blocks))
+        if not placed.any():
             return cls.empty()
-        hashes, inverse = np.unique(slot_hashes(placed), return_inverse=True)
-        kept = np.fromiter((b.is_content for b in placed), dtype=float, count=len(placed))
+        every = slot_hashes(blocks) if hashes is None else hashes
+        kept = np.fromiter((b.is_content for b in blocks), dtype=float, count=len(blocks))
+        hashes, inverse = np.unique(every[placed], return_inverse=True)
+        kept = kept[placed]
         inverse = inverse.reshape(-1)
         return cls(hashes, np.ones(len(hashes), dtype=np.int64),
                    np.bincount(inverse, minlength=len(hashes)).astype(np.int64),
@@ -86,16 +99,8 @@ class Slots:
 
     def lookup(self, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Pages, blocks and kept blocks at each of ``hashes`` (0 for slots not seen)."""
-        if not len(self.hashes):
-            zeros = np.zeros(len(hashes), dtype=np.int64)
-            return zeros, zeros.copy(), zeros.copy()
-        at = np.minimum(np.searchsorted(self.hashes, hashes), len(self.hashes) - 1)
-        found = self.hashes[at] == hashes
-
-        def pick(column: np.ndarray) -> np.ndarray:
-            return np.where(found, column[at], 0).astype(np.int64)
-
-        return pick(self.pages), pick(self.blocks), pick(self.kept)
+        pages, blocks, kept = values_at(self.hashes, (self.pages, self.blocks, self.kept), hashes)
+        return pages, blocks, kept
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import numpy as np
 
 from grist.sites.mdl import template_of
 from grist.sites.paths import TEXT, show_path
-from grist.sites.slots import Slots
+from grist.sites.slots import Slots, values_at
 
 
 def pack(array: np.ndarray, dtype: str) -> str:
@@ -62,10 +62,7 @@ class SiteCluster:
 
     def counts(self, hashes: np.ndarray) -> np.ndarray:
         """How many of the cluster's pages contain each of ``hashes``."""
-        if len(self.hashes) == 0:
-            return np.zeros(len(hashes), dtype=np.int64)
-        at = np.minimum(np.searchsorted(self.hashes, hashes), len(self.hashes) - 1)
-        return np.where(self.hashes[at] == hashes, self.support[at], 0).astype(np.int64)
+        return values_at(self.hashes, (self.support,), hashes)[0]
 
     def is_member(self, digest: int) -> bool:
         """Whether a page with this digest is one of the cluster's pages."""
