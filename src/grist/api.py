@@ -9,9 +9,9 @@ from typing import Any
 from grist.classify.table_units import tables_as_units
 from grist.crosspage import CrossPageModel, apply_verdicts
 from grist.document import Block, RawPage
-from grist.errors import NoTextError
 from grist.html.load import load_document
 from grist.html.parse import check_structure, parse_document
+from grist.html.scripted import no_text_error
 from grist.limits import Budget, Limits
 from grist.methods import DEFAULT_METHOD, PageContext, get_method, method_config
 from grist.render import RenderOptions, check_format
@@ -88,7 +88,7 @@ class Extractor:
         budget.check("classification")
         blocks = labelled.blocks
         if not any(b.text.strip() for b in blocks):
-            raise NoTextError("the page has no visible text")
+            raise no_text_error(doc.html)
         notes = list(labelled.notes)
         if self.table_units:
             tables_as_units(blocks)

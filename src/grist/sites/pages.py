@@ -19,9 +19,10 @@ from grist.clean.domains import host_of, registrable_domain
 from grist.clean.lists import bundled_list
 from grist.dedup.minhash import element_hashes
 from grist.document import Block, Document, RawPage
-from grist.errors import GristError, NoTextError
+from grist.errors import GristError
 from grist.html.load import load_document
 from grist.html.parse import parse_document
+from grist.html.scripted import no_text_error
 from grist.limits import Limits
 from grist.segment.blocks import segment
 from grist.sites.paths import block_paths, node_paths
@@ -111,7 +112,7 @@ def read_page(page: RawPage, reading: str, fold_digits: bool, group_by: str,
             blocks, slots = None, Slots.empty()
         strings = page_path_strings(doc, blocks, reading, fold_digits)
         if not any("\t" in s for s in strings):
-            raise NoTextError("the page has no visible text")
+            raise no_text_error(doc.html)
     except GristError as exc:
         return PageError(name, str(exc), exc.reason)
     content = page.content.encode("utf-8", "surrogatepass") if isinstance(page.content, str) \
