@@ -307,6 +307,8 @@ def main() -> int:
     parser.add_argument("--page-step", type=int, default=1,
                         help="train on every N-th page of the training part (faster)")
     parser.add_argument("--rounds", type=int, default=TrainConfig.rounds)
+    parser.add_argument("--oof-rounds", type=int, default=TrainConfig.oof_rounds,
+                        help="rounds of the out-of-fold stage-1 models stage 2 learns from")
     parser.add_argument("--max-depth", type=int, default=TrainConfig.max_depth)
     parser.add_argument("--min-leaf", type=int, default=TrainConfig.min_leaf)
     parser.add_argument("--dataset-power", type=float, default=TrainConfig.dataset_power)
@@ -369,7 +371,7 @@ def main() -> int:
         for name in names:
             data[name], reduced = dropped(data[name], names1, args.drop)
         names1 = reduced
-    config = TrainConfig(rounds=args.rounds, max_depth=args.max_depth, min_leaf=args.min_leaf,
+    config = TrainConfig(rounds=args.rounds, oof_rounds=args.oof_rounds, max_depth=args.max_depth, min_leaf=args.min_leaf,
                          threads=args.threads,
                          dataset_power=args.dataset_power, page_power=args.page_power,
                          threshold=args.threshold,
