@@ -371,7 +371,8 @@ def main() -> int:
         for name in names:
             data[name], reduced = dropped(data[name], names1, args.drop)
         names1 = reduced
-    config = TrainConfig(rounds=args.rounds, oof_rounds=args.oof_rounds, max_depth=args.max_depth, min_leaf=args.min_leaf,
+    config = TrainConfig(rounds=args.rounds, oof_rounds=args.oof_rounds, max_depth=args.max_depth,
+                         min_leaf=args.min_leaf,
                          threads=args.threads,
                          dataset_power=args.dataset_power, page_power=args.page_power,
                          threshold=args.threshold,
