@@ -8,7 +8,7 @@ from typing import Any
 
 from grist.classify.table_units import tables_as_units
 from grist.crosspage import CrossPageModel, apply_verdicts
-from grist.document import Block, RawPage
+from grist.document import ON_REQUEST, Block, RawPage
 from grist.html.load import load_document
 from grist.html.parse import check_structure, parse_document
 from grist.html.scripted import no_text_error
@@ -120,12 +120,11 @@ class Extractor:
 
 def included_roles(with_title: bool = False, with_byline: bool = False,
                    with_captions: bool = False, with_comments: bool = False) -> frozenset[str]:
-    """The block roles the ``with_*`` options add to the body (``REPORTED_ROLES`` when all)."""
-    chosen = [("title", "subtitle")] if with_title else []
-    chosen += [("byline",)] if with_byline else []
-    chosen += [("caption",)] if with_captions else []
-    chosen += [("comment",)] if with_comments else []
-    return frozenset(role for group in chosen for role in group)
+    """The block roles the ``with_*`` options add to the body (``ON_REQUEST``)."""
+    wanted = {"with_title": with_title, "with_byline": with_byline,
+              "with_captions": with_captions, "with_comments": with_comments}
+    return frozenset(role for option, roles in ON_REQUEST.items() if wanted[option]
+                     for role in roles)
 
 
 def _empty_reason(blocks: list[Block]) -> str | None:

@@ -15,9 +15,10 @@ BOILERPLATE = "boilerplate"
 # footer (legal, copyright) are the rest of the page; ``other`` is anything else.
 ROLES = ("body", "title", "subtitle", "byline", "caption", "comment", "related", "navigation",
          "promo", "footer", "other")
-# The roles reported beside the body and put into the text only on request (``with_title``,
-# ``with_byline``, ``with_captions``, ``with_comments``).
-REPORTED_ROLES = frozenset(("title", "subtitle", "byline", "caption", "comment"))
+# The roles reported beside the body, by the ``with_*`` option that puts them into the text.
+ON_REQUEST = {"with_title": ("title", "subtitle"), "with_byline": ("byline",),
+              "with_captions": ("caption",), "with_comments": ("comment",)}
+REPORTED_ROLES = frozenset(role for roles in ON_REQUEST.values() for role in roles)
 
 
 @dataclass(frozen=True)

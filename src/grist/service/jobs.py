@@ -18,8 +18,8 @@ from typing import Any
 
 import nh3
 
-from grist.api import Extractor, included_roles
-from grist.document import RawPage
+from grist.api import Extractor
+from grist.document import REPORTED_ROLES, RawPage
 from grist.errors import ExtractionTimeout, GristError, LimitExceededError, ModelError
 from grist.limits import Limits
 from grist.methods import method_config
@@ -103,7 +103,7 @@ class Worker:
         view = page_view(result.document.html, result.url, remote=spec.get("remote", True))
         ranges, counts = locate_blocks(result.blocks, view.texts)
         answer = {"result": record, "blocks": ranges, "located": counts,
-                  "apart_roles": sorted(included_roles(True, True, True, True)),
+                  "apart_roles": sorted(REPORTED_ROLES),
                   "page": view.html if spec.get("view", True) else None}
         if spec.get("fetched"):
             answer["source"] = result.document.html
