@@ -11,8 +11,9 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
-# The install compiles auto's tree walk (src/grist/classify/_treewalk.c): a change to it reinstalls.
-$(VENV)/.stamp-install: pyproject.toml setup.py src/grist/classify/_treewalk.c | $(VENV)/bin/python
+# The install compiles the C modules (src/grist/classify/_treewalk.c, src/grist/html/_scan.c): a
+# change to one reinstalls.
+$(VENV)/.stamp-install: pyproject.toml setup.py src/grist/classify/_treewalk.c src/grist/html/_scan.c | $(VENV)/bin/python
 	$(PIP) install --quiet -e .
 	touch $@
 
@@ -59,4 +60,4 @@ bench-quick: check-datasets peers
 	$(VENV)/bin/grist bench --datasets-dir $(DATASETS) --quick
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache src/grist/classify/_treewalk.*.so
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache src/grist/classify/_treewalk.*.so src/grist/html/_scan.*.so

@@ -1,8 +1,12 @@
-"""The one build step pyproject.toml cannot state without an experimental table: the C tree walk
-of ``auto`` (``grist.classify._treewalk``). It is optional: without a C compiler the install
-goes on and ``grist.classify.forest`` walks the trees with NumPy (same results, slower)."""
+"""The one build step pyproject.toml cannot state without an experimental table: grist's C
+modules, the tree walk of ``auto`` (``grist.classify._treewalk``) and the page scans of the
+structure check (``grist.html._scan``). Both are optional: without a C compiler the install goes
+on, and ``grist.classify.forest`` walks the trees with NumPy and ``grist.html.structure`` scans
+with regexes (same results, slower)."""
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("grist.classify._treewalk", ["src/grist/classify/_treewalk.c"],
-                             optional=True)])
+setup(ext_modules=[
+    Extension("grist.classify._treewalk", ["src/grist/classify/_treewalk.c"], optional=True),
+    Extension("grist.html._scan", ["src/grist/html/_scan.c"], optional=True),
+])

@@ -17,11 +17,11 @@ from selectolax.lexbor import LexborHTMLParser, SelectolaxError
 
 from grist.document import Document
 from grist.errors import LimitExceededError, ParseError
-from grist.html.structure import ATTRIBUTE_WORK, StructureLimit, measure, quick_bound
+from grist.html.structure import (ATTRIBUTE_WORK, StructureLimit, TagCensus, census, measure,
+                                  quick_bound)
 from grist.html.tokens import RAWTEXT, RCDATA, raw_text_end
 from grist.limits import Limits
 
-_NOT_TAG_START = re.compile(r"<(?![a-zA-Z/!])")
 # Start and end tags as the tokenizer reads them: the name (ASCII letters in any case), then a
 # space, "/" or ">" (``<titlex>`` and ``<noscript-x>`` are other elements); where a raw-text
 # element's content ends is ``grist.html.tokens.raw_text_end``'s call.
@@ -33,14 +33,10 @@ _RAW_TEXT = re.compile(rf"<({'|'.join(sorted(RCDATA | RAWTEXT | {'script'}))})"
                        r"(?=[\t\n\f\r />])[^>]*+>", re.IGNORECASE | re.ASCII)
 
 
-def count_tags(source: str) -> int:
-    """Tags in ``source``: ``<`` characters followed by a letter, ``/`` or ``!``."""
-    return source.count("<") - len(_NOT_TAG_START.findall(source))  # faster than finding tags
-
-
-def check_tags(source: str, limits: Limits) -> int:
-    """Raise LimitExceededError if the page has more tags than Limits.max_tags; return the count."""
-    tags = count_tags(source)
+def check_tags(found: TagCensus, limits: Limits) -> int:
+    """Raise LimitExceededError if the page (its ``census``) has more tags (``<`` characters
+    followed by a letter, ``/`` or ``!``) than Limits.max_tags; return the count."""
+    tags = found.tags
     if tags > limits.max_tags:
         raise LimitExceededError(
             f"the page has {tags} tags; the limit is {limits.max_tags} (Limits.max_tags)"
@@ -73,9 +69,10 @@ def _check(source: str, limits: Limits, parse_next: bool) -> tuple[int, bool]:
     be parsed (``parse_next``), its other bounds hold and its depth bound is at most
     ``PARSED_DEPTH``, measuring the parsed tree is far cheaper than running the rules.
     """
-    tags = check_tags(source, limits)
+    found = census(source)
+    tags = check_tags(found, limits)
     deferrable = max(limits.max_depth, PARSED_DEPTH) if parse_next else limits.max_depth
-    bound = quick_bound(source, deferrable, limits.max_tags)  # settles most real pages
+    bound = quick_bound(source, deferrable, limits.max_tags, found)  # settles most real pages
     if bound.elements <= limits.max_tags and bound.attribute_work <= ATTRIBUTE_WORK:
         if bound.depth <= limits.max_depth:
             return tags, False

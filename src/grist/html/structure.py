@@ -11,6 +11,9 @@ itself, ``grist.html.treerules``) over the page's tokens and stops as soon as a 
 Its figures are upper bounds of what lexbor builds (the rules err towards more open elements;
 tests and the fuzz suite compare them with lexbor's trees). The common tokens (text, an ordinary
 start tag, the end tag of the current element) take a short path here; the rest go to the rules.
+The quick bound's counts and tag scans run in C when ``grist.html._scan`` was built (one pass
+over the characters instead of several regex and NumPy passes); the regex versions give the
+same figures and stay as the reference and the fallback.
 """
 
 from __future__ import annotations
@@ -26,7 +29,13 @@ from grist.html.openstack import BODY, BUTTON_SCOPE, CELL, HTML, SCOPE, Structur
 from grist.html.tokens import TAG_BODY, TAG_REST, raw_text_end, skip_declaration
 from grist.html.treerules import BLOCKS, OWN_END_RULES, OWN_START_RULES, VOID, TreeRules
 
-__all__ = ["ATTRIBUTE_WORK", "Structure", "StructureLimit", "measure", "quick_bound"]
+try:  # the same scans compiled (built with the package when a C compiler is there)
+    from grist.html import _scan
+except ImportError:  # pragma: no cover - an install without a compiler
+    _scan = None
+
+__all__ = ["ATTRIBUTE_WORK", "Structure", "StructureLimit", "TagCensus", "census", "measure",
+           "quick_bound"]
 
 # The next markup at a "<": a whole tag (1 "/", 2 name, 3 attributes, 4 separators before ">"),
 # or 5: "!" (comment, doctype), "?" (bogus comment), "/" without a name, or a tag cut by the end
@@ -89,6 +98,50 @@ def attribute_work(attrs: str) -> int:
 
 _FORMATTING = ("a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike",
                "strong", "tt", "u")
+# The tag names whose start and end tags the quick bound counts one by one.
+COUNTED = tuple(sorted({*_FORMATTING, "td", "th", "tr", "col", "form", "br", "p"}))
+_NOT_TAG_START = re.compile(r"<(?![a-zA-Z/!])")
+
+
+@dataclass(frozen=True)
+class TagCensus:
+    """What the quick bound counts on a page: ``<`` characters, tags (``<`` + letter, ``/`` or
+    ``!``), start and end tags (``_NAME`` matches) in all and of each ``COUNTED`` name, and
+    attribute starts."""
+
+    opens: int
+    tags: int
+    starts: int
+    ends: int
+    named_starts: dict[str, int]
+    named_ends: dict[str, int]
+    attributes: int
+
+
+def census(source: str) -> TagCensus:
+    """The page's ``TagCensus``, by the compiled scan when it was built (one pass over the
+    characters), else by ``census_by_patterns`` (same figures)."""
+    if _scan is None:
+        return census_by_patterns(source)
+    opens, tags, starts, ends, named_starts, named_ends, attributes = _scan.census(source, COUNTED)
+    return TagCensus(opens, tags, starts, ends, dict(zip(COUNTED, named_starts)),
+                     dict(zip(COUNTED, named_ends)), attributes)
+
+
+def census_by_patterns(source: str) -> TagCensus:
+    """``census`` with regexes and NumPy: the reference the compiled scan is tested against."""
+    starts: dict[str, int] = {}
+    ends: dict[str, int] = {}
+    for name, n in Counter(_NAME.findall(source)).items():  # counted in C, folded per name
+        counts, name = (ends, name[1:].lower()) if name[0] == "/" else (starts, name.lower())
+        counts[name] = counts.get(name, 0) + n
+    opens = source.count("<")
+    tags = opens - len(_NOT_TAG_START.findall(source))  # faster than finding tags
+    return TagCensus(opens, tags, sum(starts.values()), sum(ends.values()),
+                     {n: starts.get(n, 0) for n in COUNTED}, {n: ends.get(n, 0) for n in COUNTED},
+                     attribute_starts(source))
+
+
 # The formatting start tags other than <a>, scanned as the tokenizer ends them (groups: name,
 # attributes, separators), and group 4 the element's own end tag when only text lies between
 # (no "<": no tag, comment or raw text): from its start tag to its end tag such an element is
@@ -100,8 +153,8 @@ _FORMATTING_TAG = re.compile(
     rf"{TAG_REST}([^<]*+</\1(?=[\t\n\f\r />]))?", re.IGNORECASE | re.ASCII)
 
 
-def quick_bound(source: str, max_depth: int | None = None, max_elements: int | None = None
-                ) -> Structure:
+def quick_bound(source: str, max_depth: int | None = None, max_elements: int | None = None,
+                counted: TagCensus | None = None) -> Structure:
     """Looser upper bounds from tag counts alone (no rules run), enough for most real pages.
 
     With S start tags (every ``<`` + letter counts, real or not), F formatting ones of which A
@@ -124,21 +177,17 @@ def quick_bound(source: str, max_depth: int | None = None, max_elements: int | N
     on each tag). The tightening scans run only while the other bounds hold their caps
     (``max_depth``, ``max_elements``; None: no cap), since past a cap ``measure`` runs anyway.
     """
-    starts: dict[str, int] = {}
-    ends: dict[str, int] = {}
-    for name, n in Counter(_NAME.findall(source)).items():  # counted in C, folded per name
-        counts, name = (ends, name[1:].lower()) if name[0] == "/" else (starts, name.lower())
-        counts[name] = counts.get(name, 0) + n
-    total = sum(starts.values())
-    formatting = sum(starts.get(n, 0) for n in _FORMATTING)
-    links = starts.get("a", 0)
-    cells = sum(starts.get(n, 0) for n in ("td", "th", "tr", "col"))
-    triggers = source.count("<") + 1 + total + ends.get("br", 0)
-    attributes = attribute_starts(source)
+    found = counted or census(source)
+    starts, ends, total = found.named_starts, found.named_ends, found.starts
+    formatting = sum(starts[n] for n in _FORMATTING)
+    links = starts["a"]
+    cells = sum(starts[n] for n in ("td", "th", "tr", "col"))
+    triggers = found.opens + 1 + total + ends["br"]
+    attributes = found.attributes
     work = (attributes + 1) ** 2
-    depth = total + 2 * cells + formatting + starts.get("form", 0) + links + 3
-    runs = sum(ends.get(n, 0) for n in _FORMATTING) + links + starts.get("nobr", 0)
-    fixed = total + 2 * cells + ends.get("p", 0) + ends.get("br", 0) + 3 + triggers + 32 * runs
+    depth = total + 2 * cells + formatting + starts["form"] + links + 3
+    runs = sum(ends[n] for n in _FORMATTING) + links + starts["nobr"]
+    fixed = total + 2 * cells + ends["p"] + ends["br"] + 3 + triggers + 32 * runs
     reopened = formatting - links  # formatting entries besides the <a> a trigger may re-open
     if max_depth is not None and depth > max_depth:  # measure() runs anyway: no tightening
         return Structure(depth, fixed + triggers * reopened, work)
@@ -146,7 +195,7 @@ def quick_bound(source: str, max_depth: int | None = None, max_elements: int | N
         reopened = _reopenable_formatting(source, reopened)
     elements = fixed + triggers * reopened
     if work > ATTRIBUTE_WORK and (max_elements is None or elements <= max_elements):
-        work = min(work, _attribute_work_by_tag(source, total + sum(ends.values()), attributes))
+        work = min(work, _attribute_work_by_tag(source, total + found.ends, attributes))
     return Structure(depth, elements, work)
 
 
@@ -162,6 +211,13 @@ def _attribute_work_by_tag(source: str, tags: int, attributes: int) -> int:
 
 
 def _longest_attributes(source: str, tags: int) -> int:
+    """``longest_attributes_by_patterns``, by the compiled scan when it was built."""
+    if _scan is None:
+        return longest_attributes_by_patterns(source, tags)
+    return _scan.longest_attributes(source, tags)
+
+
+def longest_attributes_by_patterns(source: str, tags: int) -> int:
     """The longest attribute text any tag of the page may have.
 
     Each of the ``tags`` places where a ``<`` + letter may start a tag is scanned as the

@@ -1,0 +1,293 @@
+/* Compiled scans of a page's source for grist.html.structure's quick bound, in one pass each.
+ *
+ * The quick bound counts tags, tag names and attribute starts with regexes and NumPy; on a page
+ * of 100 KB that is about a millisecond, and when its attribute bound is not enough the tag by
+ * tag scan (``_longest_attributes``) takes ten. These functions compute the same figures over
+ * the str's code points directly (any of CPython's 1, 2 or 4-byte kinds), with the patterns'
+ * semantics spelt out below; grist.html.structure keeps the regex versions as the reference
+ * (used when this module was not built) and the tests compare the two.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* Characters that end a tag name or an attribute name: HTML whitespace, "/" and ">". */
+static inline int is_space(Py_UCS4 c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
+static inline int is_letter(Py_UCS4 c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
+static inline int is_alnum(Py_UCS4 c) { return is_letter(c) || (c >= '0' && c <= '9'); }
+static inline int ends_name(Py_UCS4 c) { return is_space(c) || c == '/' || c == '>'; }
+
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t size;
+} Text;
+
+/* The scans are written once over `at`; each entry point expands them for the three kinds of
+ * str, so that the compiler reads the characters without asking the kind each time. */
+#if defined(__GNUC__)
+#define INLINE static inline __attribute__((always_inline))
+#else
+#define INLINE static inline
+#endif
+INLINE Py_UCS4 at(const Text *t, Py_ssize_t i) { return PyUnicode_READ(t->kind, t->data, i); }
+
+#define BY_KIND(source, t, call)                                                         \
+    switch (PyUnicode_KIND(source)) {                                                   \
+    case PyUnicode_1BYTE_KIND: {                                                        \
+        const Text t = {PyUnicode_1BYTE_KIND, PyUnicode_DATA(source), PyUnicode_GET_LENGTH(source)}; \
+        call;                                                                           \
+        break;                                                                          \
+    }                                                                                   \
+    case PyUnicode_2BYTE_KIND: {                                                        \
+        const Text t = {PyUnicode_2BYTE_KIND, PyUnicode_DATA(source), PyUnicode_GET_LENGTH(source)}; \
+        call;                                                                           \
+        break;                                                                          \
+    }                                                                                   \
+    default: {                                                                          \
+        const Text t = {PyUnicode_4BYTE_KIND, PyUnicode_DATA(source), PyUnicode_GET_LENGTH(source)}; \
+        call;                                                                           \
+    }                                                                                   \
+    }
+
+/* The names whose start and end tags are counted one by one, lower-case ASCII. */
+#define MAX_NAMES 64
+#define MAX_NAME 16
+typedef struct {
+    Py_ssize_t count, length[MAX_NAMES];
+    char name[MAX_NAMES][MAX_NAME];
+} Names;
+
+/* Which of the names the tag name at [a, b) is, ASCII case folded; -1 for none. */
+INLINE int which_name(const Text *t, const Names *names, Py_ssize_t a, Py_ssize_t b) {
+    Py_ssize_t length = b - a;
+    if (length >= MAX_NAME) return -1;
+    char folded[MAX_NAME];
+    for (Py_ssize_t i = 0; i < length; i++) folded[i] = (char)(at(t, a + i) | 0x20);
+    for (Py_ssize_t k = 0; k < names->count; k++)
+        if (names->length[k] == length && memcmp(names->name[k], folded, length) == 0) return (int)k;
+    return -1;
+}
+
+/* What census() counts. */
+typedef struct {
+    Py_ssize_t opens, tags, starts, ends, attributes;
+    Py_ssize_t named_starts[MAX_NAMES], named_ends[MAX_NAMES];
+} Counts;
+
+/* Latin-1 characters by what they do for an attribute start: AFTER (a space, "/" or a quote
+ * may come before one), ENDS (a space, "/" or ">" is never one). */
+#define AFTER 1
+#define ENDS 2
+static const unsigned char LATIN1[256] = {
+    ['\t'] = AFTER | ENDS, ['\n'] = AFTER | ENDS, ['\f'] = AFTER | ENDS, ['\r'] = AFTER | ENDS,
+    [' '] = AFTER | ENDS, ['/'] = AFTER | ENDS, ['"'] = AFTER, ['\''] = AFTER, ['>'] = ENDS,
+};
+
+INLINE void count_all(const Text *t, const Names *names, Counts *out) {
+    unsigned after = 0; /* the previous character may come before an attribute start */
+    Py_ssize_t attributes = 0;
+    for (Py_ssize_t i = 0; i < t->size; i++) {
+        Py_UCS4 c = at(t, i);
+        unsigned kind = c < 256 ? LATIN1[c] : 0;
+        attributes += after & !(kind & ENDS);
+        after = kind & AFTER;
+        if (c != '<') continue;
+        out->opens++;
+        if (i + 1 >= t->size) continue;
+        Py_UCS4 next = at(t, i + 1);
+        if (!(is_letter(next) || next == '/' || next == '!')) continue;
+        out->tags++;
+        int closing = next == '/';
+        Py_ssize_t a = i + 1 + closing;
+        if (a >= t->size || !is_letter(at(t, a))) continue;
+        Py_ssize_t b = a + 1;
+        while (b < t->size && is_alnum(at(t, b))) b++;
+        int k = which_name(t, names, a, b);
+        if (closing) {
+            out->ends++;
+            if (k >= 0) out->named_ends[k]++;
+        } else {
+            out->starts++;
+            if (k >= 0) out->named_starts[k]++;
+        }
+    }
+    out->attributes = attributes;
+}
+
+/* census(source, names) -> (opens, tags, starts, ends, start_counts, end_counts, attributes)
+ *
+ * opens: "<" characters; tags: "<" followed by an ASCII letter, "/" or "!"
+ * (what Limits.max_tags caps); starts / ends: matches of ``<(/?[a-zA-Z][a-zA-Z0-9]*)``
+ * without / with the "/", and per name of ``names`` those whose name, ASCII lower-cased, is it;
+ * attributes: characters after a space, "/" or a quote that are not a space, "/" or ">"
+ * (``attribute_starts``). */
+static PyObject *census(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *source, *wanted;
+    if (!PyArg_ParseTuple(args, "UO!", &source, &PyTuple_Type, &wanted)) return NULL;
+    Names names = {0};
+    names.count = PyTuple_GET_SIZE(wanted);
+    if (names.count > MAX_NAMES) {
+        PyErr_SetString(PyExc_ValueError, "too many names");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < names.count; k++) {
+        Py_ssize_t length;
+        const char *name = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(wanted, k), &length);
+        if (name == NULL) return NULL;
+        if (length >= MAX_NAME) {
+            PyErr_SetString(PyExc_ValueError, "name too long");
+            return NULL;
+        }
+        memcpy(names.name[k], name, length);
+        names.length[k] = length;
+    }
+    Counts counts = {0};
+    BY_KIND(source, t, count_all(&t, &names, &counts));
+    PyObject *by_start = PyTuple_New(names.count), *by_end = PyTuple_New(names.count);
+    if (by_start == NULL || by_end == NULL) goto fail;
+    for (Py_ssize_t k = 0; k < names.count; k++) {
+        PyObject *s = PyLong_FromSsize_t(counts.named_starts[k]);
+        PyObject *e = PyLong_FromSsize_t(counts.named_ends[k]);
+        if (s == NULL || e == NULL) {
+            Py_XDECREF(s);
+            Py_XDECREF(e);
+            goto fail;
+        }
+        PyTuple_SET_ITEM(by_start, k, s);
+        PyTuple_SET_ITEM(by_end, k, e);
+    }
+    return Py_BuildValue("nnnnNNn", counts.opens, counts.tags, counts.starts, counts.ends,
+                         by_start, by_end, counts.attributes);
+fail:
+    Py_XDECREF(by_start);
+    Py_XDECREF(by_end);
+    return NULL;
+}
+
+/* Where the next `quote` at or after `from` is, -1 for none; `memo` remembers the last answer
+ * (positions only grow within a scan, so one search covers many unclosed quotes). */
+typedef struct {
+    Py_ssize_t from, found;
+} Memo;
+
+INLINE Py_ssize_t next_quote(const Text *t, Py_UCS4 quote, Py_ssize_t from, Memo *memo) {
+    if (from >= memo->from && (memo->found < 0 || memo->found >= from)) return memo->found;
+    Py_ssize_t i = from;
+    while (i < t->size && at(t, i) != quote) i++;
+    memo->from = from;
+    memo->found = i < t->size ? i : -1;
+    return memo->found;
+}
+
+/* grist.html.tokens.TAG_BODY from `p` (just after "<" or "</"): -1 when it does not match
+ * (no letter at `p`, or the tag runs to the end of the input), else the position after its
+ * ">", with its attribute text (group 3) at [*attrs_from, *attrs_to). The regex's possessive
+ * runs make it a single forward pass: attributes follow one another until the next character
+ * after the separators is "/", ">" or the end; a value is quoted only when its quote closes. */
+INLINE Py_ssize_t match_tag(const Text *t, Py_ssize_t p, Memo *double_quote, Memo *single_quote,
+                            Py_ssize_t *attrs_from, Py_ssize_t *attrs_to) {
+    Py_ssize_t n = t->size;
+    if (p >= n || !is_letter(at(t, p))) return -1;
+    p++;
+    while (p < n && !ends_name(at(t, p))) p++;
+    *attrs_from = p;
+    for (;;) {
+        Py_ssize_t q = p;
+        while (q < n && (is_space(at(t, q)) || at(t, q) == '/')) q++;
+        if (q >= n || ends_name(at(t, q))) break;
+        q++;
+        while (q < n && !ends_name(at(t, q)) && at(t, q) != '=') q++;
+        Py_ssize_t r = q;
+        while (r < n && is_space(at(t, r))) r++;
+        if (r < n && at(t, r) == '=') {
+            r++;
+            while (r < n && is_space(at(t, r))) r++;
+            Py_UCS4 c = r < n ? at(t, r) : 0;
+            Py_ssize_t close = -1;
+            if (c == '"') close = next_quote(t, '"', r + 1, double_quote);
+            else if (c == '\'') close = next_quote(t, '\'', r + 1, single_quote);
+            if (close >= 0) {
+                r = close + 1;
+            } else {
+                while (r < n && !is_space(at(t, r)) && at(t, r) != '>') r++;
+            }
+            q = r;
+        }
+        p = q;
+    }
+    *attrs_to = p;
+    while (p < n && (is_space(at(t, p)) || at(t, p) == '/')) p++;
+    return p < n ? p + 1 : -1; /* the loop stops only at ">" or the end */
+}
+
+/* A place where ``<(/?[a-zA-Z]...`` starts: "<", maybe "/", then a letter. */
+INLINE int is_place(const Text *t, Py_ssize_t i) {
+    if (at(t, i) != '<' || i + 1 >= t->size) return 0;
+    Py_ssize_t a = i + 1 + (at(t, i + 1) == '/');
+    return a < t->size && is_letter(at(t, a));
+}
+
+/* One pass of the tag pattern, tag after tag, from the start: how many tags it found and the
+ * longest attribute text among them; with `started`, it marks where each tag began. */
+INLINE Py_ssize_t tag_after_tag(const Text *t, Py_ssize_t *longest, unsigned char *started) {
+    Memo dq = {PY_SSIZE_T_MAX, -1}, sq = {PY_SSIZE_T_MAX, -1};
+    Py_ssize_t found = 0, from, to;
+    for (Py_ssize_t i = 0; i < t->size;) {
+        if (at(t, i) == '<' && i + 1 < t->size) {
+            Py_ssize_t end = match_tag(t, i + 1 + (at(t, i + 1) == '/'), &dq, &sq, &from, &to);
+            if (end >= 0) {
+                found++;
+                if (to - from > *longest) *longest = to - from;
+                if (started != NULL) started[i] = 1;
+                i = end;
+                continue;
+            }
+        }
+        i++;
+    }
+    return found;
+}
+
+/* The longest attribute text of the places no tag of the pass started at, each matched alone
+ * (a tag the input cuts counts to the end of the input). */
+INLINE void places_alone(const Text *t, const unsigned char *started, Py_ssize_t *longest) {
+    Memo dq = {PY_SSIZE_T_MAX, -1}, sq = {PY_SSIZE_T_MAX, -1};
+    Py_ssize_t from, to;
+    for (Py_ssize_t i = 0; i < t->size; i++) {
+        if (started[i] || !is_place(t, i)) continue;
+        Py_ssize_t end = match_tag(t, i + 1 + (at(t, i + 1) == '/'), &dq, &sq, &from, &to);
+        Py_ssize_t length = end >= 0 ? to - from : t->size - i;
+        if (length > *longest) *longest = length;
+    }
+}
+
+/* longest_attributes(source, places) -> int: grist.html.structure._longest_attributes. One
+ * pass of the tag pattern, tag after tag; when it did not start a tag at every one of the
+ * `places` (a quote made one tag swallow the next), each place it skipped is matched alone. */
+static PyObject *longest_attributes(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *source;
+    Py_ssize_t places, longest = 0, found = 0;
+    if (!PyArg_ParseTuple(args, "Un", &source, &places)) return NULL;
+    BY_KIND(source, t, found = tag_after_tag(&t, &longest, NULL));
+    if (found == places) return PyLong_FromSsize_t(longest);
+    unsigned char *started = PyMem_Calloc(PyUnicode_GET_LENGTH(source) + 1, 1);
+    if (started == NULL) return PyErr_NoMemory();
+    BY_KIND(source, t, tag_after_tag(&t, &longest, started); places_alone(&t, started, &longest));
+    PyMem_Free(started);
+    return PyLong_FromSsize_t(longest);
+}
+
+static PyMethodDef methods[] = {
+    {"census", census, METH_VARARGS,
+     "Tags, named start and end tags and attribute starts of a page (grist.html.structure)."},
+    {"longest_attributes", longest_attributes, METH_VARARGS,
+     "The longest attribute text any tag of a page may have (grist.html.structure)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_scan", NULL, -1, methods, NULL, NULL,
+                                    NULL, NULL};
+
+PyMODINIT_FUNC PyInit__scan(void) { return PyModule_Create(&module); }
