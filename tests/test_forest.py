@@ -245,6 +245,10 @@ def test_version_says_which_walk_runs(monkeypatch, capsys):
 
     with pytest.raises(SystemExit):
         cli.main(["--version"])
-    assert "(compiled tree walk)" in capsys.readouterr().out
+    assert "(compiled tree walk; compiled page scans)" in capsys.readouterr().out
     monkeypatch.setattr(forest_module, "_treewalk", None)  # as an install without a compiler
     assert "NumPy tree walk" in cli.version()
+    import grist.html.structure as structure
+
+    monkeypatch.setattr(structure, "_scan", None)
+    assert "regex page scans" in cli.version()

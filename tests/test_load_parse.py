@@ -108,3 +108,24 @@ def test_lone_surrogates_in_a_str_become_replacement_characters():
 def test_a_str_of_control_characters_is_not_html():
     with pytest.raises(NotHTMLError):
         load_document("".join(chr(1 + i % 30) for i in range(2000)))
+
+
+def test_the_compiled_checks_find_what_the_python_ones_find(monkeypatch):
+    # grist.html._scan's control count and surrogate check against the regex and the encoder,
+    # on str of every width (1, 2 and 4 bytes a character) and on slices cut anywhere
+    import random
+
+    import grist.html.load as load
+    import grist.html.sniff as sniff
+
+    rng = random.Random(5)
+    alphabet = "ab <>\t\n\r\x0c\x00\x01\x08\x0b\x0e\x1f\x7f\x80\x9f\xa0é\u20ac\ud800\udfff\U0001f600"
+    texts = ["", "plain", "\x7f", "caf\xe9\x85", "\u20ac\x9f", "\U0001f600\x01", "x\udc80"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60))) for _ in range(500)]
+    compiled = [(sniff.controls(t, 0, len(t)), sniff.controls(t, 3, 40), load._has_surrogates(t))
+                for t in texts]
+    assert compiled[3] == (1, 1, False) and compiled[6] == (0, 0, True)
+    monkeypatch.setattr(sniff, "_count_controls", None)  # as an install without a C compiler
+    monkeypatch.setattr(load, "_find_surrogates", None)
+    assert [(sniff.controls(t, 0, len(t)), sniff.controls(t, 3, 40), load._has_surrogates(t))
+            for t in texts] == compiled

@@ -26,13 +26,17 @@ _SUBCOMMANDS = (
 
 
 def version() -> str:
-    """What ``grist --version`` prints: the version, and whether ``auto``'s trees are walked by
-    the compiled extension (an install without a C compiler falls back to NumPy, slower)."""
+    """What ``grist --version`` prints: the version, and whether ``auto``'s trees are walked and
+    pages scanned by the compiled extensions (an install without a C compiler falls back to
+    NumPy and regexes: same results, slower)."""
     from grist.classify.forest import compiled_walk
+    from grist.html.structure import compiled_scans
 
     walk = "compiled tree walk" if compiled_walk() else (
         "NumPy tree walk: built without a C compiler, auto runs about 15% slower")
-    return f"grist {__version__} ({walk})"
+    scans = "compiled page scans" if compiled_scans() else (
+        "regex page scans: built without a C compiler, large pages take longer")
+    return f"grist {__version__} ({walk}; {scans})"
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -60,30 +60,31 @@ _LONG = 1 << 12  # word lengths are capped here in word keys
 _NEVER = np.iinfo(np.int64).min  # a path prefix no run asks for
 
 
-def _frozen(values: list[float]) -> np.ndarray:
-    """A read-only array (it is shared through a cache)."""
-    row = np.array(values)
-    row.flags.writeable = False
-    return row
-
-
 @lru_cache(maxsize=1 << 16)
-def _class_flags(classes: str) -> np.ndarray:
-    """Keyword flags of an id/class string (cached: pages of a site repeat the same strings;
+def _class_bits(classes: str) -> int:
+    """Keyword bits of an id/class string (cached: pages of a site repeat the same strings;
     tokens, cached in ``_KEYWORDS``, recur across sites)."""
-    row = _KEYWORDS.rows([_KEYWORDS.bits(_TOKEN.findall(classes.lower()))])[0].astype(float)
-    row.flags.writeable = False
-    return row
+    return _KEYWORDS.bits(_TOKEN.findall(classes.lower()))
+
+
+def _class_flags(classes: list[str]) -> np.ndarray:
+    """Keyword flags of id/class strings, unpacked together (one NumPy call for the lot)."""
+    return _KEYWORDS.rows([_class_bits(c) for c in classes]).astype(float)
 
 
 @lru_cache(maxsize=1 << 16)
-def _structure_flags(key: tuple[str, str]) -> np.ndarray:
+def _structure_row(key: tuple[str, str]) -> tuple[float, ...]:
     """One-hot block tag and the ancestor tags present on the path (cached per tag and path)."""
     tag, path = key
     row = [0.0] * (len(BLOCK_TAGS) + 1)
     row[_TAG_INDEX.get(tag, len(BLOCK_TAGS))] = 1.0
     ancestors = set(path.split(">")[:-1])
-    return _frozen([*row, *(1.0 if a in ancestors else 0.0 for a in ANCESTORS)])
+    return (*row, *(1.0 if a in ancestors else 0.0 for a in ANCESTORS))
+
+
+def _structure_flags(keys: list[tuple[str, str]]) -> np.ndarray:
+    """``_structure_row`` of every (tag, path) key as one array."""
+    return np.array([_structure_row(key) for key in keys])
 
 
 class Runs:
@@ -182,11 +183,12 @@ def _split_paths(paths: Sequence[str]) -> list[tuple[str, ...]]:
     return [split[p] for p in paths]
 
 
-def _rows(keys: Sequence[Hashable], make: Callable[[Hashable], np.ndarray]) -> np.ndarray:
-    """``make(key)`` of every key as array rows; each distinct key is computed once."""
+def _rows(keys: Sequence[Hashable], make: Callable[[list], np.ndarray]) -> np.ndarray:
+    """The rows ``make`` gives for the distinct keys (one row each, in order, made in one call:
+    a page of an unseen site brings hundreds of new keys), spread back over ``keys``."""
     index: dict[Hashable, int] = {}
     which = [index.setdefault(key, len(index)) for key in keys]
-    return np.array([make(key) for key in index])[which]
+    return make(list(index))[which]
 
 
 def _inline_counts(blocks: Sequence[Block]) -> np.ndarray:

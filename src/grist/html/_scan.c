@@ -1,10 +1,12 @@
-/* Compiled scans of a page's source for grist.html.structure's quick bound, in one pass each.
+/* Compiled scans of a page's source, in one pass each: the quick bound's counts and tag scans
+ * (grist.html.structure), the control characters of the binary sniff (grist.html.sniff) and the
+ * lone-surrogate check of loading (grist.html.load).
  *
  * The quick bound counts tags, tag names and attribute starts with regexes and NumPy; on a page
  * of 100 KB that is about a millisecond, and when its attribute bound is not enough the tag by
  * tag scan (``_longest_attributes``) takes ten. These functions compute the same figures over
  * the str's code points directly (any of CPython's 1, 2 or 4-byte kinds), with the patterns'
- * semantics spelt out below; grist.html.structure keeps the regex versions as the reference
+ * semantics spelt out below; the Python modules keep their regex versions as the reference
  * (used when this module was not built) and the tests compare the two.
  */
 #define PY_SSIZE_T_CLEAN
@@ -279,11 +281,50 @@ static PyObject *longest_attributes(PyObject *Py_UNUSED(self), PyObject *args) {
     return PyLong_FromSsize_t(longest);
 }
 
+/* controls(text, start, end) -> int: the characters of text[start:end] that are C0 controls
+ * other than tab, newlines and form feed, DEL or C1 controls (grist.html.sniff's noise). */
+static PyObject *controls(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *source;
+    Py_ssize_t start, end, found = 0;
+    if (!PyArg_ParseTuple(args, "Unn", &source, &start, &end)) return NULL;
+    Py_ssize_t size = PyUnicode_GET_LENGTH(source);
+    start = start < 0 ? 0 : start > size ? size : start;
+    end = end < start ? start : end > size ? size : end;
+    BY_KIND(source, t, for (Py_ssize_t i = start; i < end; i++) {
+        Py_UCS4 c = at(&t, i);
+        found += (c <= 0x08) | (c == 0x0b) | (c >= 0x0e && c <= 0x1f) | (c >= 0x7f && c <= 0x9f);
+    });
+    return PyLong_FromSsize_t(found);
+}
+
+/* has_surrogates(text) -> bool: whether text holds a lone surrogate (U+D800 to U+DFFF). */
+static PyObject *has_surrogates(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *source;
+    if (!PyArg_ParseTuple(args, "U", &source)) return NULL;
+    int kind = PyUnicode_KIND(source);
+    const void *data = PyUnicode_DATA(source);
+    Py_ssize_t size = PyUnicode_GET_LENGTH(source);
+    if (kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *chars = data;
+        for (Py_ssize_t i = 0; i < size; i++)
+            if (chars[i] >= 0xD800 && chars[i] <= 0xDFFF) Py_RETURN_TRUE;
+    } else if (kind == PyUnicode_4BYTE_KIND) {
+        const Py_UCS4 *chars = data;
+        for (Py_ssize_t i = 0; i < size; i++)
+            if (chars[i] >= 0xD800 && chars[i] <= 0xDFFF) Py_RETURN_TRUE;
+    }
+    Py_RETURN_FALSE; /* a 1-byte str holds Latin-1 only */
+}
+
 static PyMethodDef methods[] = {
     {"census", census, METH_VARARGS,
      "Tags, named start and end tags and attribute starts of a page (grist.html.structure)."},
     {"longest_attributes", longest_attributes, METH_VARARGS,
      "The longest attribute text any tag of a page may have (grist.html.structure)."},
+    {"controls", controls, METH_VARARGS,
+     "Control characters in a slice of a text (grist.html.sniff)."},
+    {"has_surrogates", has_surrogates, METH_VARARGS,
+     "Whether a text holds a lone surrogate (grist.html.load)."},
     {NULL, NULL, 0, NULL},
 };
 

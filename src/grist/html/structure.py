@@ -118,6 +118,11 @@ class TagCensus:
     attributes: int
 
 
+def compiled_scans() -> bool:
+    """Whether the page scans run in C (``grist.html._scan``; else regexes: same figures)."""
+    return _scan is not None
+
+
 def census(source: str) -> TagCensus:
     """The page's ``TagCensus``, by the compiled scan when it was built (one pass over the
     characters), else by ``census_by_patterns`` (same figures)."""
