@@ -92,9 +92,9 @@ INLINE void count_all(const Text *t, const Names *names, Counts *out) {
     Py_ssize_t attributes = 0;
     for (Py_ssize_t i = 0; i < t->size; i++) {
         Py_UCS4 c = at(t, i);
-        unsigned kind = c < 256 ? LATIN1[c] : 0;
-        attributes += after & !(kind & ENDS);
-        after = kind & AFTER;
+        unsigned does = c < 256 ? LATIN1[c] : 0;
+        attributes += after & !(does & ENDS);
+        after = does & AFTER;
         if (c != '<') continue;
         out->opens++;
         if (i + 1 >= t->size) continue;
