@@ -1,7 +1,7 @@
 """The one build step pyproject.toml cannot state without an experimental table: grist's C
-modules, the tree walk of ``auto`` (``grist.classify._treewalk``) and the page scans of the
-structure check (``grist.html._scan``). Both are optional: without a C compiler the install goes
-on, and ``grist.classify.forest`` walks the trees with NumPy and ``grist.html.structure`` scans
+modules, the tree walk of ``auto`` (``grist.classify._treewalk``) and the page scans of loading
+and the structure check (``grist.html._scan``). Both are optional: without a C compiler the
+install goes on, ``grist.classify.forest`` walks the trees with NumPy and ``grist.html`` scans
 with regexes (same results, slower)."""
 
 from setuptools import Extension, setup
