@@ -120,7 +120,7 @@ def test_alike_formatting_tags_tighten_the_quick_bound():
     loose, tight = quick_bound(page), quick_bound(page, max_elements=400_000)
     assert loose.elements > 400_000 >= tight.elements >= built(page).elements
     assert check_structure(page, Limits()) > 0
-    # an attribute value left open swallows the tags after it: the scan makes no claim
+    # a quoted value swallows the tags after it: they count as left open, and so does the tag
     swallowed = "<p><i title='x>" + "<b>" * 99 + "'>" + "<p>x" * 3000
     assert quick_bound(swallowed, max_elements=0) == quick_bound(swallowed)
 
@@ -140,6 +140,41 @@ def test_formatting_elements_closed_at_once_are_never_reopened():
     # text holding a "<" between the tags: not claimed as closed at once
     lt = "<p>" + "".join(f'<i class="c{k}">a < b</i>' for k in range(300)) + "<p>x" * 2_000
     assert quick_bound(lt, max_elements=400_000).elements > 400_000
+
+
+def test_a_swallowing_tag_leaves_the_other_formatting_tags_counted_as_before():
+    # a quoted value holding markup hides two <b> from the scan (the counts see them): they and
+    # the tag that holds them count as left open, the other 300 icons are still closed at once
+    icons = "".join(f'<i class="icon-{k}"></i>' for k in range(300))
+    page = "<div>" + icons + "<i title='<b>bold</b>'></i></div>" + "<p>x" * 2_000
+    tight = quick_bound(page, max_elements=400_000)
+    assert quick_bound(page).elements > 400_000 >= tight.elements >= built(page).elements
+    assert check_structure(page, Limits()) > 0
+
+
+SWALLOWING_PIECES = [
+    "<b>", "</b>", "<i class=x>", "</i>", "<em>", "</em>", "<font size=2>", "</font>", "<s>", "</s>",
+    "<i title='", "<b title=\"", "'>", "\">", "'", "\"", "word ", "a < b ", "<p>", "<div>", "</div>",
+    "<a href=x>", "</a>", "<table><tr><td>", "</td></tr></table>", "<br>", "<!-- ", " -->",
+    "<script>", "</script>", "<svg>", "</svg>", "<i class=\"<b>\">", "<b data-x='<i>y</i>'>",
+]
+
+
+def test_the_bound_never_undercounts_when_quotes_swallow_formatting_tags():
+    # random pages where quoted values and quotes left open hide formatting tags from the scan
+    import random
+
+    from grist.html.structure import _FORMATTING, _FORMATTING_TAG, census
+
+    rng, hidden = random.Random(7), 0
+    for _ in range(600):
+        page = ("".join(rng.choice(SWALLOWING_PIECES) for _ in range(rng.randint(5, 80)))
+                + "<p>x" * rng.randint(1, 60))
+        found = census(page).named_starts
+        hidden += len(_FORMATTING_TAG.findall(page)) < sum(found[n] for n in _FORMATTING) - found["a"]
+        bound, real = quick_bound(page, max_elements=0), built(page)
+        assert bound.depth >= real.depth and bound.elements >= real.elements, page
+    assert hidden > 300  # the pages do exercise the swallowed case
 
 
 CLOSED_AT_ONCE = [  # each then followed by paragraphs that would re-open what stays open
@@ -278,7 +313,7 @@ def test_attribute_starts_counts_what_the_pattern_counts():
 def test_the_longest_attribute_text_is_the_longest_of_every_place_scanned_alone(family):
     # one pass tag after tag, and only the places a swallowing tag hid scanned alone, gives the
     # maximum of scanning every place where a tag may start on its own
-    from grist.html.structure import _NAME, _WHOLE_TAG, _longest_attributes
+    from grist.html.structure import _NAME, _WHOLE_TAG, _attribute_scan, attribute_starts
 
     script = "<script>if (a <b && c) { s = '<i class=\\'x\\'>'; }</script>"
     pages = [*fuzz_pages(15, family), ("script", script + '<a href="/x" class="y">t</a>' * 50)]
@@ -287,7 +322,7 @@ def test_the_longest_attribute_text_is_the_longest_of_every_place_scanned_alone(
         each_alone = max(
             (len(whole.group(2)) if (whole := _WHOLE_TAG.match(source, at)) else len(source) - at
              for at in places), default=0)
-        assert _longest_attributes(source, len(places)) == each_alone, name
+        assert _attribute_scan(source, len(places), attribute_starts(source))[0] == each_alone, name
 
 
 def test_the_compiled_scans_were_built():
@@ -328,17 +363,24 @@ def test_the_compiled_census_counts_what_the_patterns_count(family):
 
 
 @pytest.mark.parametrize("family", ["soup", "attrs", "rawtext", "foreign"])
-def test_the_compiled_longest_attributes_matches_the_patterns(family):
+def test_the_compiled_attribute_scan_matches_the_patterns(family):
     import grist.html.structure as structure
 
     for name, source in [*fuzz_pages(17, family), *((s, s) for s in SCAN_SAMPLES)]:
-        places = len(structure._NAME.findall(source))
-        assert (structure._longest_attributes(source, places)
-                == structure.longest_attributes_by_patterns(source, places)), name
+        places, starts = len(structure._NAME.findall(source)), structure.attribute_starts(source)
+        assert (structure._attribute_scan(source, places, starts)
+                == structure.attribute_scan_by_patterns(source, places, starts)), name
     # a quoted value swallows the next tag: the pass finds 2 tags of 3 places, and the place it
     # skipped is scanned alone; the swallowing tag's attributes are the longest
     swallowed = '<a title="x><b class="' + "y" * 30 + '">t</b>'
-    assert structure._longest_attributes(swallowed, 3) == len(' title="x><b class="' + "y" * 30 + '"')
+    longest, squares = structure._attribute_scan(swallowed, 3, 3)
+    assert longest == len(' title="x><b class="' + "y" * 30 + '"')
+    # starts after a separator or a quote: <a> 4 (t, x, c, y), </b> none, <b> alone 2 (c, y)
+    assert squares == (4 + 1) ** 2 + 1 + (2 + 1) ** 2
+    # a tag the input cuts holds the rest of the input, and every attribute start of the page
+    # plus one (the character after its name may start one)
+    assert structure._attribute_scan("<a x y z", 1, 3) == (8, (3 + 2) ** 2)
+    assert structure._attribute_scan("<a x='<b y z", 2, 4) == (12, 2 * (4 + 2) ** 2)
 
 
 def test_the_quick_bound_is_the_same_without_the_compiled_scans(monkeypatch):

@@ -4,7 +4,7 @@
  *
  * The quick bound counts tags, tag names and attribute starts with regexes and NumPy; on a page
  * of 100 KB that is about a millisecond, and when its attribute bound is not enough the tag by
- * tag scan (``_longest_attributes``) takes ten. These functions compute the same figures over
+ * tag scan (``_attribute_scan``) takes ten. These functions compute the same figures over
  * the str's code points directly (any of CPython's 1, 2 or 4-byte kinds), with the patterns'
  * semantics spelt out below; the Python modules keep their regex versions as the reference
  * (used when this module was not built) and the tests compare the two.
@@ -231,9 +231,41 @@ INLINE int is_place(const Text *t, Py_ssize_t i) {
     return a < t->size && is_letter(at(t, a));
 }
 
-/* One pass of the tag pattern, tag after tag, from the start: how many tags it found and the
- * longest attribute text among them; with `started`, it marks where each tag began. */
-INLINE Py_ssize_t tag_after_tag(const Text *t, Py_ssize_t *longest, unsigned char *started) {
+/* What the attribute scans add up: the longest attribute text, and the sum over tags of
+ * (attribute starts + 1)^2, lexbor's comparisons bounded tag by tag. */
+typedef struct {
+    Py_ssize_t longest;
+    long long squares;
+} Attributes;
+
+/* The attribute starts of [from, to) as ``_ATTRIBUTE_START`` finds them in " " + that text: a
+ * character that is not a separator, "/" or ">", after a separator, "/", a quote or the start. */
+INLINE Py_ssize_t attribute_starts_in(const Text *t, Py_ssize_t from, Py_ssize_t to) {
+    Py_ssize_t count = 0;
+    int after = 1;
+    for (Py_ssize_t i = from; i < to; i++) {
+        Py_UCS4 c = at(t, i);
+        int separator = is_space(c) || c == '/';
+        if (after && !separator && c != '>') count++;
+        after = separator || c == '"' || c == '\'';
+    }
+    return count;
+}
+
+/* Adds k^2 to the sum, which stops at LLONG_MAX (STARTS_SQUARED_MOST in Python). */
+INLINE void add_square(Attributes *seen, long long k) {
+    long long square = k * k;
+    seen->squares = square > LLONG_MAX - seen->squares ? LLONG_MAX : seen->squares + square;
+}
+
+INLINE void add_tag(const Text *t, Py_ssize_t from, Py_ssize_t to, Attributes *seen) {
+    if (to - from > seen->longest) seen->longest = to - from;
+    add_square(seen, (long long)attribute_starts_in(t, from, to) + 1);
+}
+
+/* One pass of the tag pattern, tag after tag, from the start: how many tags it found, and their
+ * attributes added to `seen`; with `started`, it marks where each tag began. */
+INLINE Py_ssize_t tag_after_tag(const Text *t, Attributes *seen, unsigned char *started) {
     Memo dq = {PY_SSIZE_T_MAX, -1}, sq = {PY_SSIZE_T_MAX, -1};
     Py_ssize_t found = 0, from, to;
     for (Py_ssize_t i = 0; i < t->size;) {
@@ -241,7 +273,7 @@ INLINE Py_ssize_t tag_after_tag(const Text *t, Py_ssize_t *longest, unsigned cha
             Py_ssize_t end = match_tag(t, i + 1 + (at(t, i + 1) == '/'), &dq, &sq, &from, &to);
             if (end >= 0) {
                 found++;
-                if (to - from > *longest) *longest = to - from;
+                add_tag(t, from, to, seen);
                 if (started != NULL) started[i] = 1;
                 i = end;
                 continue;
@@ -252,33 +284,44 @@ INLINE Py_ssize_t tag_after_tag(const Text *t, Py_ssize_t *longest, unsigned cha
     return found;
 }
 
-/* The longest attribute text of the places no tag of the pass started at, each matched alone
- * (a tag the input cuts counts to the end of the input). */
-INLINE void places_alone(const Text *t, const unsigned char *started, Py_ssize_t *longest) {
+/* The places no tag of the pass started at, each matched alone, added to `seen`; a tag the input
+ * cuts holds everything after it: its attribute starts are at most the page's, `page_starts`, and
+ * one more for the character after its name. */
+INLINE void places_alone(const Text *t, const unsigned char *started, Py_ssize_t page_starts,
+                         Attributes *seen) {
     Memo dq = {PY_SSIZE_T_MAX, -1}, sq = {PY_SSIZE_T_MAX, -1};
     Py_ssize_t from, to;
     for (Py_ssize_t i = 0; i < t->size; i++) {
         if (started[i] || !is_place(t, i)) continue;
         Py_ssize_t end = match_tag(t, i + 1 + (at(t, i + 1) == '/'), &dq, &sq, &from, &to);
-        Py_ssize_t length = end >= 0 ? to - from : t->size - i;
-        if (length > *longest) *longest = length;
+        if (end >= 0) {
+            add_tag(t, from, to, seen);
+            continue;
+        }
+        if (t->size - i > seen->longest) seen->longest = t->size - i;
+        add_square(seen, (long long)page_starts + 2);
     }
 }
 
-/* longest_attributes(source, places) -> int: grist.html.structure._longest_attributes. One
- * pass of the tag pattern, tag after tag; when it did not start a tag at every one of the
- * `places` (a quote made one tag swallow the next), each place it skipped is matched alone. */
-static PyObject *longest_attributes(PyObject *Py_UNUSED(self), PyObject *args) {
+/* attribute_scan(source, places, page_starts) -> (longest, squares):
+ * grist.html.structure._attribute_scan. One pass of the tag pattern, tag after tag; when it did
+ * not start a tag at every one of the `places` (a quote made one tag swallow the next), each
+ * place it skipped is matched alone. */
+static PyObject *attribute_scan(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *source;
-    Py_ssize_t places, longest = 0, found = 0;
-    if (!PyArg_ParseTuple(args, "Un", &source, &places)) return NULL;
-    BY_KIND(source, t, found = tag_after_tag(&t, &longest, NULL));
-    if (found == places) return PyLong_FromSsize_t(longest);
-    unsigned char *started = PyMem_Calloc(PyUnicode_GET_LENGTH(source) + 1, 1);
-    if (started == NULL) return PyErr_NoMemory();
-    BY_KIND(source, t, tag_after_tag(&t, &longest, started); places_alone(&t, started, &longest));
-    PyMem_Free(started);
-    return PyLong_FromSsize_t(longest);
+    Py_ssize_t places, page_starts, found = 0;
+    Attributes seen = {0, 0};
+    if (!PyArg_ParseTuple(args, "Unn", &source, &places, &page_starts)) return NULL;
+    BY_KIND(source, t, found = tag_after_tag(&t, &seen, NULL));
+    if (found != places) {
+        unsigned char *started = PyMem_Calloc(PyUnicode_GET_LENGTH(source) + 1, 1);
+        if (started == NULL) return PyErr_NoMemory();
+        seen = (Attributes){0, 0};
+        BY_KIND(source, t, tag_after_tag(&t, &seen, started);
+                places_alone(&t, started, page_starts, &seen));
+        PyMem_Free(started);
+    }
+    return Py_BuildValue("nL", seen.longest, seen.squares);
 }
 
 /* controls(text, start, end) -> int: the characters of text[start:end] that are C0 controls
@@ -319,8 +362,9 @@ static PyObject *has_surrogates(PyObject *Py_UNUSED(self), PyObject *args) {
 static PyMethodDef methods[] = {
     {"census", census, METH_VARARGS,
      "Tags, named start and end tags and attribute starts of a page (grist.html.structure)."},
-    {"longest_attributes", longest_attributes, METH_VARARGS,
-     "The longest attribute text any tag of a page may have (grist.html.structure)."},
+    {"attribute_scan", attribute_scan, METH_VARARGS,
+     "The longest attribute text any tag of a page may have, and the sum over its tags of "
+     "(attribute starts + 1)^2 (grist.html.structure)."},
     {"controls", controls, METH_VARARGS,
      "Control characters in a slice of a text (grist.html.sniff)."},
     {"has_surrogates", has_surrogates, METH_VARARGS,

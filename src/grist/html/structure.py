@@ -207,42 +207,57 @@ def quick_bound(source: str, max_depth: int | None = None, max_elements: int | N
 def _attribute_work_by_tag(source: str, tags: int, attributes: int) -> int:
     """The attribute comparisons of all tags together, bounded tag by tag.
 
-    A tag of k attributes costs at most (k + 1)^2 <= (K + 1)(k + 1), K the most any one tag
-    holds: at most half its attribute text, plus one. The k of all tags add up to at most the
-    page's ``attributes`` starts (tags never overlap).
+    A tag of k attributes costs at most (k + 1)^2; its k is at most its attribute starts, so
+    the sum of (starts + 1)^2 over the tags bounds them all. So does (K + 1) times the k of all
+    tags plus one each, K the most any one tag holds (at most half its attribute text, plus one)
+    and the k adding up to at most the page's ``attributes`` starts: the smaller counts.
     """
-    most = _longest_attributes(source, tags) // 2 + 1
-    return (most + 1) * (attributes + tags)
+    longest, squares = _attribute_scan(source, tags, attributes)
+    return min(squares, (longest // 2 + 2) * (attributes + tags))
 
 
-def _longest_attributes(source: str, tags: int) -> int:
-    """``longest_attributes_by_patterns``, by the compiled scan when it was built."""
+STARTS_SQUARED_MOST = 2 ** 63 - 1  # where the sum of squares stops (the C scan's 64 bits)
+
+
+def _attribute_scan(source: str, tags: int, attributes: int) -> tuple[int, int]:
+    """``attribute_scan_by_patterns``, by the compiled scan when it was built."""
     if _scan is None:
-        return longest_attributes_by_patterns(source, tags)
-    return _scan.longest_attributes(source, tags)
+        return attribute_scan_by_patterns(source, tags, attributes)
+    return _scan.attribute_scan(source, tags, attributes)
 
 
-def longest_attributes_by_patterns(source: str, tags: int) -> int:
-    """The longest attribute text any tag of the page may have.
+def attribute_scan_by_patterns(source: str, tags: int, attributes: int) -> tuple[int, int]:
+    """The longest attribute text any tag of the page may have, and the sum over its tags of
+    (attribute starts + 1)^2.
 
     Each of the ``tags`` places where a ``<`` + letter may start a tag is scanned as the
     tokenizer reads a tag from there (``TAG_BODY``; where a quote is never closed the tokenizer
-    ends the tag's attributes at it, the scan reads on: a superset; a tag the input cuts has
-    attributes to the end). When one pass, tag after tag, starts a tag at every place, it has
-    scanned them all; else (a quote in a script made one tag swallow the next) the places it
-    did not start a tag at are scanned one by one.
+    ends the tag's attributes at it, the scan reads on: a superset). When one pass, tag after
+    tag, starts a tag at every place, it has scanned them all; else (a quote in a script made
+    one tag swallow the next) the places it did not start a tag at are scanned one by one. A tag
+    the input cuts has attributes to the end: at most the page's ``attributes`` starts, and one
+    more for the character after its name.
     """
     tags_scanned = list(_WHOLE_TAG.finditer(source))
     longest = max((tag.end(2) - tag.start(2) for tag in tags_scanned), default=0)
+    squares = sum(_squared_starts(tag.group(2)) for tag in tags_scanned)
     if len(tags_scanned) == tags:
-        return longest
+        return longest, min(squares, STARTS_SQUARED_MOST)
     scanned = {tag.start() for tag in tags_scanned}
     for place in _NAME.finditer(source):
         if place.start() not in scanned:
             whole = _WHOLE_TAG.match(source, place.start())
-            longest = max(longest, whole.end(2) - whole.start(2) if whole
-                          else len(source) - place.start())
-    return longest
+            if whole:
+                longest = max(longest, whole.end(2) - whole.start(2))
+                squares += _squared_starts(whole.group(2))
+            else:
+                longest = max(longest, len(source) - place.start())
+                squares += (attributes + 2) ** 2
+    return longest, min(squares, STARTS_SQUARED_MOST)
+
+
+def _squared_starts(attrs: str) -> int:
+    return (len(_ATTRIBUTE_START.findall(" " + attrs)) + 1) ** 2
 
 
 def _reopenable_formatting(source: str, occurrences: int) -> int:
@@ -251,15 +266,21 @@ def _reopenable_formatting(source: str, occurrences: int) -> int:
     An element closed by its own end tag with only text between (``<i class="icon"></i>``,
     ``<b>word</b>``) is the current node for its whole life and leaves the list at its end tag:
     it is never re-opened. Of the others, the list keeps at most three alike (name and
-    attribute text) after the last marker (Noah's Ark). Counted only when every one of the
-    ``occurrences`` (each ``<b``, ``<font`` ... the tag counts saw) starts a tag of the scan:
-    else a quote left open made a scanned tag swallow others, and ``occurrences`` is returned.
+    attribute text) after the last marker (Noah's Ark). Where the scan started no tag at some
+    of the ``occurrences`` (each ``<b``, ``<font`` ... the tag counts saw), a scanned tag whose
+    attribute text holds a ``<`` swallowed them (a quoted value holding markup, or a quote left
+    open): each such place and each such tag counts as an entry of its own, open and unlike the
+    others, so the bound holds whatever the tokenizer makes of them.
     """
     found = _FORMATTING_TAG.findall(source)
-    if len(found) != occurrences:
-        return occurrences
-    left_open = [(name.lower(), attributes) for name, attributes, _, closed in found if not closed]
-    return min(len(left_open), 3 * len(set(left_open)))
+    unsure = occurrences - len(found)
+    left_open = []
+    for name, attributes, _, closed in found:
+        if unsure and "<" in attributes:
+            unsure += 1
+        elif not closed:
+            left_open.append((name.lower(), attributes))
+    return min(len(left_open), 3 * len(set(left_open))) + unsure
 
 
 def measure(source: str, max_depth: int, max_elements: int) -> Structure:
