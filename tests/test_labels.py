@@ -80,3 +80,18 @@ def test_gold_that_splits_code_at_its_highlighting_still_labels_the_code_block()
     by_text = {b.text.split()[0]: keep for b, keep in zip(blocks, result.labels, strict=True)}
     assert by_text["for"] and by_text["Filter"] and not by_text["Related:"]
     assert result.coverage == 1.0
+
+
+def test_short_blocks_repeated_next_to_each_other_are_each_content():
+    # a table of short cells: each "Yes" has a gold place of its own, one word after the other's
+    page = ("<html><body><p>Which plans include backups and support, as the table shows.</p>"
+            "<table><tr><td>Backups</td><td>Yes</td><td>Yes</td><td>No</td></tr>"
+            "<tr><td>Support</td><td>Yes</td><td>Yes</td><td>Yes</td></tr></table>"
+            "<ul><li><a href=/>Yes</a></li></ul></body></html>")
+    gold = ("Which plans include backups and support, as the table shows.\n\n"
+            "Backups Yes Yes No\n\nSupport Yes Yes Yes")
+    blocks = blocks_of(page)
+    labels = align(blocks, gold).labels
+    assert [b.text for b in blocks][1:] == ["Backups", "Yes", "Yes", "No", "Support", "Yes",
+                                            "Yes", "Yes", "Yes"]
+    assert labels == [True] * 9 + [False]  # the menu's "Yes" after the table is not gold
