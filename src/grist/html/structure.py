@@ -267,10 +267,11 @@ def _reopenable_formatting(source: str, occurrences: int) -> int:
     ``<b>word</b>``) is the current node for its whole life and leaves the list at its end tag:
     it is never re-opened. Of the others, the list keeps at most three alike (name and
     attribute text) after the last marker (Noah's Ark). Where the scan started no tag at some
-    of the ``occurrences`` (each ``<b``, ``<font`` ... the tag counts saw), a scanned tag whose
-    attribute text holds a ``<`` swallowed them (a quoted value holding markup, or a quote left
-    open): each such place and each such tag counts as an entry of its own, open and unlike the
-    others, so the bound holds whatever the tokenizer makes of them.
+    of the ``occurrences`` (each ``<b``, ``<font`` ... the tag counts saw), a scanned tag
+    swallowed them (a quoted value holding markup, a quote left open) or the name goes on
+    (``<b-x>``): each such place, and each scanned tag whose attribute text holds a ``<``, counts
+    as an entry of its own, open and unlike the others, so the bound holds whatever the
+    tokenizer makes of them.
     """
     found = _FORMATTING_TAG.findall(source)
     unsure = occurrences - len(found)
