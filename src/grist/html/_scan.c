@@ -87,14 +87,21 @@ static const unsigned char LATIN1[256] = {
     [' '] = AFTER | ENDS, ['/'] = AFTER | ENDS, ['"'] = AFTER, ['\''] = AFTER, ['>'] = ENDS,
 };
 
+/* Whether `c` starts an attribute after a character that `*after` says may come before one;
+ * `*after` then says the same of `c`. */
+INLINE unsigned attribute_start(Py_UCS4 c, unsigned *after) {
+    unsigned does = c < 256 ? LATIN1[c] : 0;
+    unsigned starts = *after & !(does & ENDS);
+    *after = does & AFTER;
+    return starts;
+}
+
 INLINE void count_all(const Text *t, const Names *names, Counts *out) {
     unsigned after = 0; /* the previous character may come before an attribute start */
     Py_ssize_t attributes = 0;
     for (Py_ssize_t i = 0; i < t->size; i++) {
         Py_UCS4 c = at(t, i);
-        unsigned does = c < 256 ? LATIN1[c] : 0;
-        attributes += after & !(does & ENDS);
-        after = does & AFTER;
+        attributes += attribute_start(c, &after);
         if (c != '<') continue;
         out->opens++;
         if (i + 1 >= t->size) continue;
@@ -238,17 +245,11 @@ typedef struct {
     long long squares;
 } Attributes;
 
-/* The attribute starts of [from, to) as ``_ATTRIBUTE_START`` finds them in " " + that text: a
- * character that is not a separator, "/" or ">", after a separator, "/", a quote or the start. */
+/* The attribute starts of [from, to) as ``_ATTRIBUTE_START`` finds them in " " + that text. */
 INLINE Py_ssize_t attribute_starts_in(const Text *t, Py_ssize_t from, Py_ssize_t to) {
     Py_ssize_t count = 0;
-    int after = 1;
-    for (Py_ssize_t i = from; i < to; i++) {
-        Py_UCS4 c = at(t, i);
-        int separator = is_space(c) || c == '/';
-        if (after && !separator && c != '>') count++;
-        after = separator || c == '"' || c == '\'';
-    }
+    unsigned after = AFTER; /* the space before the text */
+    for (Py_ssize_t i = from; i < to; i++) count += attribute_start(at(t, i), &after);
     return count;
 }
 

@@ -93,6 +93,11 @@ def attribute_work(attrs: str) -> int:
     """An upper bound of lexbor's attribute comparisons for a tag's attribute text."""
     if len(attrs) <= 512:
         return (len(attrs) // 2 + 1) ** 2
+    return _squared_starts(attrs)
+
+
+def _squared_starts(attrs: str) -> int:
+    """(attribute starts + 1)^2 of a tag's attribute text: its comparisons, bounded."""
     return (len(_ATTRIBUTE_START.findall(" " + attrs)) + 1) ** 2
 
 
@@ -255,9 +260,6 @@ def attribute_scan_by_patterns(source: str, tags: int, attributes: int) -> tuple
                 squares += (attributes + 2) ** 2
     return longest, min(squares, STARTS_SQUARED_MOST)
 
-
-def _squared_starts(attrs: str) -> int:
-    return (len(_ATTRIBUTE_START.findall(" " + attrs)) + 1) ** 2
 
 
 def _reopenable_formatting(source: str, occurrences: int) -> int:
