@@ -43,10 +43,9 @@ from grist.errors import GristError
 from grist.evaluate.metrics import shingle_counts, shingle_prf
 from grist.io.datasets import gold_convention, read_jsonl
 from grist.methods.auto import AutoConfig
+from auto_cv import DATASETS  # the datasets whose CV models this script reads
 from reporting import publish
 
-DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
-            "modern-dev", "readability", "wcxb-dev")
 _LATIN = "abcdefghijklmnopqrstuvwxyz"
 _THAI_LETTERS = [chr(c) for c in range(0x0E01, 0x0E2F)]  # the consonants
 _THAI_MARKS = "\u0e34\u0e35\u0e48\u0e49"  # two vowel signs and two tone marks (combining)

@@ -261,7 +261,6 @@ def attribute_scan_by_patterns(source: str, tags: int, attributes: int) -> tuple
     return longest, min(squares, STARTS_SQUARED_MOST)
 
 
-
 def _reopenable_formatting(source: str, occurrences: int) -> int:
     """How many formatting entries besides ``<a>`` a trigger may re-open at once.
 
