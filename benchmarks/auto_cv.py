@@ -41,9 +41,8 @@ from grist.methods.auto import AutoConfig, choose_blocks
 from grist.train.build import BuildReport, label_pages
 from grist.train.folds import fold_table, site_group
 from grist.classify.roles import derive_roles
+from devsets import DATASETS
 
-DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
-            "modern-dev", "readability", "wcxb-dev")
 PEERS = ("trafilatura", "trafilatura-precision", "readability-lxml")
 
 

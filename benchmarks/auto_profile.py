@@ -33,9 +33,8 @@ from grist.classify.boosted import SHIPPED, AutoModel
 from grist.classify.roles import derive_roles
 from grist.methods.auto import AutoConfig, choose_blocks
 from grist.modelfile import shipped
+from devsets import DATASETS
 
-DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
-            "modern-dev", "readability", "wcxb-dev")
 STAGES = ("load", "check_structure", "lexbor", "segment", "text", "context", "candidates",
           "ancestry", "copies + markup", "neighbours", "stage1 forest", "page type",
           "stage2 (features, forest)", "page cut", "roles")

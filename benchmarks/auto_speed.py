@@ -32,9 +32,7 @@ from pathlib import Path
 import grist
 from grist.io.datasets import read_jsonl
 from grist.evaluate.peers import make_peer
-
-DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
-            "modern-dev", "readability", "wcxb-dev")
+from devsets import DATASETS
 
 
 def systems() -> dict[str, Callable[[str, str | None], str]]:

@@ -28,9 +28,8 @@ from grist.evaluate.aggregate import score_page, summarize
 from grist.features.keywords import class_aliases
 from grist.io.datasets import gold_convention, read_jsonl
 from reporting import publish
+from devsets import DATASETS
 
-DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
-            "modern-dev", "readability", "wcxb-dev")
 # English keyword -> its word in each language, as sites of that language write it in markup.
 TRANSLATIONS = {
     "comment": {"de": "kommentar", "fr": "commentaire", "es": "comentario"},

@@ -18,7 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from auto_cv import DATASETS, labelled  # noqa: E402
+from auto_cv import labelled  # noqa: E402
+from devsets import DATASETS  # noqa: E402
 
 from grist.classify.boosted import AutoModel, TrainConfig  # noqa: E402
 from grist.features.auto import stage1_features  # noqa: E402

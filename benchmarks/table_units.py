@@ -31,9 +31,7 @@ from grist.methods import method_config
 from grist.segment.tables import is_data_table, table_cells
 from grist.train.labels import align
 from reporting import publish  # benchmarks/reporting.py (the script's folder is on sys.path)
-
-DATASETS = ("cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1",
-            "modern-dev", "readability", "wcxb-dev")
+from devsets import DATASETS
 
 
 def extractor(method: str, dataset: str, lodo: Path | None) -> tuple[grist.Extractor, str]:

@@ -43,7 +43,7 @@ from grist.errors import GristError
 from grist.evaluate.metrics import shingle_counts, shingle_prf
 from grist.io.datasets import gold_convention, read_jsonl
 from grist.methods.auto import AutoConfig
-from auto_cv import DATASETS  # the datasets whose CV models this script reads
+from devsets import DATASETS
 from reporting import publish
 
 _LATIN = "abcdefghijklmnopqrstuvwxyz"
