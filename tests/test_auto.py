@@ -27,6 +27,7 @@ from grist.classify.fitting import (
     TYPE_THRESHOLD_PAGES,
     TrainConfig,
     _best_threshold,
+    _oof_stage2,
     _page_weights,
     _params,
     _threshold_curves,
@@ -284,6 +285,24 @@ def test_training_threshold_maximises_word_f1_on_the_training_pages():
     # of boilerplate: F1 2*20/(20+30) = 0.8 beats 2*30/(60+30) (all) and 2*20/(50+30).
     p2 = np.array([0.3, 0.7, 0.5])
     assert _best_threshold(_threshold_curves([page], wanted, ("num_words",), p2)) == 0.55
+
+
+def test_thresholds_are_chosen_on_stage2_probabilities_of_models_that_never_saw_the_page():
+    lgb = pytest.importorskip("lightgbm")
+    # Pages alternate between the two folds; the pages of fold 0 and of fold 1 have the same
+    # rows but opposite labels. Trained on every page, stage 2 would say 0.5 everywhere;
+    # out of fold, each page is scored by the model of the other fold, which learnt the opposite.
+    rng = np.random.default_rng(3)
+    rows = rng.normal(size=(60, 2))
+    truth = rows[:, 0] > 0
+    pages = [_page([5.0] * 60, list(truth if i % 2 == 0 else ~truth)) for i in range(6)]
+    values2 = np.vstack([rows] * 6)
+    labels = np.concatenate([p.labels for p in pages])
+    config = TrainConfig(folds=2, rounds2=30, min_leaf=5, feature_fraction=1.0,
+                         bagging_fraction=1.0)
+    oof = _oof_stage2(lgb, pages, values2, labels, np.ones(len(labels)), ("a", "b"), config)
+    first = oof[:60]  # a page of fold 0, scored by the fold-1 model
+    assert first[truth].max() < 0.2 and first[~truth].min() > 0.8
 
 
 def test_each_page_type_with_enough_training_pages_gets_its_own_threshold():

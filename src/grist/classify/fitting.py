@@ -37,7 +37,8 @@ class TrainConfig:
     counts the same), so that large or long-page datasets do not drown small or modern ones.
     ``feature_fraction`` / ``bagging_fraction``: the share of the features each tree may split
     on and of the rows each round learns from (LightGBM's sampling, drawn from ``seed``).
-    ``threshold`` None: chosen on the training pages (``_best_threshold``).
+    ``threshold`` None: chosen on out-of-fold stage-2 probabilities of the training pages
+    (``_best_threshold``).
     ``target``: what a positive block is — ``body`` (role body, ``grist.classify.roles``),
     ``article`` (the body and the article's title, subtitle, bylines and captions) or ``gold``
     (in the page's gold text, whatever its dataset's convention).
@@ -78,7 +79,7 @@ class TrainConfig:
     type_thresholds: bool = True
 
 
-THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+THRESHOLDS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
 TYPE_THRESHOLD_PAGES = 30  # training pages of a predicted type that earn it a threshold of its own
 
 
@@ -163,14 +164,17 @@ def fit_boosters(pages: Sequence[LabelledPage], names1: tuple[str, ...],
                     config.rounds2)
     threshold = config.threshold
     by_type: list[float] = []
+    oof2 = None
+    if threshold is None or config.page_cut:
+        oof2 = _oof_stage2(lgb, pages, values2, labels, weights1, names2, config)
     if threshold is None:
-        curves = _threshold_curves(pages, wanted, names1, stage2.predict(values2, num_threads=1))
+        curves = _threshold_curves(pages, wanted, names1, oof2)
         threshold = _best_threshold(curves)
         if config.type_thresholds and types is not None:
             by_type = _type_thresholds(curves, types, threshold)
     cut = ""
     if config.page_cut:
-        cut = _fit_cut(lgb, pages, wanted, names1, values2, labels, weights1, names2, config)
+        cut = _fit_cut(lgb, pages, wanted, names1, oof2, config)
     meta = {"pages": len(pages), "blocks": len(labels), "config": asdict(config),
             "datasets": sorted({p.dataset for p in pages})}
     return {"text1": stage1.model_to_string(), "text2": stage2.model_to_string(),
@@ -178,26 +182,37 @@ def fit_boosters(pages: Sequence[LabelledPage], names1: tuple[str, ...],
             "type_thresholds": by_type}
 
 
-def _fit_cut(lgb: Any, pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
-             names1: tuple[str, ...], values2: np.ndarray, labels: np.ndarray,
-             weights: np.ndarray, names2: tuple[str, ...], config: TrainConfig) -> str:
-    """The page-cut booster, from out-of-fold stage-2 probabilities of the training pages."""
+def _oof_stage2(lgb: Any, pages: Sequence[LabelledPage], values2: np.ndarray,
+                labels: np.ndarray, weights: np.ndarray, names2: tuple[str, ...],
+                config: TrainConfig) -> np.ndarray:
+    """Stage-2 probabilities of every training block from stage-2 models trained without its
+    page (pages in ``config.folds`` alternating folds): as sure as on unseen pages, where the
+    final model's own probabilities of its training rows are surer, and cuts chosen on them
+    too high."""
     starts = np.cumsum([0] + [len(p.labels) for p in pages])
     folds = min(config.folds, len(pages))
-    page_fold = np.arange(len(pages)) % folds
-    row_fold = np.repeat(page_fold, np.diff(starts))
+    row_fold = np.repeat(np.arange(len(pages)) % folds, np.diff(starts))
     oof = np.zeros(len(labels))
     for fold in range(folds):
         train = row_fold != fold if folds > 1 else np.ones(len(labels), bool)
         booster = _train(lgb, values2[train], labels[train], weights[train], names2,
                          _params(config, config.leaves2), config.rounds2)
         oof[row_fold == fold] = booster.predict(values2[row_fold == fold], num_threads=1)
+    return oof
+
+
+def _fit_cut(lgb: Any, pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
+             names1: tuple[str, ...], oof2: np.ndarray, config: TrainConfig) -> str:
+    """The page-cut booster, from out-of-fold stage-2 probabilities ``oof2`` of the training
+    pages."""
     words = list(names1).index("num_words")
     rows, cuts = [], []
-    for i, page in enumerate(pages):
-        p = oof[starts[i]:starts[i + 1]]
+    start = 0
+    for page, labels in zip(pages, wanted, strict=True):
+        p = oof2[start:start + len(labels)]
+        start += len(labels)
         count = page.values[:, words].astype(float)
-        best = best_cut(p, count, wanted[i])
+        best = best_cut(p, count, labels)
         if best is not None:
             rows.append(page_cut_features(p, count))
             cuts.append(best)
@@ -244,13 +259,14 @@ def _stage2_rows(pages: Sequence[LabelledPage], names1: tuple[str, ...],
         parts = [m.select(names) for m in parts]
     return np.vstack([m.values for m in parts]), names
 
+
 def _threshold_curves(pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
                       names1: Sequence[str], p2: np.ndarray) -> np.ndarray:
     """Per training page, its word F1 at each threshold of THRESHOLDS (pages x thresholds; 0
     for pages without content).
 
-    Stage 2's probabilities there come from out-of-fold stage-1 scores, so they are about as
-    sure as on unseen pages; a page's F1 counts the words of its blocks (labels as truth).
+    ``p2``: out-of-fold stage-2 probabilities (``_oof_stage2``), about as sure as on unseen
+    pages; a page's F1 counts the words of its blocks (labels as truth).
     """
     column = list(names1).index("num_words")
     grid = np.array(THRESHOLDS)
