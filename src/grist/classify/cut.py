@@ -44,15 +44,25 @@ def page_cut_features(p: np.ndarray, words: np.ndarray) -> np.ndarray:
                      float(np.log1p(len(p)))])
 
 
-def best_cut(p: np.ndarray, words: np.ndarray, wanted: np.ndarray) -> float | None:
-    """The middle of the thresholds of ``CUT_GRID`` with the best word F1 on this page (None
-    when the page has nothing to find)."""
+def word_f1(p: np.ndarray, words: np.ndarray, wanted: np.ndarray,
+            grid: np.ndarray) -> np.ndarray | None:
+    """The page's word F1 when the blocks with ``p`` at or above each threshold of ``grid`` are
+    kept (blocks of ``words`` words, ``wanted`` the true ones); None when the page has nothing
+    to find."""
     content = words * wanted
     if content.sum() <= 0:
         return None
-    kept = (p[None, :] >= CUT_GRID[:, None]).astype(float)
+    kept = (p[None, :] >= grid[:, None]).astype(float)
     hits, chosen = kept @ content, kept @ words
-    f1 = 2 * hits / np.maximum(chosen + content.sum(), 1e-9)
+    return 2 * hits / np.maximum(chosen + content.sum(), 1e-9)
+
+
+def best_cut(p: np.ndarray, words: np.ndarray, wanted: np.ndarray) -> float | None:
+    """The middle of the thresholds of ``CUT_GRID`` with the best word F1 on this page (None
+    when the page has nothing to find)."""
+    f1 = word_f1(p, words, wanted, CUT_GRID)
+    if f1 is None:
+        return None
     best = np.flatnonzero(f1 >= f1.max() - 1e-9)
     return float(CUT_GRID[best].mean())
 

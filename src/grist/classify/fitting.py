@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from grist.classify.cut import best_cut, fit_cut, page_cut_features
+from grist.classify.cut import best_cut, fit_cut, page_cut_features, word_f1
 from grist.classify.pagetype import fit_types, known_types, page_row, type_columns
 from grist.classify.rows import LabelledPage
 from grist.document import ROLES
@@ -164,7 +164,7 @@ def fit_boosters(pages: Sequence[LabelledPage], names1: tuple[str, ...],
                     config.rounds2)
     threshold = config.threshold
     by_type: list[float] = []
-    oof2 = None
+    oof2 = np.zeros(0)
     if threshold is None or config.page_cut:
         oof2 = _oof_stage2(lgb, pages, values2, labels, weights1, names2, config)
     if threshold is None:
@@ -185,13 +185,12 @@ def fit_boosters(pages: Sequence[LabelledPage], names1: tuple[str, ...],
 def _oof_stage2(lgb: Any, pages: Sequence[LabelledPage], values2: np.ndarray,
                 labels: np.ndarray, weights: np.ndarray, names2: tuple[str, ...],
                 config: TrainConfig) -> np.ndarray:
-    """Stage-2 probabilities of every training block from stage-2 models trained without its
-    page (pages in ``config.folds`` alternating folds): as sure as on unseen pages, where the
-    final model's own probabilities of its training rows are surer, and cuts chosen on them
-    too high."""
-    starts = np.cumsum([0] + [len(p.labels) for p in pages])
+    """Stage-2 probabilities of every training block, each from a stage-2 model trained
+    without its page (pages in ``config.folds`` alternating folds). They are about as sure as
+    on unseen pages; the final model's probabilities of its own training rows are surer, and
+    cuts chosen on them come out too high."""
     folds = min(config.folds, len(pages))
-    row_fold = np.repeat(np.arange(len(pages)) % folds, np.diff(starts))
+    row_fold = np.repeat(np.arange(len(pages)) % folds, [len(p.labels) for p in pages])
     oof = np.zeros(len(labels))
     for fold in range(folds):
         train = row_fold != fold if folds > 1 else np.ones(len(labels), bool)
@@ -201,16 +200,18 @@ def _oof_stage2(lgb: Any, pages: Sequence[LabelledPage], values2: np.ndarray,
     return oof
 
 
+def _per_page(values: np.ndarray, wanted: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """``values`` (one per block of all pages, stacked) cut into one array per page."""
+    return np.split(values, np.cumsum([len(w) for w in wanted])[:-1])
+
+
 def _fit_cut(lgb: Any, pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
              names1: tuple[str, ...], oof2: np.ndarray, config: TrainConfig) -> str:
     """The page-cut booster, from out-of-fold stage-2 probabilities ``oof2`` of the training
     pages."""
     words = list(names1).index("num_words")
     rows, cuts = [], []
-    start = 0
-    for page, labels in zip(pages, wanted, strict=True):
-        p = oof2[start:start + len(labels)]
-        start += len(labels)
+    for page, labels, p in zip(pages, wanted, _per_page(oof2, wanted), strict=True):
         count = page.values[:, words].astype(float)
         best = best_cut(p, count, labels)
         if best is not None:
@@ -271,17 +272,11 @@ def _threshold_curves(pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray
     column = list(names1).index("num_words")
     grid = np.array(THRESHOLDS)
     curves = np.zeros((len(pages), len(grid)))
-    start = 0
-    for i, (page, labels) in enumerate(zip(pages, wanted, strict=True)):
-        p = p2[start:start + len(labels)]
-        start += len(labels)
-        words = page.values[:, column].astype(float)
-        content = words * labels
-        if content.sum() <= 0:
-            continue
-        kept = (p[None, :] >= grid[:, None]).astype(float)
-        hits, chosen = kept @ content, kept @ words
-        curves[i] = 2 * hits / np.maximum(chosen + content.sum(), 1e-9)
+    for i, (page, labels, p) in enumerate(zip(pages, wanted, _per_page(p2, wanted),
+                                               strict=True)):
+        f1 = word_f1(p, page.values[:, column].astype(float), labels, grid)
+        if f1 is not None:
+            curves[i] = f1
     return curves
 
 
