@@ -308,6 +308,13 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=TrainConfig.rounds)
     parser.add_argument("--oof-rounds", type=int, default=TrainConfig.oof_rounds,
                         help="rounds of the out-of-fold stage-1 models stage 2 learns from")
+    parser.add_argument("--oof-folds", type=int, default=TrainConfig.folds,
+                        help="folds of the out-of-fold models inside training (stage 2's rows, "
+                        "the page type, the thresholds)")
+    parser.add_argument("--rounds2", type=int, default=TrainConfig.rounds2,
+                        help="boosting rounds of stage 2")
+    parser.add_argument("--leaves2", type=int, default=TrainConfig.leaves2,
+                        help="leaves per tree of stage 2")
     parser.add_argument("--max-depth", type=int, default=TrainConfig.max_depth)
     parser.add_argument("--min-leaf", type=int, default=TrainConfig.min_leaf)
     parser.add_argument("--dataset-power", type=float, default=TrainConfig.dataset_power)
@@ -371,6 +378,7 @@ def main() -> int:
             data[name], reduced = dropped(data[name], names1, args.drop)
         names1 = reduced
     config = TrainConfig(rounds=args.rounds, oof_rounds=args.oof_rounds, max_depth=args.max_depth,
+                         rounds2=args.rounds2, leaves2=args.leaves2, folds=args.oof_folds,
                          min_leaf=args.min_leaf,
                          threads=args.threads,
                          dataset_power=args.dataset_power, page_power=args.page_power,
