@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from grist.features.auto import PAGE_SIGNALS, page_signals
+from grist.features.auto import PAGE_SIGNALS, first_page_signals
 from grist.features.matrix import FeatureMatrix
 
 TYPES = ("article", "forum", "product", "service", "documentation", "collection", "listing")
@@ -32,7 +32,7 @@ def page_row(stage1: FeatureMatrix, p1: np.ndarray) -> np.ndarray:
     """The page-level description the type is predicted from."""
     if not len(stage1):
         return np.zeros(len(ROW_NAMES))
-    signals = page_signals(stage1).values[0]
+    signals = first_page_signals(stage1)
     words = stage1.column("num_words") + 1.0
     total = float(words.sum())
     top = np.sort(words[p1 >= 0.5])[::-1][:3].sum() / total if (p1 >= 0.5).any() else 0.0

@@ -37,7 +37,7 @@ from functools import lru_cache
 import numpy as np
 
 from grist.document import ROLES
-from grist.features.matrix import FeatureMatrix, side_by_side
+from grist.features.matrix import FeatureMatrix
 
 ROLE_INDEX = {role: i for i, role in enumerate(ROLES)}
 FURNITURE = ("title", "subtitle", "byline", "caption")
@@ -74,32 +74,42 @@ COLUMNS = ("num_words", "link_density", "date_tokens", "ctx_cell", "ctx_pre", "c
 
 
 @lru_cache(maxsize=8)
-def _layout(names: tuple[str, ...]) -> tuple[np.ndarray, dict[str, slice]]:
+def _layout(names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Where the columns the rules read sit in a feature matrix: one index array (the plain
-    columns, then every group's ``anc_`` columns) and each name's or group's slice of it."""
+    columns, then every group's ``anc_`` columns, group after group) and where each group's
+    columns start among the ``anc_`` ones."""
     at = {name: i for i, name in enumerate(names)}
     index = [at[c] for c in COLUMNS]
-    parts = {c: slice(i, i + 1) for i, c in enumerate(COLUMNS)}
-    for group, words in GROUPS.items():
-        parts[group] = slice(len(index), len(index) + len(words))
+    starts = []
+    for words in GROUPS.values():
+        starts.append(len(index) - len(COLUMNS))
         index += [at[f"anc_{w}"] for w in words]
-    return np.array(index), parts
+    return np.array(index), np.array(starts)
+
+
+_PLAIN = {c: i for i, c in enumerate(COLUMNS)}
+_GROUP = {g: i for i, g in enumerate(GROUPS)}
 
 
 class _Evidence:
-    """The columns the role rules read, taken out of the feature matrix once."""
+    """The columns the role rules read, taken out of the feature matrix once (one row per
+    column, so each is contiguous), and the nearest ancestor of every word group."""
 
     def __init__(self, matrix: FeatureMatrix) -> None:
-        index, self.parts = _layout(matrix.names)
-        self.values = matrix.values[:, index]
+        index, starts = _layout(matrix.names)
+        rows = matrix.values[:, index].T.copy()
+        self.plain = rows[: len(COLUMNS)]
+        self.groups = np.maximum.reduceat(rows[len(COLUMNS) :], starts, axis=0)
 
     def __getitem__(self, name: str) -> np.ndarray:
-        return self.values[:, self.parts[name].start]
+        return self.plain[_PLAIN[name]]
 
     def near(self, *groups: str) -> np.ndarray:
         """Closeness (1 / DOM distance, 0 when absent) of the nearest ancestor with any word of
         the groups."""
-        return np.max([self.values[:, self.parts[g]].max(axis=1) for g in groups], axis=0)
+        if len(groups) == 1:
+            return self.groups[_GROUP[groups[0]]]
+        return self.groups[[_GROUP[g] for g in groups]].max(axis=0)
 
 
 def structural_roles(matrix: FeatureMatrix) -> np.ndarray:
@@ -111,16 +121,15 @@ def structural_roles(matrix: FeatureMatrix) -> np.ndarray:
 
 def _noise_roles(ev: _Evidence) -> np.ndarray:
     kinds = list(NOISE_WORDS)
-    near = side_by_side([ev.near(k) for k in kinds])
+    near = ev.groups[[_GROUP[k] for k in kinds]]  # kinds x blocks (a copy)
     for kind, tag in (("navigation", "nav"), ("footer", "footer")):
-        column = kinds.index(kind)
-        near[:, column] = np.maximum.reduce([
-            near[:, column], ev[f"ctx_tag_{tag}"], 0.5 * ev[f"ctx_in_{tag}"]])
+        row = kinds.index(kind)
+        near[row] = np.maximum.reduce([near[row], ev[f"ctx_tag_{tag}"], 0.5 * ev[f"ctx_in_{tag}"]])
     footer = kinds.index("footer")
-    near[:, footer] = np.maximum(near[:, footer], ev["ctx_copyright"])
-    best = np.argmax(near, axis=1)
+    near[footer] = np.maximum(near[footer], ev["ctx_copyright"])
+    best = np.argmax(near, axis=0)
     codes = np.array([ROLE_INDEX[k] for k in kinds])[best]
-    return np.where(near.max(axis=1) > 0, codes, ROLE_INDEX["other"]).astype(np.int8)
+    return np.where(near.max(axis=0) > 0, codes, ROLE_INDEX["other"]).astype(np.int8)
 
 
 def _paragraphs(ev: _Evidence, gold: np.ndarray) -> np.ndarray:
@@ -173,8 +182,8 @@ def derive_roles(matrix: FeatureMatrix, texts: Sequence[str], gold: np.ndarray,
         if len(title_at) else -1
     top = title if title >= 0 else first
     starts = np.zeros(n, bool)
-    for i in np.flatnonzero(in_zone & (words <= 30)).tolist():
-        starts[i] = BYLINE_START.match(texts[i]) is not None
+    candidates = np.flatnonzero(in_zone & (words <= 30)).tolist()
+    starts[candidates] = [BYLINE_START.match(texts[i]) is not None for i in candidates]
     dated = (ev["date_tokens"] >= 1) & (words <= 12)
     byline_evidence = ((ev["ctx_n_time"] > 0) | (ev.near("byline") >= 0.34)
                        | starts | dated)

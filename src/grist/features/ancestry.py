@@ -17,13 +17,15 @@
   tag and words (a *card*): how many such siblings (``card_siblings``), the card's words, link
   density and blocks, and the share of the page's words the whole group holds.
 
-The element tree is walked with NumPy (pointer jumping to the nearest flagged ancestor, subtree
-sums from the pre-order ``end`` indices); no per-node Python work besides keyword flags cached
-per distinct words string.
+The element tree is walked with NumPy (pointer jumping to the nearest flagged ancestor, then
+one pass per level of the forest the flagged elements form, subtree sums from the pre-order
+``end`` indices); no per-node Python work besides keyword flags cached per distinct words
+string.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -31,6 +33,7 @@ from functools import lru_cache
 import numpy as np
 
 from grist.document import Block
+from grist.features.context import ids_of
 from grist.features.keywords import Keywords
 from grist.features.matrix import FeatureMatrix, side_by_side
 from grist.segment.elements import Elements
@@ -75,25 +78,14 @@ def _word_bits(words: str) -> int:
     return bits
 
 
-def _ids(values: Sequence[str]) -> tuple[np.ndarray, list[str]]:
-    """A number per value (equal values, equal numbers) and the distinct values in order."""
-    distinct = list(dict.fromkeys(values))
-    index = {v: i for i, v in enumerate(distinct)}
-    return np.fromiter(map(index.__getitem__, values), np.int64, len(values)), distinct
-
-
 def _resolve(jump: np.ndarray) -> np.ndarray:
     """Follow ``jump`` (an array of indices into itself, ending in fixed points) to its fixed
-    points, doubling the stride each round (pointer jumping: log2 of the longest chain rounds).
-    Works row by row on a 2-d array whose rows jump within themselves."""
-    width = jump.shape[-1]
-    offsets = (np.arange(jump.size // width) * width).reshape(jump.shape[:-1] + (1,))
-    flat = (jump + offsets).ravel()
+    points, doubling the stride each round (pointer jumping: log2 of the longest chain rounds)."""
     while True:
-        further = flat[flat]
-        if np.array_equal(further, flat):
-            return (flat.reshape(jump.shape) - offsets)
-        flat = further
+        further = jump[jump]
+        if np.array_equal(further, jump):
+            return jump
+        jump = further
 
 
 # Flag columns resolved together by ``_Tree.nearest``: as many as fit in _CELLS_AT_ONCE (column,
@@ -114,17 +106,17 @@ class _Tree:
         self.depth = np.array(depth, dtype=np.int64)
         self.hidden = np.array(hidden, dtype=bool)
         self.end = np.array(elements.end, dtype=np.int64)
-        self.tag, distinct_tags = _ids(tags)
-        self.word, self.distinct_words = _ids(words)
+        self.tag, distinct_tags = ids_of(tags)
+        self.word, self.distinct_words = ids_of(words)
         self.article = np.array([t == ARTICLE_TAG for t in distinct_tags])[self.tag]
         self.noscript = np.array([t == "noscript" for t in distinct_tags])[self.tag]
         self.main = np.array([t == MAIN_TAG for t in distinct_tags])[self.tag]
 
-    def flags(self) -> np.ndarray:
-        """Keyword flags of every element (elements x (keywords + articleBody))."""
-        rows = _KEYWORDS.rows([_word_bits(w) for w in self.distinct_words],
+    def keyword_rows(self) -> np.ndarray:
+        """Keyword flags of every distinct words string (``distinct_words`` x (keywords +
+        articleBody)); an element's row is ``self.word`` of it."""
+        return _KEYWORDS.rows([_word_bits(w) for w in self.distinct_words],
                               len(ANCESTRY_KEYWORDS) + 1)
-        return rows[self.word]
 
     def sibling_groups(self) -> np.ndarray:
         """A number per element, shared by siblings with the same tag and words (the cards of a
@@ -133,34 +125,48 @@ class _Tree:
         key = key * (int(self.tag.max()) + 1) + self.tag
         return np.unique(key, return_inverse=True)[1]
 
-    def nearest(self, own: np.ndarray, at: np.ndarray) -> np.ndarray:
-        """For the elements ``at`` and every column of ``own`` (elements x columns, bool): the
-        index of the nearest ancestor-or-self whose flag is set, -1 when none is.
+    def nearest(self, flagged: np.ndarray, own: np.ndarray, at: np.ndarray) -> np.ndarray:
+        """For the elements ``at`` and every column of ``own`` (the flags of the elements
+        ``flagged``, ascending; other elements have none): the index of the nearest
+        ancestor-or-self whose flag is set, -1 when none is.
 
-        First every element finds its nearest ancestor-or-self with any flag (pointer jumping
-        over all elements, one column); then the few flagged elements find, per column, their
-        nearest flagged ancestor-or-self among themselves (pointer jumping, one row per column).
+        First every element finds its nearest flagged ancestor-or-self (pointer jumping over
+        all elements, one column). Then the flagged elements, a level of the forest they form
+        at a time (shallowest first), take their own index where a column's flag is set and
+        their nearest flagged ancestor's answer elsewhere: laid out level by level, each level
+        is a slice, worked for a group of columns at once (all of them on most pages), and
+        every answer is computed once.
         """
-        size = self.size
+        size, count = self.size, len(flagged)
         top = size  # a virtual root above everything, flagged with nothing
-        anyflag = own.any(axis=1)
         parent = np.where(self.parent >= 0, self.parent, top)
-        anchor = _resolve(np.append(np.where(anyflag, np.arange(size), parent), top))
-        flagged = np.append(np.flatnonzero(anyflag), top)
-        compact = np.full(size + 1, len(flagged) - 1)
-        compact[flagged] = np.arange(len(flagged))
-        above = compact[anchor[parent[flagged[:-1]]]]  # nearest flagged strict ancestor
-        mine = compact[anchor[at]]
+        anchor = parent.copy()
+        anchor[flagged] = flagged
+        anchor = _resolve(np.append(anchor, top))
+        order, bounds = self._levels(flagged)
+        chosen = flagged[order]
+        position = np.full(size + 1, count)  # of each flagged element in level order
+        position[chosen] = np.arange(count)
+        above = position[anchor[parent[chosen]]]  # nearest flagged strict ancestor
+        own, mine = own[order], position[anchor[at]]
         nearest = np.empty((len(at), own.shape[1]), dtype=np.int64)
-        columns = max(_COLUMNS_AT_LEAST, _CELLS_AT_ONCE // max(len(flagged), len(at)))
+        columns = max(_COLUMNS_AT_LEAST, _CELLS_AT_ONCE // max(count, len(at), 1))
         for first in range(0, own.shape[1], columns):
-            part = own[flagged[:-1], first : first + columns].T
-            steps = np.where(part, np.arange(len(flagged) - 1), above)
-            found = _resolve(np.hstack([steps, np.full((len(part), 1), len(flagged) - 1)]))
-            chosen = found[:, mine].T
-            nearest[:, first : first + len(part)] = np.where(chosen == len(flagged) - 1, -1,
-                                                            flagged[chosen])
+            part = own[:, first : first + columns]
+            found = np.empty((count + 1, part.shape[1]), dtype=np.int64)  # row ``count``: none
+            found[count] = -1
+            for lo, hi in itertools.pairwise(bounds):
+                found[lo:hi] = np.where(part[lo:hi], chosen[lo:hi, None], found[above[lo:hi]])
+            nearest[:, first : first + part.shape[1]] = found[mine]
         return nearest
+
+    def _levels(self, flagged: np.ndarray) -> tuple[np.ndarray, list[int]]:
+        """An order of the ``flagged`` elements (ascending) by how many flagged
+        ancestors-or-self each has (an element ``j`` holds ``i`` when ``j <= i < end[j]``),
+        shallowest first, and where each level starts and ends in it."""
+        ends = np.sort(self.end[flagged])
+        depth = np.arange(1, len(flagged) + 1) - np.searchsorted(ends, flagged, side="right")
+        return np.argsort(depth, kind="stable"), [0, *np.cumsum(np.bincount(depth)).tolist()]
 
     def subtree_sums(self, values: np.ndarray) -> np.ndarray:
         """Sum of ``values`` (one row per element) over each element's subtree."""
@@ -176,17 +182,18 @@ def ancestry_features(blocks: Sequence[Block], elements: Elements | None, counts
     if not n or elements is None or not len(elements):
         return FeatureMatrix(NAMES, np.zeros((n, len(NAMES))))
     tree = _Tree(elements)
-    element = np.array([b.info.get("element", -1) for b in blocks], dtype=np.int64)
+    element, block_depth = np.array([(b.info.get("element", -1), b.depth) for b in blocks],
+                                    dtype=np.int64).reshape(n, 2).T
     known = element >= 0
     at = np.where(known, element, 0)
-    block_depth = np.array([b.depth for b in blocks], dtype=np.int64)
     total = max(float(counts.sum()), 1.0)
     # Words, link words and blocks under every element.
-    per_element = np.zeros((tree.size, 3))
-    np.add.at(per_element, at[known], np.column_stack([counts, links, np.ones(n)])[known])
-    mass = tree.subtree_sums(per_element)
-    flags = tree.flags()
-    is_article = tree.article | flags[:, -1]
+    mass = tree.subtree_sums(np.column_stack(
+        [np.bincount(at[known], weights=w[known], minlength=tree.size)
+         for w in (counts, links, np.ones(n))]))
+    k = len(ANCESTRY_KEYWORDS)
+    rows = tree.keyword_rows()
+    is_article = tree.article | rows[:, k][tree.word]
     candidates = np.flatnonzero(is_article)
     if not len(candidates):  # no article element: the main element, if any
         candidates = np.flatnonzero(tree.main)
@@ -198,17 +205,16 @@ def ancestry_features(blocks: Sequence[Block], elements: Elements | None, counts
     groups = tree.sibling_groups()
     siblings = np.bincount(groups)[groups]
     is_card = (siblings >= MIN_CARDS) & (mass[:, 2] > 0)
-    own = np.column_stack([flags[:, :-1], tree.hidden, tree.noscript, is_card, is_article])
-    nearest = tree.nearest(own, at)  # blocks x columns: nearest flagged element or -1
-    k = len(ANCESTRY_KEYWORDS)
-    # 1 / distance to the nearest flagged ancestor-or-self, 0 without one (worked in place:
-    # at the block cap each of these arrays is some 80 MB)
-    depth_of_nearest = tree.depth[np.maximum(nearest[:, : k + 2], 0)]
-    closeness = (block_depth[:, None] - depth_of_nearest).astype(float)
-    del depth_of_nearest
+    marks = np.column_stack([tree.hidden, tree.noscript, is_card, is_article])
+    flagged = np.flatnonzero(rows[:, :k].any(axis=1)[tree.word] | marks.any(axis=1))
+    own = np.hstack([rows[tree.word[flagged], :k], marks[flagged]])
+    nearest = tree.nearest(flagged, own, at)  # blocks x columns: nearest flagged element or -1
+    # 1 / distance to the nearest flagged ancestor-or-self, 0 without one (an infinite distance;
+    # worked in place: at the block cap each of these arrays is some 80 MB)
+    closeness = np.append(tree.depth.astype(float), -np.inf)[nearest[:, : k + 2]]
+    np.subtract(block_depth[:, None], closeness, out=closeness)
     np.maximum(closeness, 1.0, out=closeness)
     np.reciprocal(closeness, out=closeness)
-    closeness[nearest[:, : k + 2] < 0] = 0.0
     keywords, columns = closeness[:, :k], []
     for column in (k, k + 1):  # hidden, noscript: closeness and the page's share of words
         columns += [closeness[:, column],

@@ -157,6 +157,26 @@ def page_relative(p: np.ndarray, weight: np.ndarray) -> FeatureMatrix:
     return FeatureMatrix(names, side_by_side(columns))
 
 
+# Columns whose positive blocks make each page share of ``page_signals`` after the link share:
+# cards, list items, cells, code, headings, comment/forum words, product/price words.
+_SHARED_BY = (("card_siblings",), ("ctx_list_depth",), ("ctx_cell",), ("ctx_pre",),
+              ("ctx_heading",),
+              ("anc_comment", "anc_reply", "anc_thread", "anc_forum", "anc_message"),
+              ("anc_product", "anc_price", "anc_cart"))
+_SHARE_COLUMNS = tuple(c for group in _SHARED_BY for c in group)
+_SHARE_STARTS = np.cumsum([0, *(len(group) for group in _SHARED_BY[:-1])])
+
+
+def _page_shares(stage1: FeatureMatrix) -> np.ndarray:
+    """The word shares of ``page_signals`` (of a page with blocks)."""
+    words = stage1.column("num_words")
+    total = max(float(words.sum()), 1.0)
+    positive = stage1.values[:, [stage1.positions[c] for c in _SHARE_COLUMNS]] > 0
+    masks = np.logical_or.reduceat(positive, _SHARE_STARTS, axis=1).T
+    return np.array([float((words * stage1.column("link_density")).sum()) / total,
+                     *(float(words[mask].sum()) / total for mask in masks)])
+
+
 def page_signals(stage1: FeatureMatrix) -> FeatureMatrix:
     """What kind of page this is, as shares of its words: in links, in teaser cards, in list
     items, table cells, code, headings, under comment/forum words, under product/price words;
@@ -165,25 +185,15 @@ def page_signals(stage1: FeatureMatrix) -> FeatureMatrix:
     n = len(stage1)
     if not n:
         return FeatureMatrix(PAGE_SIGNALS, np.zeros((0, len(PAGE_SIGNALS))))
-    words = stage1.column("num_words")
-    total = max(float(words.sum()), 1.0)
-
-    def share(mask: np.ndarray) -> float:
-        return float(words[mask].sum()) / total
-
-    column = stage1.column
-    values = [
-        float((words * column("link_density")).sum()) / total,
-        share(column("card_siblings") > 0), share(column("ctx_list_depth") > 0),
-        share(column("ctx_cell") > 0), share(column("ctx_pre") > 0),
-        share(column("ctx_heading") > 0),
-        share((column("anc_comment") > 0) | (column("anc_reply") > 0) | (column("anc_thread") > 0)
-              | (column("anc_forum") > 0) | (column("anc_message") > 0)),
-        share((column("anc_product") > 0) | (column("anc_price") > 0) | (column("anc_cart") > 0)),
-    ]
-    computed = np.tile(np.array(values), (n, 1))
+    computed = np.tile(_page_shares(stage1), (n, 1))
     copied = stage1.values[:, [stage1.positions[c] for c in PAGE_COPIED]]
     return FeatureMatrix(PAGE_SIGNALS, np.hstack([computed, copied]))
+
+
+def first_page_signals(stage1: FeatureMatrix) -> np.ndarray:
+    """The first row of ``page_signals`` (of a page with blocks), without the others."""
+    return np.concatenate([_page_shares(stage1),
+                           stage1.values[0, [stage1.positions[c] for c in PAGE_COPIED]]])
 
 
 def stage2_features(regions: Sequence[int], paths: Sequence[str], stage1: FeatureMatrix,

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import repeat
 
 import numpy as np
 
 from grist.document import Block
-from grist.features.context import Runs, common_prefixes
+from grist.features.context import Runs, common_prefixes, ids_of
 from grist.features.matrix import FeatureMatrix, side_by_side
 from grist.segment.blocks import HTML5_BLOCK_TAGS
 from grist.segment.context import REGION_TAGS
@@ -66,8 +67,8 @@ def cut_path(path: str, region: int = 0) -> list[str]:
 
 def paragraph_scores(texts: Sequence[str]) -> np.ndarray:
     """Readability's points per paragraph: 1 + commas + min(chars // 100, 3); 0 under 25 chars."""
-    chars = np.array([len(t) for t in texts], dtype=float)
-    commas = np.array([t.count(",") for t in texts], dtype=float)
+    chars = np.fromiter(map(len, texts), float, len(texts))
+    commas = np.fromiter(map(str.count, texts, repeat(",")), float, len(texts))
     points = 1.0 + commas + np.minimum(chars // 100, 3.0)
     return np.where(chars >= MIN_CHARS, points, 0.0)
 
@@ -81,16 +82,27 @@ def _run_around(prefix: np.ndarray, i: int, depth: int) -> tuple[int, int]:
     return lo, hi
 
 
+def _run_starts(prefix: np.ndarray, depth: int) -> np.ndarray:
+    """First block of the run around every block sharing ``depth`` path components: one past
+    the last boundary before it (``prefix[k]`` joins blocks k and k+1)."""
+    breaks = np.where(prefix < depth, np.arange(1, len(prefix) + 1), 0)
+    return np.maximum.accumulate(np.concatenate([[0], breaks]))
+
+
 def candidate_columns(paths: Sequence[Sequence[str]], texts: Sequence[str], words: np.ndarray,
-                      links: np.ndarray) -> FeatureMatrix:
-    """The container features of every block from its cut path, text, words and anchor words."""
-    n = len(paths)
+                      links: np.ndarray, which: np.ndarray | None = None) -> FeatureMatrix:
+    """The container features of every block from its cut path, text, words and anchor words.
+    Block ``i``'s cut path is ``paths[i]``, or ``paths[which[i]]`` when ``which`` numbers the
+    blocks' distinct cut ``paths`` (``grist.features.context.ids_of``)."""
+    n = len(texts)
     if not n:
         return FeatureMatrix(NAMES, np.zeros((0, len(NAMES))))
+    if which is None:
+        which = np.arange(n)
     para = paragraph_scores(texts)
-    lengths = np.array([len(p) for p in paths])
+    lengths = np.array([len(p) for p in paths])[which]
     span = int(lengths.max()) + 1
-    prefix = common_prefixes(paths)
+    prefix = common_prefixes(paths, which)
     runs = Runs(prefix)
     cum = np.concatenate([[0.0], np.cumsum(words)])
     cum_links = np.concatenate([[0.0], np.cumsum(links)])
@@ -102,7 +114,7 @@ def candidate_columns(paths: Sequence[Sequence[str]], texts: Sequence[str], word
                                        return_inverse=True)
     lo_u, hi_u, depth_u = lo.ravel()[first], hi.ravel()[first], want.ravel()[first]
     tags = [paths[i][d - 1].partition("#")[0]
-            for i, d in zip((first % n).tolist(), depth_u.tolist(), strict=True)]
+            for i, d in zip(which[first % n].tolist(), depth_u.tolist(), strict=True)]
     score = np.bincount(inverse, weights=points.ravel(), minlength=len(unique))
     score = score + np.array([TAG_BASE.get(t, 0.0) for t in tags]) * (score > 0)
     mass = cum[hi_u + 1] - cum[lo_u]
@@ -114,7 +126,7 @@ def candidate_columns(paths: Sequence[Sequence[str]], texts: Sequence[str], word
     top_lo, top_hi, top_depth = int(lo_u[top]), int(hi_u[top]), int(depth_u[top])
     prefix_arr = np.array(prefix, dtype=int)
     index = np.arange(n)
-    sibling_lo = runs.starts(np.full(n, top_depth))
+    sibling_lo = _run_starts(prefix_arr, top_depth)
     sibling_keys = sibling_lo * span + top_depth
     place = np.clip(np.searchsorted(unique, sibling_keys), 0, len(unique) - 1)
     sibling = np.where(unique[place] == sibling_keys, final[place] / best, 0.0)
@@ -135,11 +147,9 @@ def candidate_columns(paths: Sequence[Sequence[str]], texts: Sequence[str], word
 def candidate_features(blocks: Sequence[Block], words: np.ndarray | None = None) -> FeatureMatrix:
     """Container features of the page's blocks (see module doc); ``words``: their ``str.split()``
     word counts, when the caller has them already."""
-    texts = tuple(b.text for b in blocks)
+    texts = [b.text for b in blocks]
     if words is None:
         words = np.array([count_tokens(t) for t in texts], dtype=float)
     links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), words)
-    cuts: dict[tuple[str, int], tuple[str, ...]] = {}  # one tuple per distinct cut path
-    for key in dict.fromkeys((b.path, b.region) for b in blocks):
-        cuts[key] = tuple(cut_path(*key))
-    return candidate_columns([cuts[b.path, b.region] for b in blocks], texts, words, links)
+    which, keys = ids_of([(b.path, b.region) for b in blocks])  # cut once per distinct key
+    return candidate_columns([cut_path(*key) for key in keys], texts, words, links, which)

@@ -11,6 +11,7 @@ page may hold 20 million characters).
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ CLOSERS = "\"')]}”’»"
 # seed 000 §3.1.2: full stops, question/exclamation marks, semicolons; and the same marks of
 # other scripts: CJK (。！？；), Arabic (؟), Urdu (۔), Devanagari (।, ॥), Ethiopic (።), Armenian (։)
 SENTENCE_ENDS = ".?!;\u3002\uff01\uff1f\uff1b\u061f\u06d4\u0964\u0965\u1362\u0589"
-_TABLE_SIZE = 0x800  # Latin, Greek, Cyrillic, Hebrew, Arabic: looked up in a table
+_UNKNOWN = 0xFFFF  # a code point not classified yet (class bits take 13 bits)
 CHUNK = 1 << 20  # characters turned into code points at a time
 _VECTOR_STEPS = 8  # leading quotes/brackets skipped with array steps; longer runs by str.strip
 
@@ -69,18 +70,21 @@ def _flags_of(ch: str) -> int:
 
 @lru_cache(maxsize=1)
 def _table() -> np.ndarray:
-    """Class bits of the code points below ``_TABLE_SIZE`` (built once, in milliseconds)."""
-    return np.fromiter((_flags_of(chr(i)) for i in range(_TABLE_SIZE)), np.uint16, _TABLE_SIZE)
+    """Class bits of every code point (2 bytes each), ``_UNKNOWN`` until ``char_flags`` first
+    meets it: a process classifies each character it sees once."""
+    return np.full(sys.maxunicode + 1, _UNKNOWN, np.uint16)
 
 
 def char_flags(codes: np.ndarray) -> np.ndarray:
-    """Class bits of an array of code points; those beyond the table are classified once per
-    distinct value (curly quotes, dashes, CJK ...)."""
-    flags = _table()[np.minimum(codes, _TABLE_SIZE - 1)]
-    beyond = codes >= _TABLE_SIZE
-    if beyond.any():
-        values, where = np.unique(codes[beyond], return_inverse=True)
-        flags[beyond] = np.array([_flags_of(chr(v)) for v in values], np.uint16)[where]
+    """Class bits of an array of code points, read from ``_table`` in one lookup; code points
+    it does not hold yet are classified (once per distinct value) and added."""
+    table = _table()
+    flags = table.take(codes)
+    if flags.size and flags.max() == _UNKNOWN:
+        unknown = flags == _UNKNOWN
+        new = np.unique(codes[unknown]).tolist()
+        table[new] = np.fromiter((_flags_of(chr(v)) for v in new), np.uint16, len(new))
+        flags[unknown] = table.take(codes[unknown])
     return flags
 
 
@@ -99,19 +103,13 @@ class Chars:
 
     def per_block(self, mask: np.ndarray) -> np.ndarray:
         """How many of each text's characters (or the separator after it) are in ``mask``:
-        differences of a running count read at the texts' starts, a chunk at a time (a
-        running count of every character would take 8 bytes each)."""
+        the positions of its True values, found a chunk at a time (8 bytes each), counted
+        between the texts' starts."""
         bounds = np.append(self.starts, len(mask))
-        before = np.zeros(len(bounds), np.int64)  # True values before each bound
-        running = 0
+        counts = np.zeros(len(self.starts), np.int64)
         for a in range(0, len(mask), CHUNK):
-            prefix = np.cumsum(mask[a : a + CHUNK], dtype=np.int64)
-            lo, hi = np.searchsorted(bounds, (a, a + len(prefix)))
-            offset = bounds[lo:hi] - a
-            before[lo:hi] = running + np.where(offset > 0, prefix[offset - 1], 0)
-            running += int(prefix[-1])
-        before[bounds >= len(mask)] = running
-        return np.diff(before).astype(float)
+            counts += np.diff(np.searchsorted(np.flatnonzero(mask[a : a + CHUNK]), bounds - a))
+        return counts.astype(float)
 
     def count_at(self, positions: np.ndarray) -> np.ndarray:
         """How many of the sorted character ``positions`` fall in each text."""
@@ -161,9 +159,9 @@ def token_edges(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ``flags``, as ``TOKEN_RE`` cuts them: runs of non-space characters, except that each
     ideograph starts a token of its own, which takes the punctuation after it."""
     solid = (flags & SPACE) == 0
+    if not flags.size or flags.max() < IDEOGRAPH:  # (the highest class bit)
+        return run_edges(solid)  # str.split()'s tokens
     ideograph = (flags & IDEOGRAPH) != 0
-    if not ideograph.any():
-        return run_starts(solid), run_ends(solid)  # str.split()'s tokens
     n = len(flags)
     # the last space, word character or ideograph at or before each position: the token there
     # is led by an ideograph if that character is one
@@ -183,18 +181,24 @@ def token_edges(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 TOKEN_CUT = re.compile(f"\\s|{_IDEOGRAPH}")
 
 
+def run_edges(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each run of True values in ``mask`` begins and ends (its last position), as
+    4-byte offsets (pages < 2 GB): ``mask`` framed by False changes value at a run's start
+    and just after its end, so the changes alternate between the two."""
+    framed = np.zeros(len(mask) + 2, bool)
+    framed[1:-1] = mask
+    changes = np.flatnonzero(framed[1:] != framed[:-1])
+    return changes[0::2].astype(np.int32), (changes[1::2] - 1).astype(np.int32)
+
+
 def run_starts(mask: np.ndarray) -> np.ndarray:
-    """Where each run of True values in ``mask`` begins (4-byte offsets: pages < 2 GB)."""
-    edge = mask.copy()
-    edge[1:] &= ~mask[:-1]
-    return np.flatnonzero(edge).astype(np.int32)
+    """Where each run of True values in ``mask`` begins (``run_edges``)."""
+    return run_edges(mask)[0]
 
 
 def run_ends(mask: np.ndarray) -> np.ndarray:
-    """Where each run of True values in ``mask`` ends (its last position)."""
-    edge = mask.copy()
-    edge[:-1] &= ~mask[1:]
-    return np.flatnonzero(edge).astype(np.int32)
+    """Where each run of True values in ``mask`` ends (``run_edges``)."""
+    return run_edges(mask)[1]
 
 
 @dataclass(frozen=True)
@@ -248,13 +252,9 @@ def tokenize(texts: Sequence[str]) -> Tokens:
     start, end = token_edges(flags)
     counts = chars.count_at(start)
     owner = np.repeat(np.arange(n, dtype=np.int32), counts)
-
-    def any_in_token(bit: int) -> np.ndarray:
-        # a token's characters run from its start to the next token's (spaces have no such bit)
-        if not start.size:
-            return np.zeros(0, bool)
-        return np.logical_or.reduceat((flags & bit) != 0, start)
-
+    # the class bits found in each token: its characters run from its start to the next
+    # token's (whitespace is neither ALNUM nor DIGIT)
+    held = np.bitwise_or.reduceat(flags, start) if start.size else np.zeros(0, np.uint16)
     body = _skip(chars, start, end, OPENER, forward=True)
     core = _skip(chars, end, start, CLOSER, forward=False)
     return Tokens(
@@ -262,8 +262,8 @@ def tokenize(texts: Sequence[str]) -> Tokens:
         owner=owner,
         start=start,
         length=end - start + 1,
-        word=any_in_token(ALNUM),
-        digit=any_in_token(DIGIT),
+        word=(held & ALNUM) != 0,
+        digit=(held & DIGIT) != 0,
         first_upper=(body >= 0) & ((flags[body] & UPPER) != 0),
         sentence_end=(core >= 0) & ((flags[core] & STOP) != 0),
         counts=counts,

@@ -12,19 +12,20 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import lru_cache
-from itertools import pairwise
+from itertools import compress, count, repeat
 from math import log1p
+from operator import eq, is_not
 
 import numpy as np
 
 from grist.document import Block, Document
 from grist.features.chars import (
     ALNUM,
+    BAR,
     DECIMAL,
     UNDERSCORE,
+    Chars,
     chars_of,
-    run_ends,
-    run_starts,
 )
 from grist.features.keywords import Keywords
 from grist.features.matrix import FeatureMatrix, side_by_side
@@ -51,6 +52,16 @@ CLASS_KEYWORDS = tuple(dict.fromkeys(CLASS_KEYWORDS))
 _KEYWORDS = Keywords(CLASS_KEYWORDS)
 INLINE_COUNTS = ("a", "img", "b", "strong", "em", "i", "span", "input", "button", "time", "sup")
 CONTAINER_LEVELS = (1, 2, 3, 5)
+NAMES = (*(f"ctx_tag_{t}" for t in BLOCK_TAGS), "ctx_tag_other",
+         *(f"ctx_in_{a}" for a in ANCESTORS), *(f"ctx_cls_{k}" for k in CLASS_KEYWORDS),
+         *(f"ctx_n_{t}" for t in INLINE_COUNTS),
+         "ctx_heading", "ctx_ul", "ctx_ol", "ctx_list_depth", "ctx_cell", "ctx_pre",
+         "ctx_depth", "ctx_depth_rel", "ctx_region_share", "ctx_region_linkdens",
+         "ctx_region_blocks", "ctx_path_share", "ctx_path_blocks", "ctx_position",
+         "ctx_words_before", "ctx_words_through", "ctx_title_density", "ctx_title_cover",
+         "ctx_ends_sentence", "ctx_pipes", "ctx_commas", "ctx_digits", "ctx_copyright",
+         *(f"ctx_up{lv}_{s}" for lv in CONTAINER_LEVELS for s in ("share", "linkdens", "blocks")),
+         "ctx_page_words", "ctx_page_blocks")
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 _END = (".", "!", "?", '"', "\u201d", ":", ")")
@@ -67,24 +78,30 @@ def _class_bits(classes: str) -> int:
     return _KEYWORDS.bits(_TOKEN.findall(classes.lower()))
 
 
-def _class_flags(classes: list[str]) -> np.ndarray:
-    """Keyword flags of id/class strings, unpacked together (one NumPy call for the lot)."""
-    return _KEYWORDS.rows([_class_bits(c) for c in classes]).astype(float)
+def _class_flags(classes: Sequence[str]) -> np.ndarray:
+    """Keyword flags of every block's id/class string (bool; unpacked once per distinct
+    string, in one NumPy call)."""
+    which, distinct = ids_of(classes)
+    return _KEYWORDS.rows([_class_bits(c) for c in distinct])[which]
 
 
 @lru_cache(maxsize=1 << 16)
-def _structure_row(key: tuple[str, str]) -> tuple[float, ...]:
-    """One-hot block tag and the ancestor tags present on the path (cached per tag and path)."""
-    tag, path = key
-    row = [0.0] * (len(BLOCK_TAGS) + 1)
-    row[_TAG_INDEX.get(tag, len(BLOCK_TAGS))] = 1.0
+def _ancestor_row(path: str) -> tuple[float, ...]:
+    """Which ANCESTORS tags a path holds above its last element (cached per path)."""
     ancestors = set(path.split(">")[:-1])
-    return (*row, *(1.0 if a in ancestors else 0.0 for a in ANCESTORS))
+    return tuple(1.0 if a in ancestors else 0.0 for a in ANCESTORS)
 
 
-def _structure_flags(keys: list[tuple[str, str]]) -> np.ndarray:
-    """``_structure_row`` of every (tag, path) key as one array."""
-    return np.array([_structure_row(key) for key in keys])
+def _structure_flags(tags: Sequence[str], which: np.ndarray, paths: Sequence[str]
+                     ) -> np.ndarray:
+    """One-hot block tag and the ancestor tags present on the block's path; block ``i``'s
+    path is ``paths[which[i]]`` (each distinct path looked at once)."""
+    n, width = len(tags), len(BLOCK_TAGS) + 1
+    out = np.zeros((n, width + len(ANCESTORS)))
+    out[np.arange(n), np.fromiter(map(_TAG_INDEX.get, tags, repeat(len(BLOCK_TAGS))),
+                                  np.int64, n)] = 1.0
+    out[:, width:] = np.array([_ancestor_row(p) for p in paths])[which]
+    return out
 
 
 class Runs:
@@ -98,18 +115,22 @@ class Runs:
     """
 
     def __init__(self, prefix: Sequence[int]) -> None:
-        table = [np.asarray(prefix, dtype=np.int64)]
+        row = np.asarray(prefix, dtype=np.int64)
+        self.n = len(row) + 1
+        self.levels = [self._padded(row, 1)]
         step = 1
-        while 2 * step <= len(table[0]):
-            last = table[-1]
-            table.append(np.minimum(last[:-step], last[step:]))  # min of prefix[k : k + 2 step]
+        while 2 * step < self.n:
+            row = np.minimum(row[:-step], row[step:])  # min of prefix[k : k + 2 step]
             step *= 2
-        self.n = len(table[0]) + 1
-        # Level j shifted by its step and padded on both sides with a minimum no ``want``
-        # reaches, so that a probe is a plain index: ``pos`` backward, ``pos + step`` forward.
-        self.levels = [np.concatenate([np.full(1 << j, _NEVER), row,
-                                       np.full(self.n - len(row), _NEVER)])
-                       for j, row in enumerate(table)]
+            self.levels.append(self._padded(row, step))
+
+    def _padded(self, row: np.ndarray, step: int) -> np.ndarray:
+        """Level ``row`` shifted by its ``step`` and padded on both sides with a minimum no
+        ``want`` reaches, so that a probe is a plain index: ``pos`` backward, ``pos + step``
+        forward."""
+        level = np.full(self.n + step, _NEVER)
+        level[step : step + len(row)] = row
+        return level
 
     def starts(self, want: Sequence[int] | np.ndarray) -> np.ndarray:
         """First block of each block's run."""
@@ -124,47 +145,60 @@ class Runs:
         wanted = np.asarray(want, dtype=np.int64)
         pos = np.array(np.broadcast_to(np.arange(self.n), wanted.shape))
         for j in range(len(self.levels) - 1, -1, -1):
-            # the range minimum the move crosses: of prefix[pos:] forward, prefix[pos - step:]
-            # backward
+            # the range minimum the move crosses: of prefix[pos:] forward (the level read
+            # ``step`` further on), prefix[pos - step:] backward
             step = 1 << j
-            level = self.levels[j]
-            ok = (level.take(pos + step) if forward else level.take(pos)) >= wanted
+            level = self.levels[j][step:] if forward else self.levels[j]
+            ok = level.take(pos) >= wanted
             pos = pos + ok * step if forward else pos - ok * step
         return pos
 
 
-def common_prefixes(paths: Sequence[Sequence[str]]) -> list[int]:
-    """Number of leading path components each block shares with the next one.
+def ids_of(values: Sequence[Hashable]) -> tuple[np.ndarray, list]:
+    """A number per value (equal values, equal numbers; the distinct values numbered from 0
+    in order of appearance) and the distinct values in that order."""
+    index = dict(zip(dict.fromkeys(values), count()))
+    return np.fromiter(map(index.__getitem__, values), np.int64, len(values)), list(index)
 
-    Neighbours with equal paths (half of them) and pairs seen before cost no component loop.
+
+def _shared_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """How many leading components two paths share."""
+    k = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        k += 1
+    return k
+
+
+def common_prefixes(paths: Sequence[Sequence[str]], which: np.ndarray | None = None
+                    ) -> list[int]:
+    """Number of leading path components each block shares with the next one. Block ``i``'s
+    path is ``paths[i]``, or ``paths[which[i]]`` when ``which`` numbers the blocks' distinct
+    ``paths`` (``ids_of``): then neighbours sharing a path (half of them) cost no component
+    loop, and each distinct pair of neighbouring paths is compared once.
     """
-    out = []
-    known: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
-    for a, b in pairwise(paths):
-        if a == b:
-            out.append(len(a))
-            continue
-        key = (tuple(a), tuple(b))
-        k = known.get(key)
-        if k is None:
-            k = 0
-            for x, y in zip(a, b):
-                if x != y:
-                    break
-                k += 1
-            known[key] = k
-        out.append(k)
-    return out
+    if which is None:
+        which = np.arange(len(paths))
+    size = len(paths)
+    a, b = which[:-1], which[1:]
+    out = np.array([len(p) for p in paths], dtype=np.int64)[a]
+    differ = np.flatnonzero(a != b)
+    pairs, inverse = np.unique(a[differ] * size + b[differ], return_inverse=True)
+    shared = [_shared_length(paths[p // size], paths[p % size]) for p in pairs.tolist()]
+    out[differ] = np.array(shared, dtype=np.int64)[inverse]
+    return out.tolist()
 
 
-def _container_mass(paths: Sequence[Sequence[str]], counts: np.ndarray,
+def _container_mass(paths: Sequence[Sequence[str]], which: np.ndarray, counts: np.ndarray,
                     links: np.ndarray) -> list[np.ndarray]:
-    """Share of page words and link density of the run of blocks under each ancestor level."""
+    """Share of page words and link density of the run of blocks under each ancestor level;
+    block ``i``'s path components are ``paths[which[i]]``."""
     total = max(float(counts.sum()), 1.0)
     cum = np.concatenate([[0.0], np.cumsum(counts)])
     cum_links = np.concatenate([[0.0], np.cumsum(links)])
-    runs = Runs(common_prefixes(paths))
-    lengths = np.array([len(p) for p in paths], dtype=np.int64)
+    runs = Runs(common_prefixes(paths, which))
+    lengths = np.array([len(p) for p in paths], dtype=np.int64)[which]
     want = np.maximum(lengths - np.array(CONTAINER_LEVELS)[:, None], 1)
     lo, hi = runs.starts(want), runs.ends(want) + 1
     words = cum[hi] - cum[lo]
@@ -175,42 +209,25 @@ def _container_mass(paths: Sequence[Sequence[str]], counts: np.ndarray,
     return columns
 
 
-def _split_paths(paths: Sequence[str]) -> list[tuple[str, ...]]:
-    """Path components of every block; one tuple per distinct path (equal ones compare fast)."""
-    split: dict[str, tuple[str, ...]] = {}
-    for path in dict.fromkeys(paths):
-        split[path] = tuple(path.split(">")) if path else ()
-    return [split[p] for p in paths]
-
-
-def _rows(keys: Sequence[Hashable], make: Callable[[list], np.ndarray]) -> np.ndarray:
-    """The rows ``make`` gives for the distinct keys (one row each, in order, made in one call:
-    a page of an unseen site brings hundreds of new keys), spread back over ``keys``."""
-    index: dict[Hashable, int] = {}
-    which = [index.setdefault(key, len(index)) for key in keys]
-    return make(list(index))[which]
-
-
-def _inline_counts(blocks: Sequence[Block]) -> np.ndarray:
-    """How many of each INLINE_COUNTS tag every block holds."""
+def _inline_counts(tag_counts: Sequence[dict[str, int]]) -> np.ndarray:
+    """How many of each INLINE_COUNTS tag every block holds (from the blocks' ``tag_counts``;
+    most are empty and skipped in C)."""
     rows, columns, counts = [], [], []
-    for i, block in enumerate(blocks):
-        for tag, count in block.tag_counts.items():
+    for i, held in compress(enumerate(tag_counts), tag_counts):
+        for tag, number in held.items():
             column = _INLINE_INDEX.get(tag)
             if column is not None:
                 rows.append(i)
                 columns.append(column)
-                counts.append(count)
-    table = np.zeros((len(blocks), len(INLINE_COUNTS)))
+                counts.append(number)
+    table = np.zeros((len(tag_counts), len(INLINE_COUNTS)))
     table[rows, columns] = counts
     return table
 
 
-def _group_sums(keys: Sequence[Hashable], *weights: np.ndarray) -> list[np.ndarray]:
-    """Per block: the sums of each ``weights`` over the blocks sharing its key, then the
-    log1p of their number."""
-    index: dict[Hashable, int] = {}
-    which = np.array([index.setdefault(key, len(index)) for key in keys])
+def _group_sums(which: np.ndarray, *weights: np.ndarray) -> list[np.ndarray]:
+    """Per block: the sums of each ``weights`` over the blocks of its group (``which``: the
+    group of every block, numbered from 0 without gaps), then the log1p of their number."""
     sizes = np.bincount(which)
     sums = [np.bincount(which, weights=w, minlength=len(sizes))[which] for w in weights]
     return [*sums, np.array([log1p(k) for k in sizes.tolist()])[which]]
@@ -222,43 +239,66 @@ def _word_key(first: int, last: int, length: int) -> int:
     return (length << 42) | (first << 21) | last
 
 
-def _title_overlap(lowered: Sequence[str], title: str
+def _title_overlap(lowered: Sequence[str], title: str, chars: Chars | None = None
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per lower-cased text: regex words (``\\w+``), how many are title words (of three or
     more letters) and the share of the distinct title words it holds; also its decimal digits.
+    ``chars``: ``chars_of(lowered)``, when the caller has it already.
 
     Counted on code-point arrays (``\\w`` is ``str.isalnum`` or ``_``, ``\\d`` is
     ``str.isdecimal``; lower-casing keeps digits); only the words whose length and first and
     last characters match a title word's are sliced out and looked up.
     """
-    chars = chars_of(lowered)
+    if chars is None:
+        chars = chars_of(lowered)
     flags = chars.flags
-    word = (flags & (ALNUM | UNDERSCORE)) != 0
-    start, stop = run_starts(word), run_ends(word) + 1
+    # word edges (where a run of word characters starts, then where it stops, alternating):
+    # the changes along the word mask with a non-word character added at both ends
+    word = np.zeros(len(flags) + 2, bool)
+    word[1:-1] = (flags & (ALNUM | UNDERSCORE)) != 0
+    edges = np.flatnonzero(word[1:] != word[:-1])
+    start, stop = edges[::2], edges[1::2]
     del word
     n = len(lowered)
     words = chars.count_at(start).astype(float)
     digits = chars.per_block((flags & DECIMAL) != 0)
-    hits, cover = np.zeros(n), np.zeros(n)
     title_words = title_keywords(title, min_length=3)
     if not title_words or not len(start):
-        return words, hits, cover, digits
-    wanted = np.array(sorted({_word_key(ord(w[0]), ord(w[-1]), min(len(w), _LONG))
-                              for w in title_words}), dtype=np.int64)
-    keys = _word_key(chars.codes_at(start), chars.codes_at(stop - 1),
-                     np.minimum(stop - start, _LONG).astype(np.int64))
-    place = np.minimum(np.searchsorted(wanted, keys), len(wanted) - 1)
-    maybe = np.flatnonzero(wanted[place] == keys)
-    joined, owners = chars.joined, chars.block_of(start[maybe]).tolist()
-    found: set[tuple[int, str]] = set()
-    for a, b, owner in zip(start[maybe].tolist(), stop[maybe].tolist(), owners, strict=True):
-        token = joined[a:b]
-        if token in title_words:
-            hits[owner] += 1
-            found.add((owner, token))
-    for owner, _ in found:
-        cover[owner] += 1
+        return words, np.zeros(n), np.zeros(n), digits
+    wanted = np.array([_word_key(ord(w[0]), ord(w[-1]), min(len(w), _LONG))
+                       for w in title_words], dtype=np.int64)
+    # each word's first and last character, in order (a word ends before the next one starts)
+    codes = chars.codes_at(np.column_stack([start, stop - 1]).ravel())
+    keys = _word_key(codes[::2], codes[1::2], np.minimum(stop - start, _LONG))
+    maybe = np.flatnonzero(np.isin(keys, wanted))  # a few title words: a few comparisons
+    tokens = list(map(chars.joined.__getitem__,
+                      map(slice, start[maybe].tolist(), stop[maybe].tolist())))
+    hit = list(map(title_words.__contains__, tokens))
+    owners = list(compress(chars.block_of(start[maybe]).tolist(), hit))
+    hits = np.bincount(np.array(owners, dtype=np.int64), minlength=n).astype(float)
+    distinct = set(zip(owners, compress(tokens, hit)))  # (block, title word) pairs
+    cover = np.bincount(np.array([owner for owner, _ in distinct], dtype=np.int64), minlength=n)
     return words, hits, cover / len(title_words), digits
+
+
+def _texts_holding(chars: Chars, needles: Sequence[str]) -> np.ndarray:
+    """1.0 for every text that holds one of ``needles`` (none holds the ``\\n`` that joins
+    the texts), else 0.0: a few searches of the joined texts, not one per text."""
+    found = []
+    for needle in needles:
+        at = chars.joined.find(needle)
+        while at >= 0:
+            found.append(at)
+            at = chars.joined.find(needle, at + 1)
+    out = np.zeros(len(chars.starts))
+    out[chars.block_of(np.array(found, dtype=np.int64))] = 1.0
+    return out
+
+
+def _floats(function: Callable[..., object], *arguments: Iterable) -> np.ndarray:
+    """``function`` of every block's arguments as floats (mapped in C: no Python frame per
+    block)."""
+    return np.fromiter(map(function, *arguments), float)
 
 
 def context_features(blocks: Sequence[Block], doc: Document | None = None,
@@ -268,58 +308,47 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None,
     ``counts``: the blocks' ``str.split()`` word counts, when the caller has them already.
     """
     n = len(blocks)
-    names = [f"ctx_tag_{t}" for t in BLOCK_TAGS] + ["ctx_tag_other"]
-    names += [f"ctx_in_{a}" for a in ANCESTORS] + [f"ctx_cls_{k}" for k in CLASS_KEYWORDS]
-    names += [f"ctx_n_{t}" for t in INLINE_COUNTS]
-    names += ["ctx_heading", "ctx_ul", "ctx_ol", "ctx_list_depth", "ctx_cell", "ctx_pre",
-              "ctx_depth", "ctx_depth_rel", "ctx_region_share", "ctx_region_linkdens",
-              "ctx_region_blocks", "ctx_path_share", "ctx_path_blocks", "ctx_position",
-              "ctx_words_before", "ctx_words_through", "ctx_title_density", "ctx_title_cover",
-              "ctx_ends_sentence", "ctx_pipes", "ctx_commas", "ctx_digits", "ctx_copyright"]
-    names += [f"ctx_up{lv}_{s}" for lv in CONTAINER_LEVELS for s in ("share", "linkdens", "blocks")]
-    names += ["ctx_page_words", "ctx_page_blocks"]
     if not n:
-        return FeatureMatrix(tuple(names), np.zeros((0, len(names))))
-    texts = [b.text for b in blocks]
-    lowered = [t.lower() for t in texts]
-    paths = _split_paths([b.path for b in blocks])
+        return FeatureMatrix(NAMES, np.zeros((0, len(NAMES))))
+    texts, paths = [b.text for b in blocks], [b.path for b in blocks]
+    lowered = list(map(str.lower, texts))
     if counts is None:
         counts = np.array([count_tokens(t) for t in texts], dtype=float)
     links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), counts)
     total = max(float(counts.sum()), 1.0)
-    region_words, region_links, region_blocks = _group_sums([b.region for b in blocks],
-                                                            counts, links)
-    path_words, path_blocks = _group_sums([b.path for b in blocks], counts)
+    region_words, region_links, region_blocks = _group_sums(
+        ids_of([b.region for b in blocks])[0], counts, links)
+    path_ids, distinct_paths = ids_of(paths)
+    path_words, path_blocks = _group_sums(path_ids, counts)
     depth = np.array([b.depth for b in blocks], dtype=float)
     max_depth = int(depth.max()) or 1
-    words, hits, cover, digits = _title_overlap(lowered, doc.title if doc else "")
-    lengths = np.array([len(t) for t in texts], dtype=float)
+    chars = chars_of(lowered)  # also read for "|", "\u00a9" and "copyright" (lower() keeps them)
+    words, hits, cover, digits = _title_overlap(lowered, doc.title if doc else "", chars)
     through = np.cumsum(counts)
-
-    def column(values: Iterable[float]) -> np.ndarray:
-        return np.fromiter(values, float, n)
-
-    flags = [_rows([(b.tag, b.path) for b in blocks], _structure_flags),
-             _rows([b.info.get("classes", "") for b in blocks], _class_flags),
-             _inline_counts(blocks)]
+    kinds = [b.list_kind for b in blocks]
+    flags = [_structure_flags([b.tag for b in blocks], path_ids, distinct_paths),
+             _class_flags([b.info.get("classes", "") for b in blocks]),
+             _inline_counts([b.tag_counts for b in blocks])]
     columns = [
-        column(b.heading for b in blocks), column(b.list_kind == "ul" for b in blocks),
-        column(b.list_kind == "ol" for b in blocks), column(b.list_depth for b in blocks),
-        column(b.cell is not None for b in blocks), column(b.preformatted for b in blocks),
+        np.array([b.heading for b in blocks], dtype=float), _floats(eq, kinds, repeat("ul")),
+        _floats(eq, kinds, repeat("ol")), np.array([b.list_depth for b in blocks], dtype=float),
+        _floats(is_not, [b.cell for b in blocks], repeat(None)),
+        np.array([b.preformatted for b in blocks], dtype=float),
         depth, depth / max_depth,
         region_words / total, region_links / np.maximum(region_words, 1.0), region_blocks,
         path_words / total, path_blocks,
         np.arange(n) / max(n - 1, 1), (through - counts) / total, through / total,
         hits / np.maximum(words, 1.0), cover,
-        column(t.rstrip().endswith(_END) for t in texts),
-        column(t.count("|") for t in texts) / np.maximum(counts, 1.0),
-        column(t.count(",") for t in texts) / np.maximum(counts, 1.0),
-        digits / np.maximum(lengths, 1.0),
-        column("\u00a9" in t or "copyright" in lt for t, lt in zip(texts, lowered, strict=True)),
+        _floats(str.endswith, map(str.rstrip, texts), repeat(_END)),
+        chars.per_block((chars.flags & BAR) != 0) / np.maximum(counts, 1.0),
+        _floats(str.count, texts, repeat(",")) / np.maximum(counts, 1.0),
+        digits / np.maximum(_floats(len, texts), 1.0),
+        _texts_holding(chars, ("\u00a9", "copyright")),
     ]
-    columns += _container_mass(paths, counts, links)
+    split = [tuple(p.split(">")) if p else () for p in distinct_paths]
+    columns += _container_mass(split, path_ids, counts, links)
     columns += [np.full(n, np.log1p(total)), np.full(n, np.log1p(n))]
-    return FeatureMatrix(tuple(names), np.hstack([*flags, side_by_side(columns)]))
+    return FeatureMatrix(NAMES, np.hstack([*flags, side_by_side(columns)]))
 
 
 def with_neighbours(matrix: FeatureMatrix, columns: Sequence[str],

@@ -25,19 +25,17 @@ def copy_features(texts: Sequence[str], counts: np.ndarray) -> FeatureMatrix:
     out = np.zeros((n, len(NAMES)))
     if not n:
         return FeatureMatrix(NAMES, out)
+    long_enough = (counts >= MIN_WORDS).tolist()
     first: dict[str, int] = {}
     last: dict[str, int] = {}
-    for i, text in enumerate(texts):
-        if counts[i] >= MIN_WORDS:
+    for i, (text, kept) in enumerate(zip(texts, long_enough, strict=True)):
+        if kept:
             first.setdefault(text, i)
             last[text] = i
-    for text, i in first.items():
-        if last[text] != i:
-            break
-    else:
+    if first == last:
         return FeatureMatrix(NAMES, out)  # nothing repeated: the common case, no second pass
-    for i, text in enumerate(texts):
-        if counts[i] >= MIN_WORDS:
+    for i, (text, kept) in enumerate(zip(texts, long_enough, strict=True)):
+        if kept:
             out[i, 0] = first[text] < i
             out[i, 1] = last[text] > i
     repeated = (out[:, 0] > 0) | (out[:, 1] > 0)

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import lru_cache, reduce
 from importlib import resources
+from itertools import repeat
+from operator import or_
 
 import numpy as np
 
@@ -58,6 +60,11 @@ def trie_pattern(words: Iterable[str]) -> str:
     return emit(trie)
 
 
+def _prefixes(word: str) -> list[str]:
+    """``word``'s prefixes, itself included."""
+    return [word[:k] for k in range(1, len(word) + 1)]
+
+
 class Keywords:
     """A keyword list, its per-token matcher and the conversion of bit sets to rows.
 
@@ -78,7 +85,15 @@ class Keywords:
                     self.long.append((i, alias[:-1]))
                 else:
                     self.short[alias] = self.short.get(alias, 0) | 1 << i
-        self.any_long = re.compile(trie_pattern([key for _, key in self.long]) or "(?!)")
+        # at each position of a token, the longest long keyword (or alias) starting there: the
+        # others starting there are its prefixes, so the one found stands for all of them
+        long_bits: dict[str, int] = {}
+        for i, key in self.long:
+            long_bits[key] = long_bits.get(key, 0) | 1 << i
+        self.longest_at = re.compile(f"(?=({trie_pattern(long_bits) or '(?!)'}))")
+        # long key -> bits of the long keys it starts with (itself included)
+        self.prefix_bits = {key: reduce(or_, map(long_bits.get, _prefixes(key), repeat(0)))
+                            for key in long_bits}
         self.starts = [(self.keywords.index(key), key) for key in starts]
         self.token_bits = lru_cache(maxsize=1 << 16)(self._token_bits)
 
@@ -88,18 +103,13 @@ class Keywords:
         for i, key in self.starts:
             if token.startswith(key):
                 bits |= 1 << i
-        if self.any_long.search(token):  # most tokens hold no keyword: one scan, not a loop
-            for i, key in self.long:
-                if key in token:
-                    bits |= 1 << i
+        for key in self.longest_at.findall(token):  # one scan of the token
+            bits |= self.prefix_bits[key]
         return bits
 
     def bits(self, tokens: Iterable[str]) -> int:
         """The bits of a string given as its lower-case tokens."""
-        found = 0
-        for token in tokens:
-            found |= self.token_bits(token)
-        return found
+        return reduce(or_, map(self.token_bits, tokens), 0)
 
     def rows(self, bit_sets: Sequence[int], width: int | None = None) -> np.ndarray:
         """Bool rows of ``width`` columns (default: one per keyword) from bit sets."""

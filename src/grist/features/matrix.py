@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import chain
 
 import numpy as np
 
@@ -62,5 +63,5 @@ class FeatureMatrix:
     def concat(parts: Sequence[FeatureMatrix]) -> FeatureMatrix:
         """The columns of all ``parts`` side by side (same rows), copied once: chained
         ``hstack`` calls would copy the growing matrix at every step."""
-        names = tuple(name for part in parts for name in part.names)
-        return FeatureMatrix(names, np.hstack([part.values for part in parts]))
+        names = tuple(chain.from_iterable(part.names for part in parts))
+        return FeatureMatrix(names, np.concatenate([part.values for part in parts], axis=1))

@@ -27,13 +27,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
+from itertools import repeat
 from operator import methodcaller
 from pathlib import Path
 
 import numpy as np
 
 from grist.document import Block
-from grist.features.chars import Tokens, split_words, tokenize
+from grist.features.chars import Tokens, chars_of, split_words, token_edges, tokenize
 from grist.features.matrix import FeatureMatrix, side_by_side
 from grist.features.stopwords import AUTO, guess_language, load_stopwords
 from grist.features.tokens import DAY_WORDS, MONTH_WORDS, alternation
@@ -93,6 +95,7 @@ _DATE = re.compile(  # a token that looks like a date or time
     r")[)\],.;:]*"
 )
 _STRIP_DATE = methodcaller("strip", "()[],.;:")
+_STOP_CODE, _DATE_CODE = 1, 2  # per-token bits of ``_token_codes``
 
 
 def _bincount(owner: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
@@ -104,17 +107,15 @@ def _wrapped_density(line_end: np.ndarray, words: np.ndarray, first: int, stop: 
     """Kohlschütter's text density of the block made of tokens ``first..stop-1``.
 
     ``line_end[k]``: the token after the line that starts at token k; ``words[k]``: words of the
-    page's first k tokens. The loop runs per line.
+    page's first k tokens. The loop runs per line, reading the arrays as Python ints.
     """
+    next_line, words_before = line_end.item, words.item
     lines, start = 0, first
-    while True:
-        end = int(line_end[start])
-        if end >= stop:
-            break
+    while (end := next_line(start)) < stop:
         lines, start = lines + 1, end
     if lines == 0:
-        return float(words[stop] - words[first])
-    return float(words[start] - words[first]) / lines  # (NumPy integers: exact, as ints)
+        return float(words_before(stop) - words_before(first))
+    return float(words_before(start) - words_before(first)) / lines
 
 
 def text_densities(
@@ -125,14 +126,22 @@ def text_densities(
     A line takes as many tokens as fit in 80 columns (a token and one space each), at least
     one; where a line starting at each token ends is found for all tokens at once.
     """
-    ends = np.cumsum(counts)
-    starts = ends - counts
     owner = np.repeat(np.arange(len(texts), dtype=np.int32), counts)
     density = _bincount(owner, word_flags, len(texts))
     del owner
-    wrapped = np.flatnonzero(np.fromiter(map(len, texts), int, len(texts)) > LINE_WIDTH).tolist()
-    if not wrapped:
-        return density
+    _wrap(density, np.fromiter(map(len, texts), int, len(texts)), token_lengths, word_flags,
+          counts)
+    return density
+
+
+def _wrap(density: np.ndarray, num_chars: np.ndarray, token_lengths: np.ndarray,
+          word_flags: np.ndarray, counts: np.ndarray) -> None:
+    """Turn ``density`` (the blocks' word counts) into text densities: blocks longer than a
+    line (``num_chars``) are wrapped (``text_densities``)."""
+    wrapped = np.flatnonzero(num_chars > LINE_WIDTH)
+    if not wrapped.size:
+        return
+    ends = np.cumsum(counts)
     # 4-byte running sums (pages < 2 GB): a page may hold millions of tokens
     widths = np.zeros(len(token_lengths) + 1, np.int32)
     np.cumsum(token_lengths + 1, dtype=np.int32, out=widths[1:])
@@ -142,20 +151,36 @@ def text_densities(
     del widths
     words = np.zeros(len(word_flags) + 1, np.int32)
     np.cumsum(word_flags, dtype=np.int32, out=words[1:])
-    for i in wrapped:
-        density[i] = _wrapped_density(line_end, words, int(starts[i]), int(ends[i]))
-    return density
+    stops = ends[wrapped].tolist()
+    firsts = (ends - counts)[wrapped].tolist()
+    density[wrapped] = [_wrapped_density(line_end, words, first, stop)
+                        for first, stop in zip(firsts, stops, strict=True)]
 
 
-def _date_tokens(joined: str, start: np.ndarray, length: np.ndarray, lowered: list[str],
+@lru_cache(maxsize=8)
+def _stop_codes(stop: frozenset[str]) -> dict[str, int]:
+    """``_STOP_CODE`` for every stop word (built once per list)."""
+    return dict.fromkeys(stop, _STOP_CODE)
+
+
+def _token_codes(lowered: list[str], stop: frozenset[str]) -> np.ndarray:
+    """Per lower-cased token, ``_STOP_CODE`` if it is a stop word plus ``_DATE_CODE`` if it is
+    a date word once stripped of brackets and punctuation: each distinct token is stripped
+    once, and every token is looked up once, for both."""
+    codes = _stop_codes(stop).copy()
+    for word in {w for w in set(lowered) if _STRIP_DATE(w) in _DATE_WORD_SET}:
+        codes[word] = codes.get(word, 0) | _DATE_CODE
+    return np.fromiter(map(codes.get, lowered, repeat(0)), np.uint8, len(lowered))
+
+
+def _date_tokens(joined: str, start: np.ndarray, length: np.ndarray, named: np.ndarray,
                  digit: np.ndarray) -> np.ndarray:
     """Which tokens (at ``start``, of ``length``, in ``joined``) look like a date or time; the
-    pattern only runs on plausible candidates: digits, or a date word once stripped."""
-    named_words = {w for w in set(lowered) if _STRIP_DATE(w) in _DATE_WORD_SET}
-    candidates = digit & (length >= 4)  # a date or time with digits has at least 4 characters
-    if named_words:
-        candidates |= np.fromiter(map(named_words.__contains__, lowered), bool, len(lowered))
-    found = np.zeros(len(lowered), bool)
+    pattern only runs on plausible candidates: digits, or ``named`` (a date word once
+    stripped)."""
+    # a date or time with digits has at least 4 characters
+    candidates = (digit & (length >= 4)) | named
+    found = np.zeros(len(named), bool)
     chosen = np.flatnonzero(candidates)
     match = _DATE.fullmatch
     found[chosen] = [match(joined, a, a + size) is not None
@@ -164,11 +189,22 @@ def _date_tokens(joined: str, start: np.ndarray, length: np.ndarray, lowered: li
 
 
 def _lowered(joined: str, tokens: int) -> list[str]:
-    """The lower-cased tokens of ``joined`` (which has ``tokens`` of them)."""
-    lowered = split_words(joined.lower())
-    if len(lowered) != tokens:  # lower-casing merged or split a token (rare scripts)
-        lowered = [t.lower() for t in split_words(joined)]
-    return lowered
+    """The lower-cased tokens of ``joined`` (which has ``tokens`` of them): those of
+    ``split_words`` on the lower-cased text.
+
+    Lower-casing keeps every character's whitespace-ness, and ``split_words`` only ever cuts
+    ``str.split()``'s tokens further: when ``str.split()`` finds ``tokens`` tokens it finds
+    them all. Else (ideographs) they are cut by ``token_edges``, which on a page of text is
+    faster than ``split_words``'s pattern.
+    """
+    lower = joined.lower()
+    lowered = lower.split()
+    if len(lowered) == tokens:
+        return lowered
+    start, end = token_edges(chars_of([lower]).flags)
+    if len(start) == tokens:
+        return list(map(lower.__getitem__, map(slice, start.tolist(), (end + 1).tolist())))
+    return [t.lower() for t in split_words(joined)]  # lower-casing merged or split a token
 
 
 def _lowered_chunks(tok: Tokens) -> Iterator[tuple[slice, list[str]]]:
@@ -224,12 +260,14 @@ def block_features(
     stop = load_stopwords(stopwords, extended=True)
     stop_flags, date_flags = np.zeros(m, bool), np.zeros(m, bool)
     for part, lowered in _lowered_chunks(tok):
-        stop_flags[part] = np.fromiter(map(stop.__contains__, lowered), bool, len(lowered))
-        date_flags[part] = _date_tokens(tok.joined, tok.start[part], tok.length[part], lowered,
-                                        tok.digit[part])
+        codes = _token_codes(lowered, stop)
+        stop_flags[part] = (codes & _STOP_CODE) != 0
+        date_flags[part] = _date_tokens(tok.joined, tok.start[part], tok.length[part],
+                                        (codes & _DATE_CODE) != 0, tok.digit[part])
 
     word_flags = tok.word
-    num_chars = np.fromiter(map(len, texts), float, n)
+    lengths = np.fromiter(map(len, texts), np.int64, n)
+    num_chars = lengths.astype(float)
     num_tokens = tok.counts.astype(float)
     num_words = _bincount(owner, word_flags, n)
     word_chars = _bincount(owner, np.where(word_flags, tok.length, 0), n)
@@ -245,7 +283,8 @@ def block_features(
     anchor_words = np.fromiter((b.anchor_words for b in blocks), float, n)
     anchor_chars = np.fromiter((b.anchor_chars for b in blocks), float, n)
     link_density = np.minimum(_quotient(anchor_words, num_tokens), 1.0)
-    density = text_densities(texts, tok.length, word_flags, tok.counts)
+    density = num_words.copy()
+    _wrap(density, lengths, tok.length, word_flags, tok.counts)
 
     columns: dict[str, np.ndarray] = {
         "num_chars": num_chars,

@@ -12,6 +12,7 @@ walking the same parse (the service's inspector) can find the block on the page.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,7 +44,9 @@ _TEXT = "-text"
 # A block's path names its innermost PATH_DEPTH elements; deeper ancestors become one "…", so
 # each block costs every later stage O(1), not O(depth), on pages nested thousands deep.
 PATH_DEPTH = 128
-_CHECK_EVERY = 4096  # nodes walked between two looks at the time budget
+# Elements entered between two looks at the time budget (with their text nodes and ends, some
+# 3000 nodes walked).
+_CHECK_EVERY = 1024
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,11 @@ class _Open:
 
 
 class _BlockBuilder:
-    """Accumulates the text of the current block and emits Blocks."""
+    """Accumulates the text of the current block and emits Blocks.
+
+    A block is made (``_begin``) at its first visible text, with the context it starts in; what
+    it gathers afterwards (anchor words and characters, ``tag_counts``) goes straight onto it.
+    """
 
     def __init__(self, config: SegmentConfig, max_blocks: int | None = None) -> None:
         self.config = config
@@ -86,64 +93,67 @@ class _BlockBuilder:
         self.table_count = 0
         self.open_marks: list[tuple[str, Any]] = []  # inline elements open now: (kind, node)
         self.link: Any = None  # the link open now
+        self.brs = 0  # <br> elements since the last visible text
+        self.first_node = self.last_node = -1  # the current block's first and last text node
         self._reset()
 
     def _reset(self) -> None:
+        """Start a new (still empty) block."""
         self.pieces: list[str] = []
         # inline elements still open continue into the next block
         self.marks: list[Mark] = []
         if self.open_marks or self.link is not None:
             self._carry_marks()
-        self.anchor_chars = 0
-        self.anchor_words = 0
-        self.tag_counts: dict[str, int] = {}
-        self.brs = 0
         self.start: Block | None = None
-        self.first_node = self.last_node = -1
 
     def _begin(self) -> Block:
         """Record where the block starts: the context of its first visible text."""
         o = self.open
         table = o.tables[-1] if o.tables else None
         path = o.path if len(o.path) <= PATH_DEPTH else ["\u2026", *o.path[-PATH_DEPTH:]]
-        return Block(
-            text="",
-            tag=o.block_tags[-1] if o.block_tags else "body",
-            path=">".join(path),
-            depth=len(o.path),
-            index=len(self.blocks),
-            region=o.regions[-1],
-            heading=o.headings[-1] if o.headings else 0,
-            list_kind=o.lists[-1] if o.lists else "",
-            list_depth=len(o.lists),
-            cell=(table[0], table[1], table[2]) if table and table[2] >= 0 else None,
-            table=table[3] if table and table[2] >= 0 else None,
-            preformatted=o.pre > 0,
-            code_language=o.code_languages[-1] if o.pre and o.code_languages else "",
-            quote_depth=o.quotes,
-            info={"classes": " ".join(filter(None, reversed(o.classes[-4:]))),
-                  "element": o.elements[-1]}
+        in_cell = table is not None and table[2] >= 0
+        return Block(  # positional (in the order of Block's fields): faster than keywords
+            "",  # text, set by flush()
+            o.block_tags[-1] if o.block_tags else "body",  # tag
+            ">".join(path),  # path
+            len(o.path),  # depth
+            0,  # anchor_words
+            0,  # anchor_chars
+            {},  # tag_counts
+            len(self.blocks),  # index
+            o.regions[-1],  # region
+            o.headings[-1] if o.headings else 0,  # heading
+            o.lists[-1] if o.lists else "",  # list_kind
+            len(o.lists),  # list_depth
+            (table[0], table[1], table[2]) if in_cell else None,  # cell
+            o.pre > 0,  # preformatted
+            o.code_languages[-1] if o.pre and o.code_languages else "",  # code_language
+            o.quotes,  # quote_depth
+            None,  # marks, set by flush()
+            table[3] if in_cell else None,  # table
+            None, None, None, None, "page",  # label, reason, score, role, decided_by: defaults
+            {"classes": " ".join(filter(None, o.classes[:-5:-1])), "element": o.elements[-1]}
             if self.config.keep_classes
-            else {},
+            else {},  # info
         )
 
-    def text(self, raw: str, node: int = -1) -> None:
-        """Add the text node ``raw`` (the walk's ``node``-th text node) to the current block."""
-        if not raw:
-            return
-        visible = not raw.isspace()
-        if self.start is None:
-            if not visible:
-                return
-            self.start = self._begin()
+    def text(self, raw: str, node: int) -> None:
+        """Add the visible text ``raw`` (the walk's ``node``-th text node) to the current block,
+        starting one if none is open."""
+        block = self.start
+        if block is None:
+            block = self.start = self._begin()
             self.first_node = node
-        if visible:
-            self.brs = 0
-            self.last_node = node
+        self.brs = 0
+        self.last_node = node
         self.pieces.append(raw)
-        if self.open.anchors and visible:
-            self.anchor_chars += len(raw.strip())
-            self.anchor_words += count_tokens(raw)
+        if self.open.anchors:
+            block.anchor_chars += len(raw.strip())
+            block.anchor_words += count_tokens(raw)
+
+    def space(self, raw: str) -> None:
+        """Add whitespace-only text to the block open now (outside a block, the walk drops it)."""
+        self.pieces.append(raw)
 
     def _carry_marks(self) -> None:
         """Inline elements open across a block boundary continue in the next block."""
@@ -173,25 +183,23 @@ class _BlockBuilder:
         block = self.start
         if block is None:
             return
+        pieces = self.pieces
         if block.preformatted:
-            text = "".join(self.pieces).strip("\n").rstrip()
+            text = "".join(pieces).strip("\n").rstrip()
         else:  # collapse whitespace runs (faster than a regex)
-            text = collapse_spaces("".join(self.pieces))
+            text = collapse_spaces("".join(pieces))
             if self.marks:  # spans are computed when asked (Block.inline)
-                block.marks = (self.pieces, self.marks)
+                block.marks = (pieces, self.marks)
         if text:
             block.text = text
-            block.anchor_chars = min(self.anchor_chars, len(text))
-            block.anchor_words = self.anchor_words
-            block.tag_counts = self.tag_counts
+            if block.anchor_chars > len(text):
+                block.anchor_chars = len(text)
             block.info["text_nodes"] = (self.first_node, self.last_node)
             self.blocks.append(block)
             if self.max_blocks is not None and len(self.blocks) > self.max_blocks:
                 raise LimitExceededError(
                     f"the page has more than {self.max_blocks} text blocks (Limits.max_blocks)")
-        brs = self.brs
         self._reset()
-        self.brs = brs
 
 
 # Inline tags whose id/class rarely says anything about the block: not read, to save time.
@@ -205,6 +213,25 @@ def is_skipped(tag: str | None, skip_tags: frozenset[str]) -> bool:
     """Whether the walk skips an element with this tag and its subtree (comments, ``<?pi?>``,
     ``<!doctype>``, and the ``skip_tags``)."""
     return tag is None or tag[0] in "-_!" or tag in skip_tags
+
+
+# What entering and leaving an element with a given tag involves, worked out once per tag and walk
+# (``_tag_plan``): (tag, whether it splits blocks, whether it gets a row in the element table,
+# its ``ENTER`` handler, its ``LEAVE`` handler). The walk pushes it to mark where the element
+# ends. A plain tuple, as unpacking one is much faster than unpacking a NamedTuple.
+_Tag = tuple[str, bool, bool, Callable[..., None] | None, Callable[..., None] | None]
+_SKIPPED: _Tag = ("", False, False, None, None)  # is_skipped(): the subtree is dropped
+_LINE_BREAK: _Tag = ("br", False, False, None, None)  # a <br>: counts towards a run
+
+
+def _tag_plan(tag: str | None, config: SegmentConfig) -> _Tag:
+    """How the walk treats elements with this tag under ``config``."""
+    if is_skipped(tag, config.skip_tags):
+        return _SKIPPED
+    if tag == "br":
+        return _LINE_BREAK
+    recorded = config.keep_classes and tag not in _PLAIN_INLINE
+    return tag, tag in config.block_tags, recorded, ENTER.get(tag), LEAVE.get(tag)
 
 
 def segment(doc: Document, config: SegmentConfig | None = None,
@@ -225,72 +252,77 @@ def segment_elements(doc: Document, config: SegmentConfig | None = None,
     config = config or SegmentConfig()
     builder = _BlockBuilder(config, budget.max_blocks if budget is not None else None)
     o = builder.open
-    block_tags, skip_tags = config.block_tags, config.skip_tags
     keep_classes = config.keep_classes
     root = doc.dom.root
     table = Elements()
     if root is None:
         return [], table
-    # Iterative pre/post-order walk: a node on the stack is entered, a str (its tag) is left.
+    # Iterative pre/post-order walk: a node on the stack is entered, a _Tag ends its element.
     stack: list = [root]
     text_node = -1  # ordinal of the last text node visited
     pop, push = stack.pop, stack.append
     path, classes, open_blocks = o.path, o.classes, o.block_tags
-    steps = 0
+    steps = 0  # elements entered
     opened, rows, ends = o.elements, table.rows, table.end
+    plans: dict[str | None, _Tag] = {}  # _tag_plan() of the tags met so far
     while stack:
         node = pop()
-        steps += 1
-        if budget is not None and steps % _CHECK_EVERY == 0:
-            budget.check("segmentation")
-        if node.__class__ is str:  # leaving an element
-            if node in block_tags:
+        if node.__class__ is tuple:  # a _Tag: leaving an element
+            tag, is_block, recorded, _, leave = node
+            if is_block:
                 if builder.start is not None:  # (flush() would do nothing)
                     builder.flush()
                 open_blocks.pop()
-            leave = LEAVE.get(node)
             if leave is not None:
-                leave(builder, o, node)
+                leave(builder, o, tag)
             path.pop()
             if keep_classes:
                 classes.pop()
-                if node not in _PLAIN_INLINE:
+                if recorded:
                     ends[opened.pop()] = len(rows)
             continue
         tag = node.tag
         if tag == _TEXT:
             text_node += 1
             raw = node.text_content
-            if raw and (builder.start is not None or not raw.isspace()):  # else text() skips it
-                builder.text(raw, text_node)
+            if raw:
+                if not raw.isspace():
+                    builder.text(raw, text_node)
+                elif builder.start is not None:
+                    builder.space(raw)
             continue
-        if tag is None or tag[0] in "-_!" or tag in skip_tags:  # as is_skipped(), inlined
+        steps += 1  # (text nodes and ends come with the elements, so are not counted)
+        if steps % _CHECK_EVERY == 0 and budget is not None:
+            budget.check("segmentation")
+        plan = plans.get(tag)
+        if plan is None:
+            plan = plans[tag] = _tag_plan(tag, config)
+        if plan is _SKIPPED:
             continue
-        if tag == "br":
+        if plan is _LINE_BREAK:
             builder.line_break()
             continue
-        if tag in block_tags:
+        _, is_block, recorded, enter, _ = plan
+        if is_block:
             if builder.start is not None:
                 builder.flush()
             open_blocks.append(tag)
         elif builder.start is not None:
-            counts = builder.tag_counts
+            counts = builder.start.tag_counts
             counts[tag] = counts.get(tag, 0) + 1
         path.append(tag)
-        if keep_classes:
-            if tag in _PLAIN_INLINE:
-                classes.append("")
-            else:
-                attrs = node.attributes
-                words, hidden = describe(attrs) if attrs else ("", False)
-                classes.append(words)
-                opened.append(len(rows))
-                rows.append((opened[-2], len(path) - 1, tag, words, hidden))
-                ends.append(0)
-        enter = ENTER.get(tag)
+        if recorded:
+            attrs = node.attributes
+            words, hidden = describe(attrs) if attrs else ("", False)
+            classes.append(words)
+            opened.append(len(rows))
+            rows.append((opened[-2], len(path) - 1, tag, words, hidden))
+            ends.append(0)
+        elif keep_classes:
+            classes.append("")
         if enter is not None:
             enter(builder, o, tag, node)
-        push(tag)
+        push(plan)
         child = node.last_child
         while child is not None:
             push(child)

@@ -1,7 +1,7 @@
 """What entering and leaving an element changes in the context the segmenter records on blocks.
 
-A dispatch table per tag (``ENTER``, ``LEAVE``): the walk in ``grist.segment.blocks`` does one
-lookup per element, and most elements need nothing. The handlers keep the open lists, headings,
+A dispatch table per tag (``ENTER``, ``LEAVE``): the walk in ``grist.segment.blocks`` looks a
+tag up once per page, and most elements need nothing. The handlers keep the open lists, headings,
 tables (with what a data-table test reads, ``TableInfo``), blockquotes, ``pre`` and its code
 language, links and inline markup (``grist.segment.inline``).
 """

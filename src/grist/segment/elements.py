@@ -32,7 +32,7 @@ def describe(attrs: dict[str, str | None]) -> tuple[str, bool]:
     words = f"{name} {cls}" if name and cls else name or cls or ""
     if len(attrs) <= (name is not None) + (cls is not None):
         return words, False
-    extra = [v for v in map(attrs.get, WORD_ATTRIBUTES) if v]
+    extra = list(filter(None, map(attrs.get, WORD_ATTRIBUTES)))
     if extra:
         words = " ".join([words, *extra]) if words else " ".join(extra)
     if "hidden" in attrs or attrs.get("aria-hidden") == "true":
