@@ -84,3 +84,19 @@ def test_noscript_content_is_kept_as_blocks():
     # Forums such as Discourse serve their posts only inside <noscript>; lexbor parses it as markup.
     page = "<div id=app></div><noscript><div class=post><p>The first post of the thread.</p></div></noscript>"
     assert texts(page) == ["The first post of the thread."]
+
+
+def test_svg_tag_spellings_stay_apart_when_svg_is_walked():
+    # lexbor gives SVG's ``textPath`` and an HTML ``<textpath>`` one tag id: with svg walked,
+    # the element table must still name each as parsed (the walk looks tags up by name then).
+    from grist.segment.blocks import DEFAULT_SKIP_TAGS, segment_elements
+
+    doc = parse_document(load_document(
+        "<html><body><svg><textPath>in svg</textPath></svg><textpath>outside</textpath>"
+        "</body></html>"))
+    config = SegmentConfig(skip_tags=DEFAULT_SKIP_TAGS - {"svg"})
+    _, elements = segment_elements(doc, config)
+    assert [row[2] for row in elements.rows][-2:] == ["textPath", "textpath"]
+    _, default = segment_elements(doc)
+    assert "textPath" not in [row[2] for row in default.rows]
+    assert [row[2] for row in default.rows][-1] == "textpath"

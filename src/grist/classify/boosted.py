@@ -30,7 +30,7 @@ from grist.classify.forest import Forest
 from grist.classify.pagetype import page_row, type_columns
 from grist.classify.rows import LabelledPage
 from grist.errors import ModelError
-from grist.features.auto import stage2_features
+from grist.features.auto import stage2_parts
 from grist.features.matrix import FeatureMatrix
 from grist.modelfile import load_model, write_model
 
@@ -115,12 +115,13 @@ class AutoModel:
                       ) -> tuple[np.ndarray, FeatureMatrix]:
         """Final probabilities from the stage-1 ones in context, and the stage-2 features
         (``types``: the page's ``page_types``, computed here when not given)."""
-        second = stage2_features(regions, paths, matrix, p1)
+        parts = stage2_parts(regions, paths, matrix, p1)
         b = self._fitted()
         if b.types is not None:
             if types is None:
                 types = self.page_types(matrix, p1)
-            second = second.hstack(type_columns(types, len(second)))
+            parts.append(type_columns(types, len(matrix)))
+        second = FeatureMatrix.concat(parts)
         stage2 = b.stage2
         if second.names != stage2.names:
             second = _select(second, stage2.names)

@@ -9,7 +9,6 @@ stage-1 probabilities of the neighbours, of the block's region and DOM path, and
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Hashable, Sequence
 
 import numpy as np
@@ -18,7 +17,7 @@ from grist.document import Block, Document
 from grist.features.ancestry import ancestry_features
 from grist.features.candidates import candidate_features
 from grist.features.chars import tokenize
-from grist.features.context import context_features, neighbour_columns, with_neighbours
+from grist.features.context import context_features, ids_of, neighbour_columns
 from grist.features.copies import copy_features
 from grist.features.markup import markup_features
 from grist.features.matrix import FeatureMatrix, side_by_side
@@ -35,6 +34,8 @@ PAGE_COPIED = ("page_hidden_share", "page_noscript_share", "page_copy_share", "a
 PAGE_SIGNALS = ("page_link_share", "page_card_share", "page_list_share", "page_cell_share",
                 "page_code_share", "page_heading_share", "page_thread_share", "page_shop_share",
                 *(f"s1_{c}" for c in PAGE_COPIED))
+_STAGE2_CONTEXT = ("win3_p", "win10_p", "region_p", "path_p", "page_max_p", "page_mean_p",
+                   "run_before_p", "run_after_p", "run_length")
 STAGE2_KEEP = ("num_words", "link_density", "text_density", "ctx_heading", "ctx_up1_share",
                "ctx_up3_share", "relative_position")
 
@@ -74,27 +75,33 @@ def _columns(parts: Sequence[FeatureMatrix], names: Sequence[str]) -> FeatureMat
     return FeatureMatrix(tuple(names), side_by_side([where[n].column(n) for n in names]))
 
 
-def _group_mean(keys: Sequence[Hashable], p: np.ndarray, weight: np.ndarray) -> np.ndarray:
-    """Word-weighted mean of ``p`` over the blocks sharing a key."""
-    index: dict[Hashable, int] = {}
-    which = np.fromiter(map(index.setdefault, keys, itertools.count()), np.int64, len(keys))
+def _group_mean(which: np.ndarray, p: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Word-weighted mean of ``p`` over the blocks of each group (``which``: every block's
+    group, ``ids_of`` numbers)."""
     sums = np.bincount(which, weights=p * weight)
     return sums[which] / np.bincount(which, weights=weight)[which]
 
 
-def _window_mean(p: np.ndarray, weight: np.ndarray, radius: int) -> np.ndarray:
-    """Word-weighted mean of ``p`` over the blocks within ``radius`` positions."""
+def _window_means(p: np.ndarray, weight: np.ndarray, radii: Sequence[int]) -> list[np.ndarray]:
+    """Word-weighted mean of ``p`` over the blocks within each of ``radii`` positions (the
+    running sums shared by all radii)."""
     cp = np.concatenate([[0.0], np.cumsum(p * weight)])
     cw = np.concatenate([[0.0], np.cumsum(weight)])
     n = len(p)
-    lo = np.clip(np.arange(n) - radius, 0, n)
-    hi = np.clip(np.arange(n) + radius + 1, 0, n)
-    return (cp[hi] - cp[lo]) / np.maximum(cw[hi] - cw[lo], 1e-9)
+    index = np.arange(n)
+    means = []
+    for radius in radii:
+        lo = np.clip(index - radius, 0, n)
+        hi = np.clip(index + radius + 1, 0, n)
+        means.append((cp[hi] - cp[lo]) / np.maximum(cw[hi] - cw[lo], 1e-9))
+    return means
 
 
-def _run_edges(paths: Sequence[str], p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _run_edges(paths: Sequence[Hashable] | np.ndarray, p: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For the run of consecutive blocks sharing a block's DOM path (list items, table cells):
     the probability of the block just before the run, of the block just after it, and its length.
+    ``paths``: the blocks' paths, or numbers standing for them (``ids_of``).
 
     A list of links between two paragraphs of an article reads as content; the same list after the
     article's end does not. Neighbours at fixed offsets miss this when the run is long.
@@ -102,7 +109,8 @@ def _run_edges(paths: Sequence[str], p: np.ndarray) -> tuple[np.ndarray, np.ndar
     n = len(p)
     if not n:
         return np.zeros(0), np.zeros(0), np.zeros(0)
-    starts = np.flatnonzero([True] + [a != b for a, b in zip(paths, paths[1:])])
+    keys = np.asarray(paths)
+    starts = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
     ends = np.append(starts[1:], n) - 1
     run = np.repeat(np.arange(len(starts)), ends - starts + 1)
     padded = np.concatenate([[0.0], p, [0.0]])
@@ -201,21 +209,26 @@ def stage2_features(regions: Sequence[int], paths: Sequence[str], stage1: Featur
     """The stage-1 probability in its context: neighbours, window, region, path and page,
     where it stands among the page's probabilities (``page_relative``) and what kind of page it
     is (``page_signals``)."""
+    return FeatureMatrix.concat(stage2_parts(regions, paths, stage1, p))
+
+
+def stage2_parts(regions: Sequence[int], paths: Sequence[str], stage1: FeatureMatrix,
+                 p: np.ndarray) -> list[FeatureMatrix]:
+    """The column groups of ``stage2_features``, for a caller that adds its own before
+    joining them all in one copy."""
     n = len(p)
     weight = stage1.column("num_words") + 1.0
-    base = FeatureMatrix(("p",), p.reshape(n, 1))
-    shifted = with_neighbours(base, ("p",), STAGE2_OFFSETS)
+    path_ids = ids_of(paths)[0]
     columns = [
-        _window_mean(p, weight, 3), _window_mean(p, weight, 10),
-        _group_mean(regions, p, weight),
-        _group_mean(paths, p, weight),
+        *_window_means(p, weight, (3, 10)),
+        _group_mean(ids_of(regions)[0], p, weight),
+        _group_mean(path_ids, p, weight),
         np.full(n, float(p.max()) if n else 0.0),
         np.full(n, float((p * weight).sum() / weight.sum()) if n else 0.0),
-        *_run_edges(paths, p),
+        *_run_edges(path_ids, p),
     ]
-    names = ("win3_p", "win10_p", "region_p", "path_p", "page_max_p", "page_mean_p",
-             "run_before_p", "run_after_p", "run_length")
-    context = FeatureMatrix(names, side_by_side(columns) if n else np.zeros((0, len(names))))
-    kept = FeatureMatrix(STAGE2_KEEP, stage1.values[:, [stage1.names.index(c) for c in STAGE2_KEEP]])
-    return (shifted.hstack(context).hstack(kept).hstack(page_relative(p, weight))
-            .hstack(page_signals(stage1)))
+    context = FeatureMatrix(_STAGE2_CONTEXT,
+                            side_by_side(columns) if n else np.zeros((0, len(_STAGE2_CONTEXT))))
+    base = FeatureMatrix(("p",), p.reshape(n, 1))
+    return [base, neighbour_columns(base, STAGE2_OFFSETS), context, stage1.select(STAGE2_KEEP),
+            page_relative(p, weight), page_signals(stage1)]

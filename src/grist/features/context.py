@@ -86,10 +86,11 @@ def _class_flags(classes: Sequence[str]) -> np.ndarray:
 
 
 @lru_cache(maxsize=1 << 16)
-def _ancestor_row(path: str) -> tuple[float, ...]:
-    """Which ANCESTORS tags a path holds above its last element (cached per path)."""
+def _ancestor_bits(path: str) -> int:
+    """Which ANCESTORS tags a path holds above its last element, as bits (bit ``k``:
+    ``ANCESTORS[k]``; cached per path)."""
     ancestors = set(path.split(">")[:-1])
-    return tuple(1.0 if a in ancestors else 0.0 for a in ANCESTORS)
+    return sum(1 << k for k, a in enumerate(ANCESTORS) if a in ancestors)
 
 
 def _structure_flags(tags: Sequence[str], which: np.ndarray, paths: Sequence[str]
@@ -100,7 +101,8 @@ def _structure_flags(tags: Sequence[str], which: np.ndarray, paths: Sequence[str
     out = np.zeros((n, width + len(ANCESTORS)))
     out[np.arange(n), np.fromiter(map(_TAG_INDEX.get, tags, repeat(len(BLOCK_TAGS))),
                                   np.int64, n)] = 1.0
-    out[:, width:] = np.array([_ancestor_row(p) for p in paths])[which]
+    bits = np.fromiter(map(_ancestor_bits, paths), np.int64, len(paths))[which]
+    out[:, width:] = (bits[:, None] >> np.arange(len(ANCESTORS))) & 1
     return out
 
 

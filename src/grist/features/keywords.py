@@ -115,7 +115,7 @@ class Keywords:
         """Bool rows of ``width`` columns (default: one per keyword) from bit sets."""
         width = len(self.keywords) if width is None else width
         size = (width + 7) // 8
-        packed = b"".join(b.to_bytes(size, "little") for b in bit_sets)
+        packed = b"".join(map(int.to_bytes, bit_sets, repeat(size), repeat("little")))
         unpacked = np.unpackbits(np.frombuffer(packed, np.uint8).reshape(len(bit_sets), size),
                                  axis=1, bitorder="little")
         return unpacked[:, :width].astype(bool)

@@ -32,8 +32,8 @@ class FeatureMatrix:
 
     @cached_property
     def positions(self) -> dict[str, int]:
-        """Column index of every name (built on first use)."""
-        return {name: i for i, name in enumerate(self.names)}
+        """Column index of every name (built on first use, in C)."""
+        return dict(zip(self.names, range(len(self.names))))
 
     def column(self, name: str) -> np.ndarray:
         try:

@@ -28,8 +28,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from itertools import repeat
-from operator import methodcaller
+from itertools import compress, repeat
+from operator import attrgetter, contains, eq, or_
 from pathlib import Path
 
 import numpy as np
@@ -94,7 +94,7 @@ _DATE = re.compile(  # a token that looks like a date or time
     r"|(?i:a\.m\.|p\.m\.)"
     r")[)\],.;:]*"
 )
-_STRIP_DATE = methodcaller("strip", "()[],.;:")
+_DATE_PUNCTUATION = "()[],.;:"  # stripped off a token before it is looked up as a date word
 _STOP_CODE, _DATE_CODE = 1, 2  # per-token bits of ``_token_codes``
 
 
@@ -168,7 +168,9 @@ def _token_codes(lowered: list[str], stop: frozenset[str]) -> np.ndarray:
     a date word once stripped of brackets and punctuation: each distinct token is stripped
     once, and every token is looked up once, for both."""
     codes = _stop_codes(stop).copy()
-    for word in {w for w in set(lowered) if _STRIP_DATE(w) in _DATE_WORD_SET}:
+    distinct = set(lowered)  # (iterated twice below, in the same order: it is not changed)
+    stripped = map(str.strip, distinct, repeat(_DATE_PUNCTUATION))
+    for word in compress(distinct, map(_DATE_WORD_SET.__contains__, stripped)):
         codes[word] = codes.get(word, 0) | _DATE_CODE
     return np.fromiter(map(codes.get, lowered, repeat(0)), np.uint8, len(lowered))
 
@@ -222,6 +224,11 @@ def stopword_language(texts: Sequence[str]) -> str:
     judged on their first ``LANGUAGE_SAMPLE`` characters."""
     sample = "\n".join(texts)[:LANGUAGE_SAMPLE]
     return guess_language(_lowered(sample, len(split_words(sample))))
+
+
+def _attribute(blocks: Sequence[Block], name: str, n: int) -> np.ndarray:
+    """Attribute ``name`` of every block, as floats (read in C: no Python frame per block)."""
+    return np.fromiter(map(attrgetter(name), blocks), float, n)
 
 
 def _quotient(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
@@ -280,8 +287,8 @@ def block_features(
     upper = _bincount(owner, tok.first_upper & word_flags, n)
     stop_hits = _bincount(owner, stop_flags, n)
     dates = _bincount(owner, date_flags, n)
-    anchor_words = np.fromiter((b.anchor_words for b in blocks), float, n)
-    anchor_chars = np.fromiter((b.anchor_chars for b in blocks), float, n)
+    anchor_words = _attribute(blocks, "anchor_words", n)
+    anchor_chars = _attribute(blocks, "anchor_chars", n)
     link_density = np.minimum(_quotient(anchor_words, num_tokens), 1.0)
     density = num_words.copy()
     _wrap(density, lengths, tok.length, word_flags, tok.counts)
@@ -303,16 +310,17 @@ def block_features(
         "text_density": density,
         "stopword_density": _quotient(stop_hits, num_tokens),
         "punctuation": tok.punctuation,
-        "copyright": np.fromiter(("\xa9" in t or "&copy" in t for t in texts), float, n),
+        "copyright": np.fromiter(map(or_, map(contains, texts, repeat("\xa9")),
+                                     map(contains, texts, repeat("&copy"))), float, n),
     }
-    tags = [b.tag for b in blocks]
-    headings = np.fromiter((b.heading for b in blocks), int, n)
+    tags = list(map(attrgetter("tag"), blocks))
+    headings = _attribute(blocks, "heading", n)
     for level, name in enumerate(_HEADINGS, start=1):
         columns[name] = (headings == level).astype(float)
-    columns["tag_p"] = np.fromiter((t == "p" for t in tags), float, n)
-    columns["tag_div"] = np.fromiter((t == "div" for t in tags), float, n)
+    columns["tag_p"] = np.fromiter(map(eq, tags, repeat("p")), float, n)
+    columns["tag_div"] = np.fromiter(map(eq, tags, repeat("div")), float, n)
     columns["tag_a"] = (anchor_words > 0).astype(float)
-    columns["depth"] = np.fromiter((b.depth for b in blocks), float, n)
+    columns["depth"] = _attribute(blocks, "depth", n)
     position = np.arange(n, dtype=float)
     columns["position"] = position
     columns["relative_position"] = position / max(n - 1, 1)

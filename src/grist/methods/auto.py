@@ -65,6 +65,30 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.log(p / (1 - p))
 
 
+def _short_reasons(scores: list[float], shifts: list[float] | None, roles: list[str],
+                   kept_not_body: np.ndarray, copies: dict[int, float], share: float | None,
+                   small: bool) -> list[str]:
+    """Every block's reason (what ``run`` writes on it): its probability, the shift the context
+    stage added (``shifts``, when explaining), then what set its label apart: a kept block of
+    another role (``kept_not_body``, unless the fallback kept all), a dropped hidden copy, the
+    fallback or a small page. The common head is formatted by ``map`` (no Python frame per
+    block); only the blocks with notes are touched one by one."""
+    if shifts is None:
+        short = list(map("p={:.3f}".format, scores))
+    else:
+        short = list(map("p={:.3f}; context {:+.2f}".format, scores, shifts))
+    if share is None:
+        for i in np.flatnonzero(kept_not_body).tolist():
+            short[i] += f"; {roles[i]}, not body"
+    for i, shown in copies.items():
+        short[i] += f"; hidden copy of shown text ({shown:.0%}), dropped"
+    tail = ("; fallback: whole page kept" if share is not None
+            else "; small page: too few words to judge, kept" if small else "")
+    if tail:
+        short = [r if i in copies else r + tail for i, r in enumerate(short)]
+    return short
+
+
 class Selection(NamedTuple):
     """The blocks ``auto`` keeps, and why all of them when it keeps all regardless of the model:
     ``fallback`` (the kept share) when the model kept too little, ``small`` when the page has too
@@ -168,34 +192,26 @@ def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
     threshold = cut if config.threshold is None else config.threshold
     texts = [b.text for b in blocks]
     (keep, share, small), copies = choose_blocks(p2, matrix, texts, threshold, config)
-    roles = derive_roles(matrix, texts, keep).tolist()
-    body = ROLES.index("body")
+    roles = derive_roles(matrix, texts, keep)
     notes = []
     if share is not None:
         notes.append(
             f"auto kept {share:.1%} of the page's words: a kind of page the model does not "
             "recognise; every block is kept"
         )
-    shift = (_logit(p2) - _logit(p1)).tolist()
-    for index, (block, p, first, s, kept, role) in enumerate(zip(
-            blocks, p2.tolist(), p1.tolist(), shift, keep.tolist(), roles, strict=True)):
-        block.role = ROLES[role]
-        block.label = CONTENT if kept and (role == body or share is not None) else BOILERPLATE
-        block.score = p
-        block.reason = f"p={p:.3f}; context {s:+.2f}" if config.explain else f"p={p:.3f}"
-        if kept and role != body and share is None:
-            block.reason += f"; {block.role}, not body"
-        if index in copies:
-            block.reason += f"; hidden copy of shown text ({copies[index]:.0%}), dropped"
-        elif share is not None:
-            block.reason += "; fallback: whole page kept"
-        elif small:
-            block.reason += "; small page: too few words to judge, kept"
+    body = roles == ROLES.index("body")
+    names = list(map(ROLES.__getitem__, roles.tolist()))
+    scores = p2.tolist()
+    shifts = (_logit(p2) - _logit(p1)).tolist() if config.explain else None
+    short = _short_reasons(scores, shifts, names, keep & ~body, copies, share, small)
+    labels = list(map((BOILERPLATE, CONTENT).__getitem__,
+                      (keep & (body | (share is not None))).tolist()))
+    for block, role, label, score, reason, first in zip(
+            blocks, names, labels, scores, short, p1.tolist(), strict=True):
+        block.role, block.label, block.score, block.reason = role, label, score, reason
         block.info["stage1"] = first
     reasons = None
     if config.explain:
-        short = [b.reason for b in blocks]
-
         def reasons() -> list[str]:
             return full_reasons(short, keep, matrix, model, config.top_features)
     return Labelled(blocks, features=matrix, notes=notes, reasons=reasons)

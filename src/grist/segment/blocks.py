@@ -215,17 +215,24 @@ def is_skipped(tag: str | None, skip_tags: frozenset[str]) -> bool:
     return tag is None or tag[0] in "-_!" or tag in skip_tags
 
 
-# What entering and leaving an element with a given tag involves, worked out once per tag and walk
+# What entering and leaving a node with a given tag involves, worked out once per tag and walk
 # (``_tag_plan``): (tag, whether it splits blocks, whether it gets a row in the element table,
-# its ``ENTER`` handler, its ``LEAVE`` handler). The walk pushes it to mark where the element
-# ends. A plain tuple, as unpacking one is much faster than unpacking a NamedTuple.
+# its ``ENTER`` handler, its ``LEAVE`` handler). The walk keeps it on its stack of open
+# elements. A plain tuple, as unpacking one is much faster than unpacking a NamedTuple.
 _Tag = tuple[str, bool, bool, Callable[..., None] | None, Callable[..., None] | None]
+_TEXT_NODE: _Tag = (_TEXT, False, False, None, None)  # a text node
 _SKIPPED: _Tag = ("", False, False, None, None)  # is_skipped(): the subtree is dropped
 _LINE_BREAK: _Tag = ("br", False, False, None, None)  # a <br>: counts towards a run
+# Under these (foreign content) alone, one tag id names several tags (SVG's ``clipPath`` and
+# ``clippath``): when the walk skips them, it finds a node's plan by its tag id, which selectolax
+# gives much faster than the tag.
+_FOREIGN = frozenset(("svg", "math"))
 
 
 def _tag_plan(tag: str | None, config: SegmentConfig) -> _Tag:
-    """How the walk treats elements with this tag under ``config``."""
+    """How the walk treats nodes with this tag under ``config``."""
+    if tag == _TEXT:
+        return _TEXT_NODE
     if is_skipped(tag, config.skip_tags):
         return _SKIPPED
     if tag == "br":
@@ -255,20 +262,73 @@ def segment_elements(doc: Document, config: SegmentConfig | None = None,
     keep_classes = config.keep_classes
     root = doc.dom.root
     table = Elements()
-    if root is None:
+    if root is None or _tag_plan(root.tag, config) in (_TEXT_NODE, _SKIPPED, _LINE_BREAK):
         return [], table
-    # Iterative pre/post-order walk: a node on the stack is entered, a _Tag ends its element.
-    stack: list = [root]
+    # Iterative walk in document order from node to node (first child, else next sibling, else
+    # the next sibling of the nearest open element that has one), the open elements on a stack.
+    node = root
+    plans: dict[int | str | None, _Tag] = {}  # _tag_plan() of the tag ids (or tags) met so far
+    by_id = _FOREIGN <= config.skip_tags
+    open_plans: list[_Tag] = []  # the elements open now, outermost first, and their nodes
+    open_nodes: list = []
     text_node = -1  # ordinal of the last text node visited
-    pop, push = stack.pop, stack.append
     path, classes, open_blocks = o.path, o.classes, o.block_tags
     steps = 0  # elements entered
     opened, rows, ends = o.elements, table.rows, table.end
-    plans: dict[str | None, _Tag] = {}  # _tag_plan() of the tags met so far
-    while stack:
-        node = pop()
-        if node.__class__ is tuple:  # a _Tag: leaving an element
-            tag, is_block, recorded, _, leave = node
+    while True:
+        key = node.tag_id if by_id else node.tag
+        plan = plans.get(key)
+        if plan is None:
+            plan = plans[key] = _tag_plan(node.tag, config)
+        if plan is _TEXT_NODE:
+            text_node += 1
+            # (whitespace outside a block is dropped: not read)
+            if builder.start is not None or not node.is_empty_text_node:
+                raw = node.text_content
+                if raw:
+                    if not raw.isspace():
+                        builder.text(raw, text_node)
+                    elif builder.start is not None:
+                        builder.space(raw)
+            following = node.next
+        else:
+            steps += 1  # (text nodes and ends come with the elements, so are not counted)
+            if steps % _CHECK_EVERY == 0 and budget is not None:
+                budget.check("segmentation")
+            if plan is _SKIPPED:
+                following = node.next
+            elif plan is _LINE_BREAK:
+                builder.line_break()
+                following = node.next
+            else:  # entering an element
+                tag, is_block, recorded, enter, _ = plan
+                if is_block:
+                    if builder.start is not None:
+                        builder.flush()
+                    open_blocks.append(tag)
+                elif builder.start is not None:
+                    counts = builder.start.tag_counts
+                    counts[tag] = counts.get(tag, 0) + 1
+                path.append(tag)
+                if recorded:
+                    attrs = node.attributes
+                    words, hidden = describe(attrs) if attrs else ("", False)
+                    classes.append(words)
+                    opened.append(len(rows))
+                    rows.append((opened[-2], len(path) - 1, tag, words, hidden))
+                    ends.append(0)
+                elif keep_classes:
+                    classes.append("")
+                if enter is not None:
+                    enter(builder, o, tag, node)
+                open_plans.append(plan)
+                open_nodes.append(node)
+                following = node.first_child
+                if following is not None:
+                    node = following
+                    continue
+        while following is None:  # leaving the elements that end here, innermost first
+            tag, is_block, recorded, _, leave = open_plans.pop()
             if is_block:
                 if builder.start is not None:  # (flush() would do nothing)
                     builder.flush()
@@ -280,52 +340,9 @@ def segment_elements(doc: Document, config: SegmentConfig | None = None,
                 classes.pop()
                 if recorded:
                     ends[opened.pop()] = len(rows)
-            continue
-        tag = node.tag
-        if tag == _TEXT:
-            text_node += 1
-            raw = node.text_content
-            if raw:
-                if not raw.isspace():
-                    builder.text(raw, text_node)
-                elif builder.start is not None:
-                    builder.space(raw)
-            continue
-        steps += 1  # (text nodes and ends come with the elements, so are not counted)
-        if steps % _CHECK_EVERY == 0 and budget is not None:
-            budget.check("segmentation")
-        plan = plans.get(tag)
-        if plan is None:
-            plan = plans[tag] = _tag_plan(tag, config)
-        if plan is _SKIPPED:
-            continue
-        if plan is _LINE_BREAK:
-            builder.line_break()
-            continue
-        _, is_block, recorded, enter, _ = plan
-        if is_block:
-            if builder.start is not None:
+            node = open_nodes.pop()
+            if not open_nodes:  # (the root: its siblings are not walked)
                 builder.flush()
-            open_blocks.append(tag)
-        elif builder.start is not None:
-            counts = builder.start.tag_counts
-            counts[tag] = counts.get(tag, 0) + 1
-        path.append(tag)
-        if recorded:
-            attrs = node.attributes
-            words, hidden = describe(attrs) if attrs else ("", False)
-            classes.append(words)
-            opened.append(len(rows))
-            rows.append((opened[-2], len(path) - 1, tag, words, hidden))
-            ends.append(0)
-        elif keep_classes:
-            classes.append("")
-        if enter is not None:
-            enter(builder, o, tag, node)
-        push(plan)
-        child = node.last_child
-        while child is not None:
-            push(child)
-            child = child.prev
-    builder.flush()
-    return builder.blocks, table
+                return builder.blocks, table
+            following = node.next
+        node = following
