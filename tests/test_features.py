@@ -84,7 +84,8 @@ def test_text_density_of_a_token_longer_than_a_line():
     long_token = "x" * 100
     lengths = np.array([100, 3, 3])
     flags = np.array([True, True, True])
-    density = text_densities([f"{long_token} abc def"], lengths, flags, np.array([3]))
+    text = f"{long_token} abc def"
+    density = text_densities(np.array([len(text)]), np.array([3.0]), lengths, flags, np.array([3]))
     assert density.tolist() == [1.0]  # line 1: the long token; line 2 (last): "abc def"
 
 

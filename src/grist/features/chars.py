@@ -191,16 +191,6 @@ def run_edges(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return changes[0::2].astype(np.int32), (changes[1::2] - 1).astype(np.int32)
 
 
-def run_starts(mask: np.ndarray) -> np.ndarray:
-    """Where each run of True values in ``mask`` begins (``run_edges``)."""
-    return run_edges(mask)[0]
-
-
-def run_ends(mask: np.ndarray) -> np.ndarray:
-    """Where each run of True values in ``mask`` ends (``run_edges``)."""
-    return run_edges(mask)[1]
-
-
 @dataclass(frozen=True)
 class Tokens:
     """Per-token arrays (one entry per token of the joined texts, ``token_edges``) and per-block

@@ -26,6 +26,7 @@ from grist.features.chars import (
     UNDERSCORE,
     Chars,
     chars_of,
+    run_edges,
 )
 from grist.features.keywords import Keywords
 from grist.features.matrix import FeatureMatrix, side_by_side
@@ -254,13 +255,8 @@ def _title_overlap(lowered: Sequence[str], title: str, chars: Chars | None = Non
     if chars is None:
         chars = chars_of(lowered)
     flags = chars.flags
-    # word edges (where a run of word characters starts, then where it stops, alternating):
-    # the changes along the word mask with a non-word character added at both ends
-    word = np.zeros(len(flags) + 2, bool)
-    word[1:-1] = (flags & (ALNUM | UNDERSCORE)) != 0
-    edges = np.flatnonzero(word[1:] != word[:-1])
-    start, stop = edges[::2], edges[1::2]
-    del word
+    first, last = run_edges((flags & (ALNUM | UNDERSCORE)) != 0)  # the regex words
+    start, stop = first.astype(np.int64), last.astype(np.int64) + 1  # (keys shift by 42 bits)
     n = len(lowered)
     words = chars.count_at(start).astype(float)
     digits = chars.per_block((flags & DECIMAL) != 0)

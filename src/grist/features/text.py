@@ -118,29 +118,18 @@ def _wrapped_density(line_end: np.ndarray, words: np.ndarray, first: int, stop: 
     return float(words_before(start) - words_before(first)) / lines
 
 
-def text_densities(
-    texts: Sequence[str], token_lengths: np.ndarray, word_flags: np.ndarray, counts: np.ndarray
-) -> np.ndarray:
-    """Text density per block; blocks that fit on one line need no wrapping.
+def text_densities(num_chars: np.ndarray, num_words: np.ndarray, token_lengths: np.ndarray,
+                   word_flags: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Text density per block from its characters and words; only blocks longer than a line
+    (``num_chars``) are wrapped, the others' density is their word count.
 
     A line takes as many tokens as fit in 80 columns (a token and one space each), at least
     one; where a line starting at each token ends is found for all tokens at once.
     """
-    owner = np.repeat(np.arange(len(texts), dtype=np.int32), counts)
-    density = _bincount(owner, word_flags, len(texts))
-    del owner
-    _wrap(density, np.fromiter(map(len, texts), int, len(texts)), token_lengths, word_flags,
-          counts)
-    return density
-
-
-def _wrap(density: np.ndarray, num_chars: np.ndarray, token_lengths: np.ndarray,
-          word_flags: np.ndarray, counts: np.ndarray) -> None:
-    """Turn ``density`` (the blocks' word counts) into text densities: blocks longer than a
-    line (``num_chars``) are wrapped (``text_densities``)."""
+    density = num_words.astype(float)
     wrapped = np.flatnonzero(num_chars > LINE_WIDTH)
     if not wrapped.size:
-        return
+        return density
     ends = np.cumsum(counts)
     # 4-byte running sums (pages < 2 GB): a page may hold millions of tokens
     widths = np.zeros(len(token_lengths) + 1, np.int32)
@@ -155,6 +144,7 @@ def _wrap(density: np.ndarray, num_chars: np.ndarray, token_lengths: np.ndarray,
     firsts = (ends - counts)[wrapped].tolist()
     density[wrapped] = [_wrapped_density(line_end, words, first, stop)
                         for first, stop in zip(firsts, stops, strict=True)]
+    return density
 
 
 @lru_cache(maxsize=8)
@@ -290,8 +280,7 @@ def block_features(
     anchor_words = _attribute(blocks, "anchor_words", n)
     anchor_chars = _attribute(blocks, "anchor_chars", n)
     link_density = np.minimum(_quotient(anchor_words, num_tokens), 1.0)
-    density = num_words.copy()
-    _wrap(density, lengths, tok.length, word_flags, tok.counts)
+    density = text_densities(lengths, num_words, tok.length, word_flags, tok.counts)
 
     columns: dict[str, np.ndarray] = {
         "num_chars": num_chars,
