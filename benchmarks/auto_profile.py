@@ -22,7 +22,7 @@ from grist.features.candidates import candidate_features
 from grist.features.context import context_features, with_neighbours
 from grist.features.text import block_features
 from grist.html.load import load_document
-from grist.html.parse import build_dom, check_before_parsing, check_depth
+from grist.html.parse import _check, build_dom, check_depth
 from grist.limits import Limits
 from grist.segment.blocks import segment_elements
 from grist.features.ancestry import ancestry_features
@@ -61,9 +61,10 @@ def stage_times(pages: list) -> dict[str, float]:
     for page in pages:
         doc: Document = timed("load", lambda p=page: load_document(p.html, p.url))
         try:
-            depth_unknown = timed("check_structure",
-                                  lambda d=doc: check_before_parsing(d.html, Limits()))
-            timed("lexbor", lambda d=doc: build_dom(d))
+            found, depth_unknown = timed("check_structure",
+                                         lambda d=doc: _check(d.html, Limits(), parse_next=True))
+            timed("lexbor", lambda d=doc, f=found: build_dom(
+                d, may_hold_noscript=f.named_starts["noscript"] > 0))
             if depth_unknown:
                 timed("check_structure", lambda d=doc: check_depth(d.dom, Limits()))
         except grist.GristError:
@@ -73,8 +74,8 @@ def stage_times(pages: list) -> dict[str, float]:
             continue
         text = timed("text", lambda b=blocks: block_features(b))
         ctx = timed("context", lambda b=blocks, d=doc: context_features(b, d))
-        cand = timed("candidates", lambda b=blocks: candidate_features(b))
         words = text.column("num_words")
+        cand = timed("candidates", lambda b=blocks, w=words: candidate_features(b, w))
         anc = timed("ancestry", lambda b=blocks, e=elements, w=words, t=text: ancestry_features(
             b, e, w, w * t.column("link_density")))
         texts = [b.text for b in blocks]

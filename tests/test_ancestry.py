@@ -128,6 +128,7 @@ def test_markup_shown_as_text_is_measured():
     got = markup_features(['<div class="a"><img src=x></div>', "plain words here"],
                           np.array([3.0, 3.0]))
     assert got.values[:, 0].tolist() == [2.0, 0.0]
+    assert not markup_features(["plain words"], np.array([2.0])).values.any()  # none on the page
 
 
 def test_flag_columns_resolved_in_groups_give_the_same_features(monkeypatch):

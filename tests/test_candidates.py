@@ -74,3 +74,14 @@ def test_article_container_is_the_top_candidate():
 def test_no_blocks_gives_an_empty_matrix():
     matrix = candidate_columns([], [], np.zeros(0), np.zeros(0))
     assert matrix.names == NAMES and matrix.values.shape == (0, len(NAMES))
+
+
+def test_distinct_ranks_keys_as_unique_does():
+    from grist.features.candidates import _distinct as distinct
+
+    keys = np.array([7, 3, 7, 9, 3, 3, 1])
+    unique, where, inverse = distinct(keys)
+    want_unique, want_inverse = np.unique(keys, return_inverse=True)
+    assert unique.tolist() == want_unique.tolist() and inverse.tolist() == want_inverse.tolist()
+    assert keys[where].tolist() == unique.tolist()  # one of each
+    assert [len(a) for a in distinct(np.zeros(0, dtype=np.int64))] == [0, 0, 0]

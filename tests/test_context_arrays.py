@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+import sys
 
 import numpy as np
 
+from grist.features.chars import DECIMAL, UPPER, _flags_of, chars_of
 from grist.features.context import Runs, _title_overlap, common_prefixes
 
 
@@ -20,6 +22,9 @@ def test_stacked_run_queries_answer_each_level_as_alone():
         for level in range(3):
             assert starts[level].tolist() == runs.starts(want[level]).tolist()
             assert ends[level].tolist() == runs.ends(want[level]).tolist()
+        dense = runs.bounds(want - 1)  # (wants of -1 too)
+        assert dense[0].tolist() == runs.starts(want - 1).tolist()
+        assert dense[1].tolist() == runs.ends(want - 1).tolist()
 
 
 def test_common_prefixes_count_shared_leading_components():
@@ -32,10 +37,29 @@ def test_title_overlap_matches_a_regex_word_count():
     texts = ["rivers of the north, rivers!", "the north_side 42 ٤٢ river", "", "İstanbul north²"]
     lowered = [t.lower() for t in texts]
     title_words = {"rivers", "the", "north"}  # words of three letters or more
-    words, hits, cover, digits = _title_overlap(lowered, "Rivers of the NORTH")
+    lower = chars_of(texts).lower
+    words, hits, cover = _title_overlap(lower, "Rivers of the NORTH")
+    (digits,) = lower.bit_counts((DECIMAL,))
     for i, text in enumerate(lowered):
         found = re.findall(r"\w+", text)
         assert words[i] == len(found)
         assert hits[i] == sum(w in title_words for w in found)
         assert cover[i] == len(title_words & set(found)) / len(title_words)
         assert digits[i] == len(re.findall(r"\d", texts[i]))
+
+
+def test_lower_casing_a_character_into_one_keeps_its_class_bits_but_upper():
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        lower = char.lower()
+        if lower != char and len(lower) == 1:
+            assert (_flags_of(char) ^ _flags_of(lower)) & ~UPPER == 0, hex(code)
+
+
+def test_lower_cased_chars_are_those_of_the_lower_cased_texts():
+    texts = ["ΟΔΟΣ Σ\nAB", "Istanbul İzmir | 12", "", "ÀÉ_x"]
+    for sample in (texts, texts[:1] + texts[2:]):  # with and without a length change
+        lower, expected = chars_of(sample).lower, chars_of([t.lower() for t in sample])
+        assert lower.joined == expected.joined
+        assert lower.starts.tolist() == expected.starts.tolist()
+        assert lower.flags.tolist() == [f & ~UPPER for f in expected.flags.tolist()]

@@ -256,3 +256,16 @@ def test_whitespace_helpers_equal_str_split_on_huge_texts(monkeypatch):
         assert whitespace.collapse_spaces(text) == " ".join(text.split())
         assert whitespace.count_tokens(text) == len(_reference_split(text))
         assert "".join(whitespace.space_chunks(text)) == text
+
+
+def test_date_words_are_found_through_the_punctuation_stripped_off_them():
+    # block_features strips only tokens with punctuation (class bit PUNCT) first or last before
+    # looking them up as date words: every character it strips must carry that bit
+    from grist.features.chars import PUNCT, chars_of
+    from grist.features.text import _DATE_PUNCTUATION
+
+    assert all(int(f) & PUNCT for f in chars_of([_DATE_PUNCTUATION]).flags)
+    blocks = [Block(text=t) for t in ("Posted (Monday), 12 March.", "Posted Monday 12 March",
+                                      "Posted today by the editors")]
+    dated = block_features(blocks).column("date_tokens")
+    assert dated[0] == dated[1] > 0 and dated[2] == 0

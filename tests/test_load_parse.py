@@ -122,6 +122,9 @@ def test_the_compiled_checks_find_what_the_python_ones_find(monkeypatch):
     alphabet = "ab <>\t\n\r\x0c\x00\x01\x08\x0b\x0e\x1f\x7f\x80\x9f\xa0é\u20ac\ud800\udfff\U0001f600"
     texts = ["", "plain", "\x7f", "caf\xe9\x85", "\u20ac\x9f", "\U0001f600\x01", "x\udc80"]
     texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60))) for _ in range(500)]
+    wide = "\u20ac" * 9000  # the surrogate scan goes in blocks of 4096 characters: cross them
+    texts += [wide, wide[:4095] + "\ud800" + wide[4096:], wide[:4096] + "\udfff",
+              wide + "\udbff", "\U0001f600" * 5000, "\U0001f600" * 5000 + "\udc00"]
     compiled = [(sniff.controls(t, 0, len(t)), sniff.controls(t, 3, 40), load._has_surrogates(t))
                 for t in texts]
     assert compiled[3] == (1, 1, False) and compiled[6] == (0, 0, True)

@@ -362,6 +362,23 @@ def test_the_compiled_census_counts_what_the_patterns_count(family):
     assert counted.named_starts["b"] == 2 and counted.named_ends["br"] == 1
 
 
+def test_the_compiled_census_counts_long_texts_of_every_width_as_the_patterns_do():
+    # the compiled census counts 16 bytes at a time (bytes summed every 255 steps) and finds
+    # "<" by memchr or 8 characters at a time: texts of every length around those steps, with
+    # the characters it compares at every position, in str of 1, 2 and 4 bytes a character
+    import random
+
+    from grist.html.structure import census, census_by_patterns
+
+    rng = random.Random(11)
+    alphabet = ["a", "b", " ", "\t", "\n", "\f", "\r", "/", '"', "'", ">", "<", "=", "p", "P"]
+    for wide in ("", "\xe9", "\u20ac", "\U0001f600"):
+        for length in (15, 16, 17, 31, 4079, 4080, 4081, 4097, 9000):
+            text = "".join(rng.choice(alphabet) for _ in range(length - len(wide))) + wide
+            for source in (text, text[::-1], "<" + text[1:], text[:-1] + "<"):
+                assert census(source) == census_by_patterns(source), (wide, length)
+
+
 @pytest.mark.parametrize("family", ["soup", "attrs", "rawtext", "foreign"])
 def test_the_compiled_attribute_scan_matches_the_patterns(family):
     import grist.html.structure as structure

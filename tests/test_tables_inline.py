@@ -160,6 +160,9 @@ def test_a_self_closed_iframe_in_noscript_keeps_the_page() -> None:
             "</body></html>")
     assert [b.text for b in blocks_of(page)] == ["The whole article is still here.",
                                                  "A post served without scripts."]
+    # (parsing skips the fix on pages whose census counts no noscript: case must not hide one)
+    assert [b.text for b in blocks_of("<NoScript><iframe src=x/></NoScript><p>Kept.</p>")] == [
+        "Kept."]
     assert close_noscript_raw_text("<NOSCRIPT><STYLE>a{}</NOSCRIPT><p>x") == \
         "<NOSCRIPT><STYLE></style>a{}</NOSCRIPT><p>x"
     closed = "<noscript><iframe src=x></iframe></noscript><p>x"

@@ -39,8 +39,8 @@ def collapse_spaces(text: str) -> str:
 def count_tokens(text: str) -> int:
     """How many words ``text`` holds: its whitespace-separated tokens (``len(text.split())``),
     each ideograph counted as a word of its own (``grist.features.chars.token_edges``)."""
-    if len(text) < HUGE_TEXT:
-        return len(split_words(text))
+    if len(text) < HUGE_TEXT:  # (ASCII holds no ideograph: split() without split_words' calls)
+        return len(text.split() if text.isascii() else split_words(text))
     if may_hold_ideographs(text):  # cut before ideographs too: CJK text has no spaces
         return sum(len(TOKEN_RE.findall(part)) for part in space_chunks(text, TOKEN_CUT))
     return sum(len(part.split()) for part in space_chunks(text))

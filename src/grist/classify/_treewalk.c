@@ -28,8 +28,8 @@ typedef struct {
     uint8_t flags;
 } Node;
 
-/* The forest and the rows: values are feature-major, value of feature j of row r at
- * x[j * rows + r]. */
+/* The forest and the rows: x holds them feature-major, value of feature j of row r at
+ * x[j * rows + r] (walk() transposes the row-major values it is given into it). */
 typedef struct {
     const Node *node;
     const uint32_t *cat_bits;
@@ -103,6 +103,21 @@ static void general_walk(const Walk *w, const int32_t *root, Py_ssize_t trees, P
     }
 }
 
+#define TILE 16 /* rows and features transposed at a time: both sides stay in cache */
+
+/* x, feature-major, from the row-major values (rows x width): tile by tile, which is several
+ * times faster than NumPy's element by element copy of a transposed view. */
+static void transpose(const double *values, Py_ssize_t rows, Py_ssize_t width, double *x) {
+    for (Py_ssize_t r0 = 0; r0 < rows; r0 += TILE) {
+        Py_ssize_t r1 = rows - r0 < TILE ? rows : r0 + TILE;
+        for (Py_ssize_t j0 = 0; j0 < width; j0 += TILE) {
+            Py_ssize_t j1 = width - j0 < TILE ? width : j0 + TILE;
+            for (Py_ssize_t r = r0; r < r1; r++)
+                for (Py_ssize_t j = j0; j < j1; j++) x[j * rows + r] = values[r * width + j];
+        }
+    }
+}
+
 static int check(Py_buffer *buffer, Py_ssize_t count, Py_ssize_t item, const char *name) {
     if (buffer->len != count * item) {
         PyErr_Format(PyExc_ValueError, "walk: %s holds %zd bytes, expected %zd", name,
@@ -113,7 +128,7 @@ static int check(Py_buffer *buffer, Py_ssize_t count, Py_ssize_t item, const cha
 }
 
 /* walk(values, rows, roots, nodes, cat_bits, value, splits, classes, plain, out, contrib)
- * values: float64 width x rows (feature-major); roots: int32 per tree; nodes: one Node record
+ * values: float64 rows x width (row-major); roots: int32 per tree; nodes: one Node record
  * per node; cat_bits: uint32; value: float64 per node; plain: every split is numerical without
  * missing-value rules. out: float64 rows x classes, added to; contrib: float64 rows x
  * (width + 1), added to but for its last column (LightGBM's bias column), or None. Tree t adds
@@ -144,11 +159,17 @@ static PyObject *walk(PyObject *self, PyObject *args) {
          && check(&nodes, total, sizeof(Node), "nodes")
          && check(&out, rows * classes, sizeof(double), "out")
          && (!have_contrib || check(&steps, rows * (width + 1), sizeof(double), "contrib"));
+    double *x = ok ? PyMem_Malloc(rows * width * sizeof(double) + 1) : NULL;
+    if (ok && x == NULL) {
+        PyErr_NoMemory();
+        ok = 0;
+    }
     if (ok) {
-        Walk w = {nodes.buf, cat_bits.buf, value.buf, values.buf, splits, rows};
+        Walk w = {nodes.buf, cat_bits.buf, value.buf, x, splits, rows};
         const int32_t *root = roots.buf;
         double *contrib = have_contrib ? steps.buf : NULL;
         Py_BEGIN_ALLOW_THREADS
+        transpose(values.buf, rows, width, x);
         if (plain && !contrib && width > 0) { /* (an idle row reads its leaf's feature 0) */
             for (Py_ssize_t t = 0; t < trees; t++)
                 for (Py_ssize_t first = 0; first < rows; first += LANES)
@@ -159,6 +180,7 @@ static PyObject *walk(PyObject *self, PyObject *args) {
         }
         Py_END_ALLOW_THREADS
     }
+    PyMem_Free(x);
     for (size_t i = 0; i < count; i++) PyBuffer_Release(all[i]);
     if (have_contrib) PyBuffer_Release(&steps);
     if (!ok) return NULL;

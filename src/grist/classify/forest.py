@@ -134,19 +134,24 @@ class Forest:
         return raw, contrib
 
     def _evaluate_compiled(self, values: np.ndarray, contrib: np.ndarray | None) -> np.ndarray:
-        """The trees' summed output by the C walk (``grist.classify._treewalk``), over
-        feature-major values so that rows at the same node read neighbouring memory; the path
-        contributions are added to ``contrib`` (all but its bias column) when given. Rows go in
-        slices, so the feature-major copy stays small on pages of many blocks."""
+        """The trees' summed output by the C walk (``grist.classify._treewalk``), which walks a
+        feature-major copy of the values so that rows at the same node read neighbouring memory;
+        the path contributions are added to ``contrib`` (all but its bias column) when given.
+        Rows go in slices, so the copy stays small on pages of many blocks."""
         rows = len(values)
         raw = np.zeros((rows, self.classes))
-        plain = not (self.missing_zero.any() or self.missing_nan.any() or self.categorical.any())
         for start in range(0, rows, _ROWS_PER_SLICE):
             end = start + _ROWS_PER_SLICE
-            _treewalk.walk(np.ascontiguousarray(values[start:end].T), min(end, rows) - start,
-                           *self._nodes, self.splits, self.classes, plain, raw[start:end],
-                           None if contrib is None else contrib[start:end])
+            _treewalk.walk(values[start:end], min(end, rows) - start,
+                           *self._nodes, self.splits, self.classes, self._no_missing_rules,
+                           raw[start:end], None if contrib is None else contrib[start:end])
         return raw if self.classes > 1 else raw[:, 0]
+
+    @cached_property
+    def _no_missing_rules(self) -> bool:
+        """Whether every split is numerical without missing-value rules (the C walk's fast
+        path); worked out once per model rather than per call."""
+        return not (self.missing_zero.any() or self.missing_nan.any() or self.categorical.any())
 
     @cached_property
     def _nodes(self) -> tuple[np.ndarray, ...]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, reduce
 
 import numpy as np
 
@@ -75,20 +75,19 @@ COLUMNS = ("num_words", "link_density", "date_tokens", "ctx_cell", "ctx_pre", "c
 
 @lru_cache(maxsize=8)
 def _layout(names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Where the columns the rules read sit in a feature matrix: one index array (the plain
-    columns, then every group's ``anc_`` columns, group after group) and where each group's
-    columns start among the ``anc_`` ones."""
+    """Where the columns the rules read sit in a feature matrix: the plain columns, and every
+    group's ``anc_`` columns, one row per group, short rows padded with their own first column
+    (a repeat leaves a maximum unchanged)."""
     at = {name: i for i, name in enumerate(names)}
-    index = [at[c] for c in COLUMNS]
-    starts = []
-    for words in GROUPS.values():
-        starts.append(len(index) - len(COLUMNS))
-        index += [at[f"anc_{w}"] for w in words]
-    return np.array(index), np.array(starts)
+    width = max(map(len, GROUPS.values()))
+    padded = [[at[f"anc_{w}"] for w in words] for words in GROUPS.values()]
+    return (np.array([at[c] for c in COLUMNS]),
+            np.array([row + row[:1] * (width - len(row)) for row in padded]))
 
 
 _PLAIN = {c: i for i, c in enumerate(COLUMNS)}
 _GROUP = {g: i for i, g in enumerate(GROUPS)}
+_NOISE_CODES = np.array([ROLE_INDEX[k] for k in NOISE_WORDS])
 
 
 class _Evidence:
@@ -96,10 +95,12 @@ class _Evidence:
     column, so each is contiguous), and the nearest ancestor of every word group."""
 
     def __init__(self, matrix: FeatureMatrix) -> None:
-        index, starts = _layout(matrix.names)
-        rows = matrix.values[:, index].T.copy()
-        self.plain = rows[: len(COLUMNS)]
-        self.groups = np.maximum.reduceat(rows[len(COLUMNS) :], starts, axis=0)
+        plain, padded = _layout(matrix.names)
+        columns = matrix.values.T  # (gathering its rows copies them contiguous)
+        self.plain = columns[plain]
+        # one max over the padded (group, column) rows: ``np.maximum.reduceat`` over the groups
+        # takes twice as long on a page's few blocks
+        self.groups = columns[padded].max(axis=1)
 
     def __getitem__(self, name: str) -> np.ndarray:
         return self.plain[_PLAIN[name]]
@@ -107,9 +108,8 @@ class _Evidence:
     def near(self, *groups: str) -> np.ndarray:
         """Closeness (1 / DOM distance, 0 when absent) of the nearest ancestor with any word of
         the groups."""
-        if len(groups) == 1:
-            return self.groups[_GROUP[groups[0]]]
-        return self.groups[[_GROUP[g] for g in groups]].max(axis=0)
+        # (pairwise maxima: cheaper than gathering the rows and reducing them, for a few)
+        return reduce(np.maximum, [self.groups[_GROUP[g]] for g in groups])
 
 
 def structural_roles(matrix: FeatureMatrix) -> np.ndarray:
@@ -121,14 +121,14 @@ def structural_roles(matrix: FeatureMatrix) -> np.ndarray:
 
 def _noise_roles(ev: _Evidence) -> np.ndarray:
     kinds = list(NOISE_WORDS)
-    near = ev.groups[[_GROUP[k] for k in kinds]]  # kinds x blocks (a copy)
+    near = ev.groups[: len(kinds)].copy()  # kinds x blocks (the noise groups come first)
     for kind, tag in (("navigation", "nav"), ("footer", "footer")):
-        row = kinds.index(kind)
-        near[row] = np.maximum.reduce([near[row], ev[f"ctx_tag_{tag}"], 0.5 * ev[f"ctx_in_{tag}"]])
-    footer = kinds.index("footer")
-    near[footer] = np.maximum(near[footer], ev["ctx_copyright"])
-    best = np.argmax(near, axis=0)
-    codes = np.array([ROLE_INDEX[k] for k in kinds])[best]
+        row = near[kinds.index(kind)]
+        np.maximum(row, ev[f"ctx_tag_{tag}"], out=row)
+        np.maximum(row, 0.5 * ev[f"ctx_in_{tag}"], out=row)
+    footer = near[kinds.index("footer")]
+    np.maximum(footer, ev["ctx_copyright"], out=footer)
+    codes = _NOISE_CODES[near.argmax(axis=0)]
     return np.where(near.max(axis=0) > 0, codes, ROLE_INDEX["other"]).astype(np.int8)
 
 
@@ -173,34 +173,38 @@ def derive_roles(matrix: FeatureMatrix, texts: Sequence[str], gold: np.ndarray,
     plain = ((ev["ctx_cell"] == 0) & (ev["ctx_pre"] == 0)
              & (ev["ctx_list_depth"] == 0))
     heading = ev["ctx_heading"]
+    # (masks read by several rules computed once: each is a NumPy call on a page's few blocks)
+    few, unheaded, unlinked = words <= 30, heading == 0, links < 0.5
+    zone_few = in_zone & few
     title_match = (ev["ctx_title_cover"] >= 0.6) & (ev["ctx_title_density"] >= 0.6)
-    title_class = (ev.near("title") >= 0.5) & (words <= 30)
+    title_class = (ev.near("title") >= 0.5) & few
     title_score = 2.0 * (heading == 1) + 2.0 * title_match + title_class + 0.5 * (heading > 0)
-    title_at = np.flatnonzero(in_zone & (words <= 30) & (links < 0.5) & (index <= first)
-                              & (title_score >= 2))
+    title_at = np.flatnonzero(zone_few & unlinked & (index <= first) & (title_score >= 2))
     title = int(title_at[np.argmax(title_score[title_at] * 1000 + title_at)]) \
         if len(title_at) else -1
     top = title if title >= 0 else first
     starts = np.zeros(n, bool)
-    candidates = np.flatnonzero(in_zone & (words <= 30)).tolist()
-    starts[candidates] = [BYLINE_START.match(texts[i]) is not None for i in candidates]
+    candidates = np.flatnonzero(zone_few).tolist()
+    starts[candidates] = list(map(bool, map(BYLINE_START.match, map(texts.__getitem__,
+                                                                    candidates))))
     dated = (ev["date_tokens"] >= 1) & (words <= 12)
     byline_evidence = ((ev["ctx_n_time"] > 0) | (ev.near("byline") >= 0.34)
                        | starts | dated)
     header = (index >= top - 3) & (index <= first + 3)
-    byline = in_zone & header & byline_evidence & (words <= 30) & (index != title)
+    not_title = index != title
+    byline = zone_few & header & byline_evidence & not_title
+    plain_text = plain & unheaded
     figure = (ev["ctx_tag_figcaption"] > 0) | (
-        (ev["ctx_in_figure"] > 0) & plain & (heading == 0)
-        & (ev["ctx_in_blockquote"] == 0))
-    media = (ev.near("media") >= 0.5) & (words <= 30) & plain & (heading == 0)
+        (ev["ctx_in_figure"] > 0) & plain_text & (ev["ctx_in_blockquote"] == 0))
+    media = (ev.near("media") >= 0.5) & few & plain_text
     caption_evidence = figure | (ev.near("caption") >= 0.34) | media
-    caption = in_zone & short & caption_evidence & (links < 0.5) & ~byline & (index != title)
+    caption = in_zone & short & caption_evidence & unlinked & ~byline & not_title
     after_title = (index > title) & (index < first) & (index <= title + 2) if title >= 0 \
         else np.zeros(n, bool)
     sentence = (heading >= 2) | (ev["ctx_ends_sentence"] > 0) | (words >= 12)
     subtitle_class = (ev.near("subtitle") >= 0.5) & header & (index < first)
     subtitle = (in_zone & ~byline & ~caption & (words >= 4) & (words <= 80) & (links < 0.3)
-                & ((after_title & sentence & plain) | subtitle_class) & (index != title))
+                & ((after_title & sentence & plain) | subtitle_class) & not_title)
     roles[subtitle] = ROLE_INDEX["subtitle"]
     roles[caption] = ROLE_INDEX["caption"]
     roles[byline] = ROLE_INDEX["byline"]

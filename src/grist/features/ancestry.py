@@ -36,7 +36,7 @@ import numpy as np
 from grist.document import Block
 from grist.features.context import ids_of
 from grist.features.keywords import Keywords
-from grist.features.matrix import FeatureMatrix, side_by_side
+from grist.features.matrix import FeatureMatrix
 from grist.segment.elements import Elements
 
 # Keywords whose presence anywhere above a block says what it is (body, furniture or noise).
@@ -67,6 +67,7 @@ _ARTICLE_BODY = re.compile(r"article[-_ ]?body")  # schema.org itemprop="article
 _TOKEN = re.compile(r"[a-z0-9]+")
 _KEYWORDS = Keywords(ANCESTRY_KEYWORDS, starts=("nav",))
 _ELEMENT = methodcaller("get", "element", -1)  # a block's element index in its ``info``
+_AT = {name: i for i, name in enumerate(NAMES)}
 
 
 @lru_cache(maxsize=1 << 16)
@@ -85,7 +86,7 @@ def _resolve(jump: np.ndarray) -> np.ndarray:
     points, doubling the stride each round (pointer jumping: log2 of the longest chain rounds)."""
     while True:
         further = jump[jump]
-        if np.array_equal(further, jump):
+        if (further == jump).all():  # (``np.array_equal`` checks in Python first: slower)
             return jump
         jump = further
 
@@ -111,14 +112,15 @@ class _Tree:
         self.end = np.fromiter(elements.end, np.int64, size)
         self.tag, distinct_tags = ids_of(tags)
         self.word, self.distinct_words = ids_of(words)
-        self.article = np.array([t == ARTICLE_TAG for t in distinct_tags])[self.tag]
-        self.noscript = np.array([t == "noscript" for t in distinct_tags])[self.tag]
-        self.main = np.array([t == MAIN_TAG for t in distinct_tags])[self.tag]
+        number = dict(zip(distinct_tags, range(len(distinct_tags))))  # -1: not on the page
+        self.article = self.tag == number.get(ARTICLE_TAG, -1)
+        self.noscript = self.tag == number.get("noscript", -1)
+        self.main = self.tag == number.get(MAIN_TAG, -1)
 
     def keyword_rows(self) -> np.ndarray:
         """Keyword flags of every distinct words string (``distinct_words`` x (keywords +
         articleBody)); an element's row is ``self.word`` of it."""
-        return _KEYWORDS.rows([_word_bits(w) for w in self.distinct_words],
+        return _KEYWORDS.rows(list(map(_word_bits, self.distinct_words)),
                               len(ANCESTRY_KEYWORDS) + 1)
 
     def sibling_groups(self) -> np.ndarray:
@@ -172,9 +174,11 @@ class _Tree:
         return np.argsort(depth, kind="stable"), [0, *np.cumsum(np.bincount(depth)).tolist()]
 
     def subtree_sums(self, values: np.ndarray) -> np.ndarray:
-        """Sum of ``values`` (one row per element) over each element's subtree."""
-        cum = np.concatenate([np.zeros((1, *values.shape[1:])), np.cumsum(values, axis=0)])
-        return cum[self.end] - cum[np.arange(self.size)]
+        """Sum of every row of ``values`` (one column per element) over each element's
+        subtree."""
+        cum = np.zeros((len(values), self.size + 1))
+        np.cumsum(values, axis=1, out=cum[:, 1:])
+        return cum[:, self.end] - cum[:, : self.size]
 
 
 def ancestry_features(blocks: Sequence[Block], elements: Elements | None, counts: np.ndarray,
@@ -192,8 +196,9 @@ def ancestry_features(blocks: Sequence[Block], elements: Elements | None, counts
     at = np.where(known, element, 0)
     total = max(float(counts.sum()), 1.0)
     # Words, link words and blocks under every element.
-    mass = tree.subtree_sums(np.column_stack(
-        [np.bincount(at[known], weights=w[known], minlength=tree.size)
+    placed = at[known]
+    words, link_words, inner = tree.subtree_sums(np.array(
+        [np.bincount(placed, weights=w[known], minlength=tree.size)
          for w in (counts, links, np.ones(n))]))
     k = len(ANCESTRY_KEYWORDS)
     rows = tree.keyword_rows()
@@ -201,50 +206,59 @@ def ancestry_features(blocks: Sequence[Block], elements: Elements | None, counts
     candidates = np.flatnonzero(is_article)
     if not len(candidates):  # no article element: the main element, if any
         candidates = np.flatnonzero(tree.main)
-    article = int(candidates[np.argmax(mass[candidates, 0])]) if len(candidates) else -1
-    nonlink = mass[:, 0] - mass[:, 1]
-    dense_candidates = np.flatnonzero(nonlink >= 0.5 * max(float((counts - links).sum()), 1.0))
+    article = int(candidates[np.argmax(words[candidates])]) if len(candidates) else -1
+    dense_candidates = np.flatnonzero(words - link_words
+                                      >= 0.5 * max(float((counts - links).sum()), 1.0))
     dense = int(dense_candidates[np.argmax(tree.depth[dense_candidates])]) \
         if len(dense_candidates) else -1
     groups = tree.sibling_groups()
     siblings = np.bincount(groups)[groups]
-    is_card = (siblings >= MIN_CARDS) & (mass[:, 2] > 0)
-    marks = np.column_stack([tree.hidden, tree.noscript, is_card, is_article])
-    flagged = np.flatnonzero(rows[:, :k].any(axis=1)[tree.word] | marks.any(axis=1))
-    own = np.hstack([rows[tree.word[flagged], :k], marks[flagged]])
-    nearest = tree.nearest(flagged, own, at)  # blocks x columns: nearest flagged element or -1
+    is_card = (siblings >= MIN_CARDS) & (inner > 0)
+    marks = np.array([tree.hidden, tree.noscript, is_card, is_article])  # own columns k ...
+    hidden, noscript, card_column, article_column = range(k, k + len(marks))
+    flagged = np.flatnonzero(rows[:, :k].any(axis=1)[tree.word] | marks.any(axis=0))
+    own = np.concatenate([rows[tree.word[flagged], :k], marks[:, flagged].T], axis=1)
+    # Most keywords flag no element of a page (a fifth of them do): only the others are
+    # resolved (``found``: blocks x used columns, the nearest flagged element or -1).
+    used = np.flatnonzero(own.any(axis=0))
+    found = tree.nearest(flagged, own[:, used], at)
+    none = np.full(n, -1)
+    nearest = dict(zip(used.tolist(), found.T))
+    out = np.zeros((n, len(NAMES)))
     # 1 / distance to the nearest flagged ancestor-or-self, 0 without one (an infinite distance;
-    # worked in place: at the block cap each of these arrays is some 80 MB)
-    closeness = np.append(tree.depth.astype(float), -np.inf)[nearest[:, : k + 2]]
-    np.subtract(block_depth[:, None], closeness, out=closeness)
-    np.maximum(closeness, 1.0, out=closeness)
-    np.reciprocal(closeness, out=closeness)
-    keywords, columns = closeness[:, :k], []
-    for column in (k, k + 1):  # hidden, noscript: closeness and the page's share of words
-        columns += [closeness[:, column],
-                    np.full(n, float(counts[nearest[:, column] >= 0].sum()) / total)]
-    k += 1  # the card and article columns come one later
+    # worked in place: at the block cap each of these arrays is some 80 MB), written to the
+    # keyword, ``anc_hidden`` and ``anc_noscript`` columns (a page share between the last two)
+    near = np.searchsorted(used, card_column)  # the used keyword, hidden and noscript columns
+    part = np.append(tree.depth.astype(float), -np.inf)[found[:, :near]]
+    np.subtract(block_depth[:, None], part, out=part)
+    np.maximum(part, 1.0, out=part)
+    np.reciprocal(part, out=part)
+    out[:, used[:near] + (used[:near] > hidden)] = part
+    for column, share in ((hidden, "page_hidden_share"), (noscript, "page_noscript_share")):
+        out[:, _AT[share]] = float(counts[nearest.get(column, none) >= 0].sum()) / total
 
     def inside(index: int) -> np.ndarray:
         if index < 0:
             return np.zeros(n)
         return ((element >= index) & (element < tree.end[index])).astype(float)
 
-    in_article = inside(article)
-    other = nearest[:, k + 2]
-    columns += [in_article, np.full(n, mass[article, 0] / total if article >= 0 else 0.0),
-                np.full(n, np.log1p(len(candidates))),
-                ((other >= 0) & (other != article) & (in_article == 0)).astype(float)]
-    in_dense = inside(dense)
-    columns += [in_dense, np.full(n, mass[dense, 0] / total if dense >= 0 else 0.0),
-                np.where(in_dense > 0, block_depth - (tree.depth[dense] if dense >= 0 else 0), 0)]
-    card = nearest[:, k + 1]
-    has = card >= 0
+    in_article, in_dense = inside(article), inside(dense)
+    other = nearest.get(article_column, none)
+    card = nearest.get(card_column, none)
     c = np.maximum(card, 0)
-    group = np.bincount(groups, weights=mass[:, 0])[groups] / total
-    columns += [np.where(has, np.log1p(siblings[c]), 0.0), np.where(has, np.log1p(mass[c, 0]), 0.0),
-                np.where(has, mass[c, 1] / np.maximum(mass[c, 0], 1.0), 0.0),
-                np.where(has, np.log1p(mass[c, 2]), 0.0), np.where(has, group[c], 0.0)]
-    out = np.hstack([keywords, side_by_side(columns)])
+    # the card's siblings, words, link density, blocks and group's share, 0 without a card
+    # (worked as rows of one array: a few NumPy calls instead of one per column)
+    grown = np.log1p(np.array([siblings[c], words[c], inner[c]]))
+    group = np.bincount(groups, weights=words)[groups] / total
+    cards = np.where(card >= 0, [grown[0], grown[1], link_words[c] / np.maximum(words[c], 1.0),
+                                 grown[2], group[c]], 0.0)
+    # (the page-wide columns set by broadcasting a row, the others a few at a time)
+    out[:, [_AT["art_share"], _AT["art_count"], _AT["dense_share"]]] = [
+        words[article] / total if article >= 0 else 0.0, np.log1p(len(candidates)),
+        words[dense] / total if dense >= 0 else 0.0]
+    out[:, [_AT["art_in"], _AT["art_other"], _AT["dense_in"], _AT["dense_dist"]]] = np.array([
+        in_article, (other >= 0) & (other != article) & (in_article == 0), in_dense,
+        np.where(in_dense > 0, block_depth - (tree.depth[dense] if dense >= 0 else 0), 0)]).T
+    out[:, _AT["card_siblings"] :] = cards.T
     out[~known] = 0.0
     return FeatureMatrix(NAMES, out)

@@ -47,19 +47,21 @@ def stage1_features(blocks: Sequence[Block], doc: Document | None,
     blocks two steps away. ``elements``: the page's element table from ``segment_elements``
     (without it the ancestry columns are zeros).
 
-    The blocks' ``str.split()`` word counts are computed once here and handed to the context,
-    container and ancestry features, which all need them. With a ``budget``, its deadline is
-    checked between the feature families (each is one pass of array work over the page's text).
+    The blocks' tokens are found once here: their counts (``str.split()``'s) are handed to the
+    context, container and ancestry features, which all need them, and their characters (with
+    their lower-cased form) to the shallow and context features. With a ``budget``, its
+    deadline is checked between the feature families (each is one pass of array work over the
+    page's text).
     """
     texts = [b.text for b in blocks]
     tokens = tokenize(texts)
     counts = tokens.counts.astype(float)
     links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), counts)
     parts = [block_features(blocks, tokens=tokens)]
-    del tokens
     if budget is not None:
         budget.check("shallow features")
-    parts.append(context_features(blocks, doc, counts))
+    parts.append(context_features(blocks, doc, counts, tokens.chars))
+    del tokens
     if budget is not None:
         budget.check("context features")
     parts += [candidate_features(blocks, counts),
@@ -90,9 +92,9 @@ def _window_means(p: np.ndarray, weight: np.ndarray, radii: Sequence[int]) -> li
     n = len(p)
     index = np.arange(n)
     means = []
-    for radius in radii:
-        lo = np.clip(index - radius, 0, n)
-        hi = np.clip(index + radius + 1, 0, n)
+    for radius in radii:  # (one-sided bounds: ``np.clip`` costs more on a page's few blocks)
+        lo = np.maximum(index - radius, 0)
+        hi = np.minimum(index + radius + 1, n)
         means.append((cp[hi] - cp[lo]) / np.maximum(cw[hi] - cw[lo], 1e-9))
     return means
 
@@ -111,7 +113,7 @@ def _run_edges(paths: Sequence[Hashable] | np.ndarray, p: np.ndarray
         return np.zeros(0), np.zeros(0), np.zeros(0)
     keys = np.asarray(paths)
     starts = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
-    ends = np.append(starts[1:], n) - 1
+    ends = np.concatenate([starts[1:], [n]]) - 1
     run = np.repeat(np.arange(len(starts)), ends - starts + 1)
     padded = np.concatenate([[0.0], p, [0.0]])
     return padded[starts[run]], padded[ends[run] + 2], (ends - starts + 1)[run].astype(float)
@@ -155,7 +157,7 @@ def page_relative(p: np.ndarray, weight: np.ndarray) -> FeatureMatrix:
     last_equal = np.searchsorted(sp, sp, side="right") - 1
     above = (total - through[last_equal]) / total
     otsu = _weighted_otsu(sp, sw)
-    drops = np.diff(sp)
+    drops = sp[1:] - sp[:-1]
     k = int(np.argmax(drops)) if len(drops) else 0
     gap_cut = float((sp[k] + sp[k + 1]) / 2) if len(drops) else float(sp[0])
     gap = float(drops[k]) if len(drops) else 0.0
@@ -193,9 +195,11 @@ def page_signals(stage1: FeatureMatrix) -> FeatureMatrix:
     n = len(stage1)
     if not n:
         return FeatureMatrix(PAGE_SIGNALS, np.zeros((0, len(PAGE_SIGNALS))))
-    computed = np.tile(_page_shares(stage1), (n, 1))
-    copied = stage1.values[:, [stage1.positions[c] for c in PAGE_COPIED]]
-    return FeatureMatrix(PAGE_SIGNALS, np.hstack([computed, copied]))
+    shares = _page_shares(stage1)
+    values = np.empty((n, len(PAGE_SIGNALS)))  # (filled in place: no tiled copy to join)
+    values[:, : len(shares)] = shares
+    values[:, len(shares) :] = stage1.values[:, [stage1.positions[c] for c in PAGE_COPIED]]
+    return FeatureMatrix(PAGE_SIGNALS, values)
 
 
 def first_page_signals(stage1: FeatureMatrix) -> np.ndarray:

@@ -31,6 +31,9 @@ from grist.whitespace import count_tokens
 
 # Points a paragraph gives to its ancestor ``level`` steps up (Readability: 1, 1/2, 1/(3 level)).
 DIVIDERS = (1.0, 2.0, 6.0, 9.0, 12.0)
+# DIVIDERS and their levels 1, 2 ... as columns: one row per level of (level, block) arrays
+_DIVIDERS = np.array(DIVIDERS)[:, None]
+_LEVELS = np.arange(1, len(DIVIDERS) + 1)[:, None]
 # Readability's starting score of a container by its tag (div likely, lists and headings not).
 TAG_BASE = {"div": 5.0, "pre": 3.0, "td": 3.0, "blockquote": 3.0, "article": 5.0, "main": 5.0,
             "section": 3.0, "address": -3.0, "ol": -3.0, "ul": -3.0, "dl": -3.0, "dd": -3.0,
@@ -53,6 +56,12 @@ def _cut(path: str) -> tuple[tuple[str, ...], int]:
         if parts[k] in REGION_TAGS:
             return tuple(parts), k
     return tuple(parts), -1
+
+
+@lru_cache(maxsize=4096)
+def _tag_base(component: str) -> float:
+    """Readability's starting score of a container from its cut path component (``div#4``)."""
+    return TAG_BASE.get(component.partition("#")[0], 0.0)
 
 
 def cut_path(path: str, region: int = 0) -> list[str]:
@@ -89,6 +98,27 @@ def _run_starts(prefix: np.ndarray, depth: int) -> np.ndarray:
     return np.maximum.accumulate(np.concatenate([[0], breaks]))
 
 
+def _distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct ``keys`` ascending, where one of each stands and each key's rank among
+    them: ``np.unique(keys, return_index=True, return_inverse=True)`` but for which of equal
+    keys stands, faster: ``np.unique`` sorts stably to find the first of each."""
+    order = np.argsort(keys)
+    ordered = keys[order]
+    new = np.empty(len(keys), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    inverse = np.empty(len(keys), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], order[new], inverse
+
+
+def _between(n: int, lo: int, hi: int) -> np.ndarray:
+    """1.0 for blocks ``lo`` to ``hi`` of ``n``, 0.0 for the others."""
+    inside = np.zeros(n)
+    inside[lo : hi + 1] = 1.0
+    return inside
+
+
 def candidate_columns(paths: Sequence[Sequence[str]], texts: Sequence[str], words: np.ndarray,
                       links: np.ndarray, which: np.ndarray | None = None) -> FeatureMatrix:
     """The container features of every block from its cut path, text, words and anchor words.
@@ -100,27 +130,28 @@ def candidate_columns(paths: Sequence[Sequence[str]], texts: Sequence[str], word
     if which is None:
         which = np.arange(n)
     para = paragraph_scores(texts)
-    lengths = np.array([len(p) for p in paths])[which]
+    lengths = np.fromiter(map(len, paths), np.int64, len(paths))[which]
     span = int(lengths.max()) + 1
     prefix = common_prefixes(paths, which)
     runs = Runs(prefix)
-    cum = np.concatenate([[0.0], np.cumsum(words)])
-    cum_links = np.concatenate([[0.0], np.cumsum(links)])
-    levels = np.arange(1, len(DIVIDERS) + 1)[:, None]
-    want = np.maximum(lengths - levels, 1)  # (level, block): the ancestors' depths
+    cum, cum_links = np.zeros((2, n + 1))
+    np.cumsum(words, out=cum[1:])
+    np.cumsum(links, out=cum_links[1:])
+    above = lengths - _LEVELS  # (level, block): the ancestors' depths, below 1 past the root
+    want = np.maximum(above, 1)
     lo, hi = runs.starts(want), runs.ends(want)
-    points = np.where(lengths - levels >= 1, para / np.array(DIVIDERS)[:, None], 0.0)
-    unique, first, inverse = np.unique((lo * span + want).ravel(), return_index=True,
-                                       return_inverse=True)
+    points = np.where(above >= 1, para / _DIVIDERS, 0.0)
+    # (any (level, block) of a container stands for it: its run, depth and tag are the same)
+    unique, first, inverse = _distinct((lo * span + want).ravel())
     lo_u, hi_u, depth_u = lo.ravel()[first], hi.ravel()[first], want.ravel()[first]
-    tags = [paths[i][d - 1].partition("#")[0]
-            for i, d in zip(which[first % n].tolist(), depth_u.tolist(), strict=True)]
+    components = [paths[i][d - 1]
+                  for i, d in zip(which[first % n].tolist(), depth_u.tolist(), strict=True)]
     score = np.bincount(inverse, weights=points.ravel(), minlength=len(unique))
-    score = score + np.array([TAG_BASE.get(t, 0.0) for t in tags]) * (score > 0)
+    score = score + np.fromiter(map(_tag_base, components), float, len(unique)) * (score > 0)
     mass = cum[hi_u + 1] - cum[lo_u]
     linkdens = (cum_links[hi_u + 1] - cum_links[lo_u]) / np.maximum(mass, 1.0)
     final = score * (1.0 - linkdens)
-    top = int(np.argmax(final))
+    top = int(final.argmax())
     best = max(float(final[top]), 1e-9)
     per_level = final[inverse].reshape(len(DIVIDERS), n) / best
     top_lo, top_hi, top_depth = int(lo_u[top]), int(hi_u[top]), int(depth_u[top])
@@ -128,16 +159,15 @@ def candidate_columns(paths: Sequence[Sequence[str]], texts: Sequence[str], word
     index = np.arange(n)
     sibling_lo = _run_starts(prefix_arr, top_depth)
     sibling_keys = sibling_lo * span + top_depth
-    place = np.clip(np.searchsorted(unique, sibling_keys), 0, len(unique) - 1)
+    place = np.minimum(np.searchsorted(unique, sibling_keys), len(unique) - 1)
     sibling = np.where(unique[place] == sibling_keys, final[place] / best, 0.0)
     columns = [para, per_level[0], per_level[1], per_level.max(axis=0)]
     columns.append(sibling * (lengths >= top_depth))
-    columns.append(((index >= top_lo) & (index <= top_hi)).astype(float))
+    columns.append(_between(n, top_lo, top_hi))
     for up in (1, 2):
-        lo, hi = _run_around(prefix_arr, top_lo, max(top_depth - up, 1))
-        columns.append(((index >= lo) & (index <= hi)).astype(float))
-    dist = np.where(index < top_lo, index - top_lo, np.where(index > top_hi, index - top_hi, 0))
-    columns.append(dist / n)
+        columns.append(_between(n, *_run_around(prefix_arr, top_lo, max(top_depth - up, 1))))
+    # signed distance to the top run: negative before it, positive after it, 0 inside
+    columns.append((np.minimum(index - top_lo, 0) + np.maximum(index - top_hi, 0)) / n)
     total = max(float(cum[-1]), 1.0)
     columns += [np.full(n, mass[top] / total), np.full(n, linkdens[top]),
                 np.full(n, top_depth / span)]

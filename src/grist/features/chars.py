@@ -15,7 +15,7 @@ import sys
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -36,6 +36,7 @@ CLOSERS = "\"')]}”’»"
 # seed 000 §3.1.2: full stops, question/exclamation marks, semicolons; and the same marks of
 # other scripts: CJK (。！？；), Arabic (؟), Urdu (۔), Devanagari (।, ॥), Ethiopic (።), Armenian (։)
 SENTENCE_ENDS = ".?!;\u3002\uff01\uff1f\uff1b\u061f\u06d4\u0964\u0965\u1362\u0589"
+_NOT_UPPER = 0xFFFF ^ UPPER  # every class bit but UPPER (a positive uint16 mask)
 _UNKNOWN = 0xFFFF  # a code point not classified yet (class bits take 13 bits)
 CHUNK = 1 << 20  # characters turned into code points at a time
 _VECTOR_STEPS = 8  # leading quotes/brackets skipped with array steps; longer runs by str.strip
@@ -101,15 +102,34 @@ class Chars:
     flags: np.ndarray  # uint16 class bits per character
     starts: np.ndarray  # offset of each text in ``joined``
 
-    def per_block(self, mask: np.ndarray) -> np.ndarray:
-        """How many of each text's characters (or the separator after it) are in ``mask``:
-        the positions of its True values, found a chunk at a time (8 bytes each), counted
-        between the texts' starts."""
-        bounds = np.append(self.starts, len(mask))
-        counts = np.zeros(len(self.starts), np.int64)
-        for a in range(0, len(mask), CHUNK):
-            counts += np.diff(np.searchsorted(np.flatnonzero(mask[a : a + CHUNK]), bounds - a))
-        return counts.astype(float)
+    def bit_counts(self, bits: Sequence[int]) -> np.ndarray:
+        """How many of each text's characters have each of the class ``bits`` (one row per
+        bit): the characters' ``bit`` summed per text by one ``reduceat`` (a text's characters
+        run from its start to the next text's), then divided by ``bit``; no positions listed."""
+        counts = np.zeros((len(bits), len(self.starts)))
+        # texts starting at the end of ``joined`` are empty and the last ones: they stay 0
+        starts = self.starts[: self.starts.searchsorted(len(self.flags))]
+        if len(starts):
+            for row, bit in zip(counts, bits, strict=True):
+                sums = np.add.reduceat(self.flags & bit, starts, dtype=np.int64)
+                row[: len(starts)] = sums // bit
+        return counts
+
+    @cached_property
+    def lower(self) -> Chars:
+        """The lower-cased texts, with every class bit but ``UPPER`` (which lower-casing
+        changes): built once, read by both the shallow and the context features.
+
+        Lower-casing the joined texts lower-cases each text apart (the ``\\n`` between them
+        ends a word for the final-sigma rule), and a character lower-cased into one keeps all
+        its other class bits (tests/test_context_arrays.py), so those are reused unless
+        lower-casing changed the length (U+0130)."""
+        lower = self.joined.lower()
+        if len(lower) == len(self.joined):
+            return Chars(lower, self.flags & _NOT_UPPER, self.starts)
+        ends = np.append(self.starts[1:] - 1, len(self.joined)).tolist()
+        chars = chars_of([self.joined[a:b].lower() for a, b in zip(self.starts.tolist(), ends)])
+        return Chars(chars.joined, chars.flags & _NOT_UPPER, chars.starts)
 
     def count_at(self, positions: np.ndarray) -> np.ndarray:
         """How many of the sorted character ``positions`` fall in each text."""
@@ -196,7 +216,7 @@ class Tokens:
     """Per-token arrays (one entry per token of the joined texts, ``token_edges``) and per-block
     character counts."""
 
-    joined: str
+    chars: Chars  # the joined texts and their characters' class bits
     owner: np.ndarray  # block index of each token
     start: np.ndarray  # offset of each token in ``joined``
     length: np.ndarray
@@ -247,8 +267,9 @@ def tokenize(texts: Sequence[str]) -> Tokens:
     held = np.bitwise_or.reduceat(flags, start) if start.size else np.zeros(0, np.uint16)
     body = _skip(chars, start, end, OPENER, forward=True)
     core = _skip(chars, end, start, CLOSER, forward=False)
+    punctuation, full_stops, bars = chars.bit_counts((PUNCT, FULL_STOP, BAR))
     return Tokens(
-        joined=chars.joined,
+        chars=chars,
         owner=owner,
         start=start,
         length=end - start + 1,
@@ -257,7 +278,7 @@ def tokenize(texts: Sequence[str]) -> Tokens:
         first_upper=(body >= 0) & ((flags[body] & UPPER) != 0),
         sentence_end=(core >= 0) & ((flags[core] & STOP) != 0),
         counts=counts,
-        punctuation=chars.per_block((flags & PUNCT) != 0),
-        full_stops=chars.per_block((flags & FULL_STOP) != 0),
-        bars=chars.per_block((flags & BAR) != 0),
+        punctuation=punctuation,
+        full_stops=full_stops,
+        bars=bars,
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import compress, count, repeat
 from math import log1p
 from operator import eq, is_not
@@ -70,6 +70,7 @@ _TAG_INDEX = {t: i for i, t in enumerate(BLOCK_TAGS)}
 _INLINE_INDEX = {t: i for i, t in enumerate(INLINE_COUNTS)}
 _LONG = 1 << 12  # word lengths are capped here in word keys
 _NEVER = np.iinfo(np.int64).min  # a path prefix no run asks for
+DENSE_RUNS = 1 << 18  # entries of the largest table of run edges ``Runs.bounds`` builds
 
 
 @lru_cache(maxsize=1 << 16)
@@ -118,14 +119,20 @@ class Runs:
     """
 
     def __init__(self, prefix: Sequence[int]) -> None:
-        row = np.asarray(prefix, dtype=np.int64)
-        self.n = len(row) + 1
-        self.levels = [self._padded(row, 1)]
+        self.prefix = np.asarray(prefix, dtype=np.int64)
+        self.n = len(self.prefix) + 1
+
+    @cached_property
+    def levels(self) -> list[np.ndarray]:
+        """The sparse table, level ``j`` holding the minima of ``2**j`` boundaries."""
+        row = self.prefix
+        levels = [self._padded(row, 1)]
         step = 1
         while 2 * step < self.n:
             row = np.minimum(row[:-step], row[step:])  # min of prefix[k : k + 2 step]
             step *= 2
-            self.levels.append(self._padded(row, step))
+            levels.append(self._padded(row, step))
+        return levels
 
     def _padded(self, row: np.ndarray, step: int) -> np.ndarray:
         """Level ``row`` shifted by its ``step`` and padded on both sides with a minimum no
@@ -142,6 +149,28 @@ class Runs:
     def ends(self, want: Sequence[int] | np.ndarray) -> np.ndarray:
         """Last block of each block's run."""
         return self._jump(want, forward=True)
+
+    def bounds(self, want: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``starts`` and ``ends`` of each block's run. When the page is small enough for a
+        table of every block's run edges at every ``want`` up to the largest asked for
+        (``DENSE_RUNS`` entries), they are read from it: a few passes over the table cost
+        less than the jumps on the pages of a few hundred blocks most are."""
+        wanted = np.asarray(want, dtype=np.int64)
+        top = int(wanted.max()) if wanted.size else 0
+        if (top + 1) * self.n > DENSE_RUNS:
+            return self.starts(wanted), self.ends(wanted)
+        n = self.n
+        index = np.arange(n)
+        # cut[w, k]: runs of ``want`` w end at block k (and the next starts at k + 1)
+        cut = self.prefix < np.arange(top + 1)[:, None]
+        first = np.zeros((top + 1, n), np.int64)
+        np.multiply(cut, index[1:], out=first[:, 1:])
+        np.maximum.accumulate(first, axis=1, out=first)
+        last = np.full((top + 1, n), n - 1, np.int64)
+        last[:, :-1] = np.where(cut, index[:-1], n - 1)
+        last = np.minimum.accumulate(last[:, ::-1], axis=1)[:, ::-1]
+        rows = np.maximum(wanted, 0)  # (a want below 0 is one of 0: the whole page)
+        return first[rows, index], last[rows, index]
 
     def _jump(self, want: Sequence[int] | np.ndarray, forward: bool) -> np.ndarray:
         """Move each block by halving powers of two while the boundary minimum allows it."""
@@ -203,7 +232,8 @@ def _container_mass(paths: Sequence[Sequence[str]], which: np.ndarray, counts: n
     runs = Runs(common_prefixes(paths, which))
     lengths = np.array([len(p) for p in paths], dtype=np.int64)[which]
     want = np.maximum(lengths - np.array(CONTAINER_LEVELS)[:, None], 1)
-    lo, hi = runs.starts(want), runs.ends(want) + 1
+    lo, hi = runs.bounds(want)
+    hi += 1
     words = cum[hi] - cum[lo]
     share, linkdens = words / total, (cum_links[hi] - cum_links[lo]) / np.maximum(words, 1.0)
     columns: list[np.ndarray] = []
@@ -242,33 +272,29 @@ def _word_key(first: int, last: int, length: int) -> int:
     return (length << 42) | (first << 21) | last
 
 
-def _title_overlap(lowered: Sequence[str], title: str, chars: Chars | None = None
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per lower-cased text: regex words (``\\w+``), how many are title words (of three or
-    more letters) and the share of the distinct title words it holds; also its decimal digits.
-    ``chars``: ``chars_of(lowered)``, when the caller has it already.
+def _title_overlap(chars: Chars, title: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per text of ``chars`` (lower-cased texts): regex words (``\\w+``), how many are title
+    words (of three or more letters) and the share of the distinct title words it holds.
 
-    Counted on code-point arrays (``\\w`` is ``str.isalnum`` or ``_``, ``\\d`` is
-    ``str.isdecimal``; lower-casing keeps digits); only the words whose length and first and
-    last characters match a title word's are sliced out and looked up.
+    Counted on code-point arrays (``\\w`` is ``str.isalnum`` or ``_``); only the words whose
+    length and first and last characters match a title word's are sliced out and looked up.
     """
-    if chars is None:
-        chars = chars_of(lowered)
     flags = chars.flags
     first, last = run_edges((flags & (ALNUM | UNDERSCORE)) != 0)  # the regex words
     start, stop = first.astype(np.int64), last.astype(np.int64) + 1  # (keys shift by 42 bits)
-    n = len(lowered)
+    n = len(chars.starts)
     words = chars.count_at(start).astype(float)
-    digits = chars.per_block((flags & DECIMAL) != 0)
     title_words = title_keywords(title, min_length=3)
     if not title_words or not len(start):
-        return words, np.zeros(n), np.zeros(n), digits
-    wanted = np.array([_word_key(ord(w[0]), ord(w[-1]), min(len(w), _LONG))
-                       for w in title_words], dtype=np.int64)
+        return words, np.zeros(n), np.zeros(n)
+    wanted = np.sort([_word_key(ord(w[0]), ord(w[-1]), min(len(w), _LONG))
+                      for w in title_words])
     # each word's first and last character, in order (a word ends before the next one starts)
     codes = chars.codes_at(np.column_stack([start, stop - 1]).ravel())
     keys = _word_key(codes[::2], codes[1::2], np.minimum(stop - start, _LONG))
-    maybe = np.flatnonzero(np.isin(keys, wanted))  # a few title words: a few comparisons
+    # the keys among the wanted ones (the nearest wanted key at or after each), without
+    # ``np.isin``'s overhead
+    maybe = np.flatnonzero(wanted.take(wanted.searchsorted(keys), mode="clip") == keys)
     tokens = list(map(chars.joined.__getitem__,
                       map(slice, start[maybe].tolist(), stop[maybe].tolist())))
     hit = list(map(title_words.__contains__, tokens))
@@ -276,7 +302,7 @@ def _title_overlap(lowered: Sequence[str], title: str, chars: Chars | None = Non
     hits = np.bincount(np.array(owners, dtype=np.int64), minlength=n).astype(float)
     distinct = set(zip(owners, compress(tokens, hit)))  # (block, title word) pairs
     cover = np.bincount(np.array([owner for owner, _ in distinct], dtype=np.int64), minlength=n)
-    return words, hits, cover / len(title_words), digits
+    return words, hits, cover / len(title_words)
 
 
 def _texts_holding(chars: Chars, needles: Sequence[str]) -> np.ndarray:
@@ -300,16 +326,18 @@ def _floats(function: Callable[..., object], *arguments: Iterable) -> np.ndarray
 
 
 def context_features(blocks: Sequence[Block], doc: Document | None = None,
-                     counts: np.ndarray | None = None) -> FeatureMatrix:
+                     counts: np.ndarray | None = None, chars: Chars | None = None
+                     ) -> FeatureMatrix:
     """One row per block: DOM-context, region, title and position features (see module doc).
 
-    ``counts``: the blocks' ``str.split()`` word counts, when the caller has them already.
+    ``counts``: the blocks' ``str.split()`` word counts, and ``chars``: their texts'
+    ``chars_of`` (``tokenize``'s), when the caller has them already (its lower-cased form,
+    ``Chars.lower``, is then shared with the shallow features).
     """
     n = len(blocks)
     if not n:
         return FeatureMatrix(NAMES, np.zeros((0, len(NAMES))))
     texts, paths = [b.text for b in blocks], [b.path for b in blocks]
-    lowered = list(map(str.lower, texts))
     if counts is None:
         counts = np.array([count_tokens(t) for t in texts], dtype=float)
     links = np.minimum(np.array([b.anchor_words for b in blocks], dtype=float), counts)
@@ -320,8 +348,10 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None,
     path_words, path_blocks = _group_sums(path_ids, counts)
     depth = np.array([b.depth for b in blocks], dtype=float)
     max_depth = int(depth.max()) or 1
-    chars = chars_of(lowered)  # also read for "|", "\u00a9" and "copyright" (lower() keeps them)
-    words, hits, cover, digits = _title_overlap(lowered, doc.title if doc else "", chars)
+    # the lower-cased texts, also read for "|", digits, "\u00a9" and "copyright"
+    lower = (chars_of(texts) if chars is None else chars).lower
+    words, hits, cover = _title_overlap(lower, doc.title if doc else "")
+    digits, bars = lower.bit_counts((DECIMAL, BAR))
     through = np.cumsum(counts)
     kinds = [b.list_kind for b in blocks]
     flags = [_structure_flags([b.tag for b in blocks], path_ids, distinct_paths),
@@ -338,10 +368,10 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None,
         np.arange(n) / max(n - 1, 1), (through - counts) / total, through / total,
         hits / np.maximum(words, 1.0), cover,
         _floats(str.endswith, map(str.rstrip, texts), repeat(_END)),
-        chars.per_block((chars.flags & BAR) != 0) / np.maximum(counts, 1.0),
+        bars / np.maximum(counts, 1.0),
         _floats(str.count, texts, repeat(",")) / np.maximum(counts, 1.0),
         digits / np.maximum(_floats(len, texts), 1.0),
-        _texts_holding(chars, ("\u00a9", "copyright")),
+        _texts_holding(lower, ("\u00a9", "copyright")),
     ]
     split = [tuple(p.split(">")) if p else () for p in distinct_paths]
     columns += _container_mass(split, path_ids, counts, links)
@@ -359,17 +389,18 @@ def with_neighbours(matrix: FeatureMatrix, columns: Sequence[str],
 
 def neighbour_columns(picked: FeatureMatrix, offsets: Sequence[int]) -> FeatureMatrix:
     """The columns of ``picked`` at each block offset (0 beyond the page's edges), named
-    ``prev{k}_{name}`` / ``next{k}_{name}``."""
+    ``prev{k}_{name}`` / ``next{k}_{name}``: each offset's columns are written into their
+    place in one zeroed matrix (no matrix per offset, then joined)."""
     values, n = picked.values, len(picked)
+    width = values.shape[1]
+    out = np.zeros((n, width * len(offsets)), values.dtype)
     names: list[str] = []
-    parts: list[np.ndarray] = []
-    for off in offsets:
-        shifted = np.zeros_like(values)
+    for j, off in enumerate(offsets):
+        shifted = out[:, j * width : (j + 1) * width]
         if off < 0 and n > -off:
             shifted[-off:] = values[:off]
         elif off > 0 and n > off:
             shifted[:-off] = values[off:]
-        parts.append(shifted)
         label = f"prev{-off}" if off < 0 else f"next{off}"
         names += [f"{label}_{c}" for c in picked.names]
-    return FeatureMatrix(tuple(names), np.hstack(parts))
+    return FeatureMatrix(tuple(names), out)

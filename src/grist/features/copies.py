@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from grist.features.context import ids_of
 from grist.features.matrix import FeatureMatrix
 
 NAMES = ("copy_before", "copy_after", "page_copy_share")
@@ -20,24 +21,21 @@ MIN_WORDS = 3
 
 
 def copy_features(texts: Sequence[str], counts: np.ndarray) -> FeatureMatrix:
-    """The copy features of the module doc for every block."""
+    """The copy features of the module doc for every block.
+
+    The long enough blocks' texts are numbered (``ids_of``); a stable sort by number lines up
+    the copies of each text in page order, so the first and last of each run are the first and
+    last copies: no Python work per block."""
     n = len(texts)
     out = np.zeros((n, len(NAMES)))
-    if not n:
-        return FeatureMatrix(NAMES, out)
-    long_enough = (counts >= MIN_WORDS).tolist()
-    first: dict[str, int] = {}
-    last: dict[str, int] = {}
-    for i, (text, kept) in enumerate(zip(texts, long_enough, strict=True)):
-        if kept:
-            first.setdefault(text, i)
-            last[text] = i
-    if first == last:
-        return FeatureMatrix(NAMES, out)  # nothing repeated: the common case, no second pass
-    for i, (text, kept) in enumerate(zip(texts, long_enough, strict=True)):
-        if kept:
-            out[i, 0] = first[text] < i
-            out[i, 1] = last[text] > i
+    kept = np.flatnonzero(counts >= MIN_WORDS)
+    which, distinct = ids_of(list(map(texts.__getitem__, kept.tolist())))
+    if len(distinct) == len(kept):
+        return FeatureMatrix(NAMES, out)  # nothing repeated: the common case
+    order = np.argsort(which, kind="stable")
+    change = np.diff(which[order]) != 0  # between copies of different texts
+    out[kept[order[1:]], 0] = ~change  # not the first copy of its text
+    out[kept[order[:-1]], 1] = ~change  # not the last one
     repeated = (out[:, 0] > 0) | (out[:, 1] > 0)
     out[:, 2] = counts[repeated].sum() / max(float(counts.sum()), 1.0)
     return FeatureMatrix(NAMES, out)

@@ -28,14 +28,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from itertools import compress, repeat
+from itertools import repeat
 from operator import attrgetter, contains, eq, or_
 from pathlib import Path
 
 import numpy as np
 
 from grist.document import Block
-from grist.features.chars import Tokens, chars_of, split_words, token_edges, tokenize
+from grist.features.chars import PUNCT, Tokens, chars_of, split_words, token_edges, tokenize
 from grist.features.matrix import FeatureMatrix, side_by_side
 from grist.features.stopwords import AUTO, guess_language, load_stopwords
 from grist.features.tokens import DAY_WORDS, MONTH_WORDS, alternation
@@ -148,21 +148,27 @@ def text_densities(num_chars: np.ndarray, num_words: np.ndarray, token_lengths: 
 
 
 @lru_cache(maxsize=8)
-def _stop_codes(stop: frozenset[str]) -> dict[str, int]:
-    """``_STOP_CODE`` for every stop word (built once per list)."""
-    return dict.fromkeys(stop, _STOP_CODE)
+def _word_codes(stop: frozenset[str]) -> dict[str, int]:
+    """``_STOP_CODE`` for every stop word plus ``_DATE_CODE`` for every date word that
+    stripping leaves as it is (built once per list)."""
+    codes = dict.fromkeys(stop, _STOP_CODE)
+    for word in _DATE_WORD_SET:
+        if word.strip(_DATE_PUNCTUATION) == word:
+            codes[word] = codes.get(word, 0) | _DATE_CODE
+    return codes
 
 
-def _token_codes(lowered: list[str], stop: frozenset[str]) -> np.ndarray:
+def _token_codes(lowered: list[str], stop: frozenset[str], edged: np.ndarray) -> np.ndarray:
     """Per lower-cased token, ``_STOP_CODE`` if it is a stop word plus ``_DATE_CODE`` if it is
-    a date word once stripped of brackets and punctuation: each distinct token is stripped
-    once, and every token is looked up once, for both."""
-    codes = _stop_codes(stop).copy()
-    distinct = set(lowered)  # (iterated twice below, in the same order: it is not changed)
-    stripped = map(str.strip, distinct, repeat(_DATE_PUNCTUATION))
-    for word in compress(distinct, map(_DATE_WORD_SET.__contains__, stripped)):
-        codes[word] = codes.get(word, 0) | _DATE_CODE
-    return np.fromiter(map(codes.get, lowered, repeat(0)), np.uint8, len(lowered))
+    a date word once stripped of brackets and punctuation: every token is looked up once, for
+    both; stripping can only change the tokens ``edged`` (indices of those with punctuation
+    first or last), so only they are stripped and looked up again."""
+    codes = np.fromiter(map(_word_codes(stop).get, lowered, repeat(0)), np.uint8, len(lowered))
+    picked = edged.tolist()
+    stripped = map(str.strip, map(lowered.__getitem__, picked), repeat(_DATE_PUNCTUATION))
+    dated = np.fromiter(map(_DATE_WORD_SET.__contains__, stripped), bool, len(picked))
+    codes[edged[dated]] |= _DATE_CODE
+    return codes
 
 
 def _date_tokens(joined: str, start: np.ndarray, length: np.ndarray, named: np.ndarray,
@@ -180,20 +186,19 @@ def _date_tokens(joined: str, start: np.ndarray, length: np.ndarray, named: np.n
     return found
 
 
-def _lowered(joined: str, tokens: int) -> list[str]:
-    """The lower-cased tokens of ``joined`` (which has ``tokens`` of them): those of
-    ``split_words`` on the lower-cased text.
+def _lowered(lower: str, tokens: int, joined: str, flags: np.ndarray | None = None) -> list[str]:
+    """The tokens of ``lower``, which is ``joined`` lower-cased and holds ``tokens`` tokens:
+    those of ``split_words`` on it. ``flags``: ``lower``'s class bits, when known.
 
     Lower-casing keeps every character's whitespace-ness, and ``split_words`` only ever cuts
     ``str.split()``'s tokens further: when ``str.split()`` finds ``tokens`` tokens it finds
     them all. Else (ideographs) they are cut by ``token_edges``, which on a page of text is
     faster than ``split_words``'s pattern.
     """
-    lower = joined.lower()
     lowered = lower.split()
     if len(lowered) == tokens:
         return lowered
-    start, end = token_edges(chars_of([lower]).flags)
+    start, end = token_edges(chars_of([lower]).flags if flags is None else flags)
     if len(start) == tokens:
         return list(map(lower.__getitem__, map(slice, start.tolist(), (end + 1).tolist())))
     return [t.lower() for t in split_words(joined)]  # lower-casing merged or split a token
@@ -201,19 +206,24 @@ def _lowered(joined: str, tokens: int) -> list[str]:
 
 def _lowered_chunks(tok: Tokens) -> Iterator[tuple[slice, list[str]]]:
     """The lower-cased tokens, ``TOKEN_CHUNK`` at a time, with the slice of the token arrays
-    they cover: a list of every word of a 20 MB page would take hundreds of megabytes."""
+    they cover: a list of every word of a 20 MB page would take hundreds of megabytes. A page
+    of one chunk reads the lower-cased text the context features read too (``Chars.lower``)."""
     m = len(tok.start)
+    if m <= TOKEN_CHUNK:
+        lower = tok.chars.lower
+        yield slice(0, m), _lowered(lower.joined, m, tok.chars.joined, lower.flags)
+        return
     for first in range(0, m, TOKEN_CHUNK):
         last = min(first + TOKEN_CHUNK, m) - 1
-        piece = tok.joined[int(tok.start[first]) : int(tok.start[last] + tok.length[last])]
-        yield slice(first, last + 1), _lowered(piece, last - first + 1)
+        piece = tok.chars.joined[int(tok.start[first]) : int(tok.start[last] + tok.length[last])]
+        yield slice(first, last + 1), _lowered(piece.lower(), last - first + 1, piece)
 
 
 def stopword_language(texts: Sequence[str]) -> str:
     """The bundled stop-word language covering most of the texts' tokens (what ``"auto"`` picks),
     judged on their first ``LANGUAGE_SAMPLE`` characters."""
     sample = "\n".join(texts)[:LANGUAGE_SAMPLE]
-    return guess_language(_lowered(sample, len(split_words(sample))))
+    return guess_language(_lowered(sample.lower(), len(split_words(sample)), sample))
 
 
 def _attribute(blocks: Sequence[Block], name: str, n: int) -> np.ndarray:
@@ -256,10 +266,13 @@ def block_features(
         stopwords = stopword_language(texts)
     stop = load_stopwords(stopwords, extended=True)
     stop_flags, date_flags = np.zeros(m, bool), np.zeros(m, bool)
+    # the tokens with punctuation first or last: the only ones stripping may change
+    flags = tok.chars.flags
+    edged = ((flags.take(tok.start) | flags.take(tok.start + tok.length - 1)) & PUNCT) != 0
     for part, lowered in _lowered_chunks(tok):
-        codes = _token_codes(lowered, stop)
+        codes = _token_codes(lowered, stop, np.flatnonzero(edged[part]))
         stop_flags[part] = (codes & _STOP_CODE) != 0
-        date_flags[part] = _date_tokens(tok.joined, tok.start[part], tok.length[part],
+        date_flags[part] = _date_tokens(tok.chars.joined, tok.start[part], tok.length[part],
                                         (codes & _DATE_CODE) != 0, tok.digit[part])
 
     word_flags = tok.word

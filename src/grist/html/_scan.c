@@ -1,4 +1,4 @@
-/* Compiled scans of a page's source, in one pass each: the quick bound's counts and tag scans
+/* Compiled scans of a page's source: the quick bound's counts and tag scans
  * (grist.html.structure), the control characters of the binary sniff (grist.html.sniff) and the
  * lone-surrogate check of loading (grist.html.load).
  *
@@ -11,6 +11,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 
 /* Characters that end a tag name or an attribute name: HTML whitespace, "/" and ">". */
 static inline int is_space(Py_UCS4 c) {
@@ -59,12 +60,15 @@ INLINE Py_UCS4 at(const Text *t, Py_ssize_t i) { return PyUnicode_READ(t->kind, 
 typedef struct {
     Py_ssize_t count, length[MAX_NAMES];
     char name[MAX_NAMES][MAX_NAME];
+    uint32_t initials[MAX_NAME]; /* per length, a bit per letter some name of it starts with */
 } Names;
 
-/* Which of the names the tag name at [a, b) is, ASCII case folded; -1 for none. */
+/* Which of the names the tag name at [a, b) is, ASCII case folded; -1 for none. Most tags
+ * (div, span, li) are none, which their length and first letter alone tell. */
 INLINE int which_name(const Text *t, const Names *names, Py_ssize_t a, Py_ssize_t b) {
     Py_ssize_t length = b - a;
-    if (length >= MAX_NAME) return -1;
+    if (length >= MAX_NAME || !(names->initials[length] >> ((at(t, a) | 0x20) - 'a') & 1))
+        return -1;
     char folded[MAX_NAME];
     for (Py_ssize_t i = 0; i < length; i++) folded[i] = (char)(at(t, a + i) | 0x20);
     for (Py_ssize_t k = 0; k < names->count; k++)
@@ -89,20 +93,100 @@ static const unsigned char LATIN1[256] = {
 
 /* Whether `c` starts an attribute after a character that `*after` says may come before one;
  * `*after` then says the same of `c`. */
+#define LATIN1_OF(c) ((c) < 256 ? LATIN1[c] : 0)
 INLINE unsigned attribute_start(Py_UCS4 c, unsigned *after) {
-    unsigned does = c < 256 ? LATIN1[c] : 0;
+    unsigned does = LATIN1_OF(c);
     unsigned starts = *after & !(does & ENDS);
     *after = does & AFTER;
     return starts;
 }
 
+/* The attribute starts of the whole text (the first character never is one), one character at
+ * a time. */
+INLINE Py_ssize_t attribute_starts_of(const Text *t, Py_ssize_t from) {
+    Py_ssize_t count = 0;
+    unsigned after = from > 0 ? LATIN1_OF(at(t, from - 1)) & AFTER : 0;
+    for (Py_ssize_t i = from; i < t->size; i++) count += attribute_start(at(t, i), &after);
+    return count;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* The sum of the 16 bytes of v. */
+static inline Py_ssize_t byte_sum(__m128i v) {
+    __m128i sums = _mm_sad_epu8(v, _mm_setzero_si128());
+    return _mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4);
+}
+
+/* The same count over 16 bytes (or 8 two-byte characters) at a time, with SSE2 (every x86-64
+ * processor has it): a character starts an attribute when the one before it may come before
+ * one and it is not a space, "/" or ">" itself. The rest of the text goes one by one. */
+#define SPACED(eq, v)                                                                        \
+    _mm_or_si128(_mm_or_si128(_mm_or_si128(eq(v, sp), eq(v, tab)), _mm_or_si128(eq(v, lf), eq(v, ff))), \
+                 _mm_or_si128(eq(v, cr), eq(v, slash)))
+#define COUNT_WIDE(type, set1, eq, bytes_per_char)                                             \
+    do {                                                                                     \
+        const type *c = t->data;                                                             \
+        const __m128i sp = set1(' '), tab = set1('\t'), lf = set1('\n'), ff = set1('\f');     \
+        const __m128i cr = set1('\r'), slash = set1('/'), dq = set1('"'), sq = set1('\'');    \
+        const __m128i gt = set1('>');                                                         \
+        const Py_ssize_t step = 16 / sizeof(type);                                            \
+        __m128i bytes = _mm_setzero_si128(); /* per byte: how many (< 256) */                 \
+        int rounds = 0;                                                                      \
+        for (; i + step <= t->size; i += step) {                                              \
+            __m128i now = _mm_loadu_si128((const __m128i *)(c + i));                          \
+            __m128i before = _mm_loadu_si128((const __m128i *)(c + i - 1));                   \
+            __m128i after = _mm_or_si128(SPACED(eq, before),                                  \
+                                         _mm_or_si128(eq(before, dq), eq(before, sq)));       \
+            __m128i never = _mm_or_si128(SPACED(eq, now), eq(now, gt));                       \
+            bytes = _mm_sub_epi8(bytes, _mm_andnot_si128(never, after)); /* true: -1 */       \
+            if (++rounds == 255) {                                                            \
+                count += byte_sum(bytes);                                                     \
+                bytes = _mm_setzero_si128();                                                  \
+                rounds = 0;                                                                   \
+            }                                                                                \
+        }                                                                                    \
+        count = (count + byte_sum(bytes)) / bytes_per_char;                                   \
+    } while (0)
+
+INLINE Py_ssize_t count_attribute_starts(const Text *t) {
+    Py_ssize_t count = 0, i = 1;
+    if (t->kind == PyUnicode_1BYTE_KIND) COUNT_WIDE(Py_UCS1, _mm_set1_epi8, _mm_cmpeq_epi8, 1);
+    else if (t->kind == PyUnicode_2BYTE_KIND) COUNT_WIDE(Py_UCS2, _mm_set1_epi16, _mm_cmpeq_epi16, 2);
+    else i = 0;
+    return count + attribute_starts_of(t, i < t->size ? i : t->size);
+}
+#else
+INLINE Py_ssize_t count_attribute_starts(const Text *t) { return attribute_starts_of(t, 0); }
+#endif
+
+/* Where the next "<" at or after `from` is (the text's size when there is none): memchr on
+ * one-byte text, eight characters at a time on two-byte text (with SSE2). */
+INLINE Py_ssize_t next_open(const Text *t, Py_ssize_t from) {
+    if (from >= t->size) return t->size;
+    if (t->kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *chars = t->data;
+        const Py_UCS1 *found = memchr(chars + from, '<', (size_t)(t->size - from));
+        return found != NULL ? found - chars : t->size;
+    }
+#if defined(__SSE2__)
+    if (t->kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *chars = t->data;
+        const __m128i open = _mm_set1_epi16('<');
+        for (; from + 8 <= t->size; from += 8) {
+            int found = _mm_movemask_epi8(
+                _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(chars + from)), open));
+            if (found) return from + (__builtin_ctz(found) >> 1);
+        }
+    }
+#endif
+    while (from < t->size && at(t, from) != '<') from++;
+    return from;
+}
+
 INLINE void count_all(const Text *t, const Names *names, Counts *out) {
-    unsigned after = 0; /* the previous character may come before an attribute start */
-    Py_ssize_t attributes = 0;
-    for (Py_ssize_t i = 0; i < t->size; i++) {
-        Py_UCS4 c = at(t, i);
-        attributes += attribute_start(c, &after);
-        if (c != '<') continue;
+    out->attributes = count_attribute_starts(t);
+    for (Py_ssize_t i = next_open(t, 0); i < t->size; i = next_open(t, i + 1)) {
         out->opens++;
         if (i + 1 >= t->size) continue;
         Py_UCS4 next = at(t, i + 1);
@@ -122,7 +206,6 @@ INLINE void count_all(const Text *t, const Names *names, Counts *out) {
             if (k >= 0) out->named_starts[k]++;
         }
     }
-    out->attributes = attributes;
 }
 
 /* census(source, names) -> (opens, tags, starts, ends, start_counts, end_counts, attributes)
@@ -150,6 +233,8 @@ static PyObject *census(PyObject *Py_UNUSED(self), PyObject *args) {
             return NULL;
         }
         memcpy(names.name[k], name, length);
+        if (length > 0 && name[0] >= 'a' && name[0] <= 'z')
+            names.initials[length] |= 1u << (name[0] - 'a');
         names.length[k] = length;
     }
     Counts counts = {0};
@@ -341,6 +426,8 @@ static PyObject *controls(PyObject *Py_UNUSED(self), PyObject *args) {
     return PyLong_FromSsize_t(found);
 }
 
+#define SURROGATE_BLOCK 4096 /* characters tested between two looks at the result */
+
 /* has_surrogates(text) -> bool: whether text holds a lone surrogate (U+D800 to U+DFFF). */
 static PyObject *has_surrogates(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *source;
@@ -348,14 +435,24 @@ static PyObject *has_surrogates(PyObject *Py_UNUSED(self), PyObject *args) {
     int kind = PyUnicode_KIND(source);
     const void *data = PyUnicode_DATA(source);
     Py_ssize_t size = PyUnicode_GET_LENGTH(source);
+    /* Blocks of characters are tested without an early exit, so that the compiler can test
+     * many at once; a block that holds one ends the scan. */
     if (kind == PyUnicode_2BYTE_KIND) {
         const Py_UCS2 *chars = data;
-        for (Py_ssize_t i = 0; i < size; i++)
-            if (chars[i] >= 0xD800 && chars[i] <= 0xDFFF) Py_RETURN_TRUE;
+        for (Py_ssize_t i = 0; i < size; i += SURROGATE_BLOCK) {
+            Py_ssize_t end = size - i < SURROGATE_BLOCK ? size : i + SURROGATE_BLOCK;
+            unsigned found = 0;
+            for (Py_ssize_t j = i; j < end; j++) found |= (chars[j] & 0xF800) == 0xD800;
+            if (found) Py_RETURN_TRUE;
+        }
     } else if (kind == PyUnicode_4BYTE_KIND) {
         const Py_UCS4 *chars = data;
-        for (Py_ssize_t i = 0; i < size; i++)
-            if (chars[i] >= 0xD800 && chars[i] <= 0xDFFF) Py_RETURN_TRUE;
+        for (Py_ssize_t i = 0; i < size; i += SURROGATE_BLOCK) {
+            Py_ssize_t end = size - i < SURROGATE_BLOCK ? size : i + SURROGATE_BLOCK;
+            unsigned found = 0;
+            for (Py_ssize_t j = i; j < end; j++) found |= (chars[j] & 0xFFFFF800) == 0xD800;
+            if (found) Py_RETURN_TRUE;
+        }
     }
     Py_RETURN_FALSE; /* a 1-byte str holds Latin-1 only */
 }

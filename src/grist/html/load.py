@@ -90,7 +90,7 @@ def load_document(
         size = utf8_size(source, limits.max_bytes)
         if size > limits.max_bytes:
             raise _size_error(size, limits)
-        if not source.strip():
+        if not source or source.isspace():  # (as ``not source.strip()``, without a copy)
             raise EmptyInputError("the page is empty")
         if source.count("\x00", 0, 4096) > min(len(source), 4096) // 100:
             raise NotHTMLError("the input is not an HTML page: it contains NUL characters")

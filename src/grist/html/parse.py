@@ -47,7 +47,7 @@ def check_tags(found: TagCensus, limits: Limits) -> int:
 def check_structure(source: str, limits: Limits) -> int:
     """Raise LimitExceededError if the page has too many tags, nests too deep, or would make the
     parser build too many elements; return the tag count."""
-    return _check(source, limits, parse_next=False)[0]
+    return _check(source, limits, parse_next=False)[0].tags
 
 
 def check_before_parsing(source: str, limits: Limits) -> bool:
@@ -61,8 +61,9 @@ def check_before_parsing(source: str, limits: Limits) -> bool:
 PARSED_DEPTH = 16_000
 
 
-def _check(source: str, limits: Limits, parse_next: bool) -> tuple[int, bool]:
-    """``check_structure``, and whether the depth is left to ``check_depth`` on the parsed page.
+def _check(source: str, limits: Limits, parse_next: bool) -> tuple[TagCensus, bool]:
+    """``check_structure`` (the page's census), and whether the depth is left to ``check_depth``
+    on the parsed page.
 
     The quick bound counts every start tag as a possible level, so large pages (a few thousand
     tags) pass their depth cap on it alone while nesting twenty deep. When the page is about to
@@ -70,19 +71,19 @@ def _check(source: str, limits: Limits, parse_next: bool) -> tuple[int, bool]:
     ``PARSED_DEPTH``, measuring the parsed tree is far cheaper than running the rules.
     """
     found = census(source)
-    tags = check_tags(found, limits)
+    check_tags(found, limits)
     deferrable = max(limits.max_depth, PARSED_DEPTH) if parse_next else limits.max_depth
     bound = quick_bound(source, deferrable, limits.max_tags, found)  # settles most real pages
     if bound.elements <= limits.max_tags and bound.attribute_work <= ATTRIBUTE_WORK:
         if bound.depth <= limits.max_depth:
-            return tags, False
+            return found, False
         if bound.depth <= deferrable:
-            return tags, True
+            return found, True
     try:
         measure(source, limits.max_depth, limits.max_tags)
     except StructureLimit as hit:
         raise _structure_error(hit, limits) from None
-    return tags, False
+    return found, False
 
 
 def check_depth(dom: LexborHTMLParser, limits: Limits) -> None:
@@ -185,17 +186,21 @@ def parse_document(doc: Document, limits: Limits | None = None) -> Document:
     ``check_structure`` (its depth measured on the parsed tree when only that was in doubt);
     returns ``doc``."""
     limits = limits or Limits()
-    depth_unknown = check_before_parsing(doc.html, limits)
-    dom = build_dom(doc).dom
+    found, depth_unknown = _check(doc.html, limits, parse_next=True)
+    dom = build_dom(doc, may_hold_noscript=found.named_starts["noscript"] > 0).dom
     if depth_unknown and dom is not None:
         check_depth(dom, limits)
     return doc
 
 
-def build_dom(doc: Document) -> Document:
-    """``parse_document`` without the structure check: only for a page that passed it."""
+def build_dom(doc: Document, may_hold_noscript: bool = True) -> Document:
+    """``parse_document`` without the structure check: only for a page that passed it.
+    ``may_hold_noscript=False`` (the census found no ``<noscript``) skips that fix's scan."""
+    source = close_unterminated_title(doc.html)
+    if may_hold_noscript:
+        source = close_noscript_raw_text(source)
     try:
-        doc.dom = LexborHTMLParser(close_noscript_raw_text(close_unterminated_title(doc.html)))
+        doc.dom = LexborHTMLParser(source)
     except (SelectolaxError, MemoryError) as exc:  # within the caps this should not happen
         raise ParseError(f"the HTML parser could not build this page ({exc})") from None
     if not doc.title:

@@ -71,12 +71,12 @@ def _short_reasons(scores: list[float], shifts: list[float] | None, roles: list[
     """Every block's reason (what ``run`` writes on it): its probability, the shift the context
     stage added (``shifts``, when explaining), then what set its label apart: a kept block of
     another role (``kept_not_body``, unless the fallback kept all), a dropped hidden copy, the
-    fallback or a small page. The common head is formatted by ``map`` (no Python frame per
-    block); only the blocks with notes are touched one by one."""
+    fallback or a small page. The common head is formatted in bulk (``%`` formats a float
+    in half the time ``str.format`` takes); only the blocks with notes are touched one by one."""
     if shifts is None:
-        short = list(map("p={:.3f}".format, scores))
+        short = list(map("p=%.3f".__mod__, scores))
     else:
-        short = list(map("p={:.3f}; context {:+.2f}".format, scores, shifts))
+        short = ["p=%.3f; context %+.2f" % pair for pair in zip(scores, shifts)]
     if share is None:
         for i in np.flatnonzero(kept_not_body).tolist():
             short[i] += f"; {roles[i]}, not body"
@@ -164,7 +164,7 @@ def choose_blocks(p: np.ndarray, matrix: FeatureMatrix, texts: Sequence[str], th
                             config.whole_page_words)
     hidden = np.zeros(len(p), dtype=bool)
     for column in HIDING_COLUMNS:  # (an ablation may have left them out)
-        if column in matrix.names:
+        if column in matrix.positions:  # (a dict: the names are a long tuple)
             hidden |= matrix.column(column) > 0
     copies = hidden_copies(texts, words, hidden, chosen.keep) if config.drop_hidden_copies else {}
     if not copies:

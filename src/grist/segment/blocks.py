@@ -137,24 +137,6 @@ class _BlockBuilder:
             else {},  # info
         )
 
-    def text(self, raw: str, node: int) -> None:
-        """Add the visible text ``raw`` (the walk's ``node``-th text node) to the current block,
-        starting one if none is open."""
-        block = self.start
-        if block is None:
-            block = self.start = self._begin()
-            self.first_node = node
-        self.brs = 0
-        self.last_node = node
-        self.pieces.append(raw)
-        if self.open.anchors:
-            block.anchor_chars += len(raw.strip())
-            block.anchor_words += count_tokens(raw)
-
-    def space(self, raw: str) -> None:
-        """Add whitespace-only text to the block open now (outside a block, the walk drops it)."""
-        self.pieces.append(raw)
-
     def _carry_marks(self) -> None:
         """Inline elements open across a block boundary continue in the next block."""
         self.marks = [(0, kind, node, OPEN) for kind, node in self.open_marks]
@@ -227,6 +209,12 @@ _LINE_BREAK: _Tag = ("br", False, False, None, None)  # a <br>: counts towards a
 # ``clippath``): when the walk skips them, it finds a node's plan by its tag id, which selectolax
 # gives much faster than the tag.
 _FOREIGN = frozenset(("svg", "math"))
+# lexbor numbers the tags HTML knows with small integers, the same on every page (below 0xC6 in
+# the lexbor of selectolax 1.0); another tag's id is the address of its entry in the page's own
+# tag table, never this small. Only the plans of the small ids are kept from page to page
+# (``_KNOWN_PLANS``), so the cache is bounded and holds nothing a page made up.
+_STANDARD_TAG_IDS = 1 << 16
+_KNOWN_PLANS: dict[SegmentConfig, dict[int | str | None, _Tag]] = {}
 
 
 def _tag_plan(tag: str | None, config: SegmentConfig) -> _Tag:
@@ -267,8 +255,9 @@ def segment_elements(doc: Document, config: SegmentConfig | None = None,
     # Iterative walk in document order from node to node (first child, else next sibling, else
     # the next sibling of the nearest open element that has one), the open elements on a stack.
     node = root
-    plans: dict[int | str | None, _Tag] = {}  # _tag_plan() of the tag ids (or tags) met so far
     by_id = _FOREIGN <= config.skip_tags
+    known = _KNOWN_PLANS.setdefault(config, {})
+    plans = known.copy()  # _tag_plan() of the tag ids (or tags) met so far
     open_plans: list[_Tag] = []  # the elements open now, outermost first, and their nodes
     open_nodes: list = []
     text_node = -1  # ordinal of the last text node visited
@@ -277,19 +266,33 @@ def segment_elements(doc: Document, config: SegmentConfig | None = None,
     opened, rows, ends = o.elements, table.rows, table.end
     while True:
         key = node.tag_id if by_id else node.tag
-        plan = plans.get(key)
-        if plan is None:
+        try:  # (costs nothing when no exception is raised, unlike calling plans.get)
+            plan = plans[key]
+        except KeyError:  # (rare: most tags' plans come from earlier pages)
             plan = plans[key] = _tag_plan(node.tag, config)
+            if by_id and key < _STANDARD_TAG_IDS:
+                known[key] = plan
         if plan is _TEXT_NODE:
             text_node += 1
             # (whitespace outside a block is dropped: not read)
-            if builder.start is not None or not node.is_empty_text_node:
+            block = builder.start
+            if block is not None or not node.is_empty_text_node:
                 raw = node.text_content
                 if raw:
+                    # visible text joins the block open now, or begins one (inlined: the
+                    # commonest step of the walk)
                     if not raw.isspace():
-                        builder.text(raw, text_node)
-                    elif builder.start is not None:
-                        builder.space(raw)
+                        if block is None:
+                            block = builder.start = builder._begin()
+                            builder.first_node = text_node
+                        builder.brs = 0
+                        builder.last_node = text_node
+                        builder.pieces.append(raw)
+                        if o.anchors:
+                            block.anchor_chars += len(raw.strip())
+                            block.anchor_words += count_tokens(raw)
+                    elif block is not None:
+                        builder.pieces.append(raw)
             following = node.next
         else:
             steps += 1  # (text nodes and ends come with the elements, so are not counted)

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 # Attributes whose values say what an element is, read besides ``id`` and ``class``.
 WORD_ATTRIBUTES = ("itemprop", "role", "data-testid", "data-component")
 _HIDING_STYLE = ("display:none", "visibility:hidden")
+# The attributes besides id and class that ``describe`` reads: most elements have none of them.
+_OTHERS = frozenset((*WORD_ATTRIBUTES, "hidden", "aria-hidden", "style"))
 
 
 def describe(attrs: dict[str, str | None]) -> tuple[str, bool]:
@@ -26,11 +28,11 @@ def describe(attrs: dict[str, str | None]) -> tuple[str, bool]:
     (``hidden``, ``aria-hidden="true"``, an inline ``display:none`` / ``visibility:hidden``).
 
     Most elements have only an id and a class: those are read first, the rest only when the
-    element has more attributes.
+    element has one of the other attributes read (``isdisjoint`` checks without allocating).
     """
     name, cls = attrs.get("id"), attrs.get("class")
     words = f"{name} {cls}" if name and cls else name or cls or ""
-    if len(attrs) <= (name is not None) + (cls is not None):
+    if _OTHERS.isdisjoint(attrs):
         return words, False
     extra = list(filter(None, map(attrs.get, WORD_ATTRIBUTES)))
     if extra:
