@@ -19,6 +19,7 @@ import grist
 from grist.document import Document
 from grist.io.datasets import read_jsonl
 from grist.features.candidates import candidate_features
+from grist.features.chars import tokenize
 from grist.features.context import context_features, with_neighbours
 from grist.features.text import block_features
 from grist.html.load import load_document
@@ -72,9 +73,12 @@ def stage_times(pages: list) -> dict[str, float]:
         blocks, elements = timed("segment", lambda d=doc: segment_elements(d))
         if not blocks:
             continue
-        text = timed("text", lambda b=blocks: block_features(b))
-        ctx = timed("context", lambda b=blocks, d=doc: context_features(b, d))
+        # as stage1_features runs them: the tokens found once, their characters shared
+        tokens = timed("text", lambda b=blocks: tokenize([x.text for x in b]))
+        text = timed("text", lambda b=blocks, k=tokens: block_features(b, tokens=k))
         words = text.column("num_words")
+        ctx = timed("context", lambda b=blocks, d=doc, w=words, k=tokens: context_features(
+            b, d, w, k.chars))
         cand = timed("candidates", lambda b=blocks, w=words: candidate_features(b, w))
         anc = timed("ancestry", lambda b=blocks, e=elements, w=words, t=text: ancestry_features(
             b, e, w, w * t.column("link_density")))
