@@ -34,7 +34,7 @@ from operator import attrgetter, methodcaller
 import numpy as np
 
 from grist.document import Block
-from grist.features.context import ids_of
+from grist.features.numbering import ids_of
 from grist.features.keywords import Keywords
 from grist.features.matrix import FeatureMatrix
 from grist.segment.elements import Elements

@@ -17,10 +17,11 @@ from grist.document import Block, Document
 from grist.features.ancestry import ancestry_features
 from grist.features.candidates import candidate_features
 from grist.features.chars import tokenize
-from grist.features.context import context_features, ids_of, neighbour_columns
+from grist.features.context import context_features, neighbour_columns
 from grist.features.copies import copy_features
 from grist.features.markup import markup_features
 from grist.features.matrix import FeatureMatrix, side_by_side
+from grist.features.numbering import ids_of
 from grist.features.text import block_features
 from grist.limits import Budget
 from grist.segment.elements import Elements

@@ -10,9 +10,9 @@ TKD) and position. ``with_neighbours`` adds the previous/next blocks' values of 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property, lru_cache
-from itertools import compress, count, repeat
+from itertools import compress, repeat
 from math import log1p
 from operator import eq, is_not
 
@@ -30,6 +30,7 @@ from grist.features.chars import (
 )
 from grist.features.keywords import Keywords
 from grist.features.matrix import FeatureMatrix, side_by_side
+from grist.features.numbering import ids_of
 from grist.features.tokens import title_keywords
 from grist.whitespace import count_tokens
 
@@ -184,13 +185,6 @@ class Runs:
             ok = level.take(pos) >= wanted
             pos = pos + ok * step if forward else pos - ok * step
         return pos
-
-
-def ids_of(values: Sequence[Hashable]) -> tuple[np.ndarray, list]:
-    """A number per value (equal values, equal numbers; the distinct values numbered from 0
-    in order of appearance) and the distinct values in that order."""
-    index = dict(zip(dict.fromkeys(values), count()))
-    return np.fromiter(map(index.__getitem__, values), np.int64, len(values)), list(index)
 
 
 def _shared_length(a: Sequence[str], b: Sequence[str]) -> int:

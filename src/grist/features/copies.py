@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from grist.features.context import ids_of
+from grist.features.numbering import ids_of
 from grist.features.matrix import FeatureMatrix
 
 NAMES = ("copy_before", "copy_after", "page_copy_share")
