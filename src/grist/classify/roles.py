@@ -65,6 +65,7 @@ HEADER_ZONE = 25  # blocks before the body's first paragraph where a title may s
 MAX_FURNITURE_WORDS = 60
 
 
+# (the noise groups first, in NOISE_WORDS order: ``_noise_roles`` reads them as the first rows)
 GROUPS = {**NOISE_WORDS, "title": TITLE_WORDS, "subtitle": SUBTITLE_WORDS,
           "byline": BYLINE_WORDS, "caption": CAPTION_WORDS, "media": MEDIA_WORDS}
 COLUMNS = ("num_words", "link_density", "date_tokens", "ctx_cell", "ctx_pre", "ctx_list_depth",

@@ -34,9 +34,9 @@ from operator import attrgetter, methodcaller
 import numpy as np
 
 from grist.document import Block
-from grist.features.numbering import ids_of
 from grist.features.keywords import Keywords
 from grist.features.matrix import FeatureMatrix
+from grist.features.numbering import ids_of
 from grist.segment.elements import Elements
 
 # Keywords whose presence anywhere above a block says what it is (body, furniture or noise).

@@ -24,8 +24,8 @@ import numpy as np
 
 from grist.document import Block
 from grist.features.context import Runs, common_prefixes
-from grist.features.numbering import ids_of
 from grist.features.matrix import FeatureMatrix, side_by_side
+from grist.features.numbering import ids_of
 from grist.segment.blocks import HTML5_BLOCK_TAGS
 from grist.segment.context import REGION_TAGS
 from grist.whitespace import count_tokens

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from grist.features.numbering import ids_of
 from grist.features.matrix import FeatureMatrix
+from grist.features.numbering import ids_of
 
 NAMES = ("copy_before", "copy_after", "page_copy_share")
 MIN_WORDS = 3
