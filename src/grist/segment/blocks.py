@@ -209,7 +209,7 @@ _LINE_BREAK: _Tag = ("br", False, False, None, None)  # a <br>: counts towards a
 # ``clippath``): when the walk skips them, it finds a node's plan by its tag id, which selectolax
 # gives much faster than the tag.
 _FOREIGN = frozenset(("svg", "math"))
-# lexbor numbers the tags HTML knows with small integers, the same on every page (below 0xC6 in
+# lexbor numbers the tags HTML knows with small integers, the same on every page (0xC6 at most in
 # the lexbor of selectolax 1.0); another tag's id is the address of its entry in the page's own
 # tag table, never this small. Only the plans of the small ids are kept from page to page
 # (``_KNOWN_PLANS``), so the cache is bounded and holds nothing a page made up.
