@@ -25,6 +25,24 @@ def test_stacked_run_queries_answer_each_level_as_alone():
         dense = runs.bounds(want - 1)  # (wants of -1 too)
         assert dense[0].tolist() == runs.starts(want - 1).tolist()
         assert dense[1].tolist() == runs.ends(want - 1).tolist()
+        # a later query of smaller wants reads the table the first one built
+        single = np.full(n, int(want.min()))
+        assert [b.tolist() for b in runs.bounds(single)] == [runs.starts(single).tolist(),
+                                                             runs.ends(single).tolist()]
+
+
+def test_run_bounds_of_a_page_too_large_for_the_table_come_from_the_jumps(monkeypatch):
+    import grist.features.context as context
+
+    monkeypatch.setattr(context, "DENSE_RUNS", 8)  # every table here is larger
+    rng = np.random.default_rng(12)
+    for _ in range(30):
+        n = int(rng.integers(5, 40))
+        runs = Runs(rng.integers(0, 5, n - 1).tolist())
+        want = rng.integers(1, 6, (2, n))
+        lo, hi = runs.bounds(want)
+        assert runs._table is None
+        assert lo.tolist() == runs.starts(want).tolist() and hi.tolist() == runs.ends(want).tolist()
 
 
 def test_common_prefixes_count_shared_leading_components():

@@ -83,22 +83,6 @@ def paragraph_scores(texts: Sequence[str]) -> np.ndarray:
     return np.where(chars >= MIN_CHARS, points, 0.0)
 
 
-def _run_around(prefix: np.ndarray, i: int, depth: int) -> tuple[int, int]:
-    """First and last block of the run around block ``i`` sharing ``depth`` path components."""
-    breaks = np.flatnonzero(prefix < depth)  # prefix[k] joins blocks k and k+1
-    k = int(np.searchsorted(breaks, i))  # breaks[k-1] < i <= breaks[k]
-    lo = int(breaks[k - 1]) + 1 if k > 0 else 0
-    hi = int(breaks[k]) if k < len(breaks) else len(prefix)
-    return lo, hi
-
-
-def _run_starts(prefix: np.ndarray, depth: int) -> np.ndarray:
-    """First block of the run around every block sharing ``depth`` path components: one past
-    the last boundary before it (``prefix[k]`` joins blocks k and k+1)."""
-    breaks = np.where(prefix < depth, np.arange(1, len(prefix) + 1), 0)
-    return np.maximum.accumulate(np.concatenate([[0], breaks]))
-
-
 def _distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct ``keys`` ascending, where one of each stands and each key's rank among
     them: ``np.unique(keys, return_index=True, return_inverse=True)`` but for which of equal
@@ -140,7 +124,7 @@ def candidate_columns(paths: Sequence[Sequence[str]], texts: Sequence[str], word
     np.cumsum(links, out=cum_links[1:])
     above = lengths - _LEVELS  # (level, block): the ancestors' depths, below 1 past the root
     want = np.maximum(above, 1)
-    lo, hi = runs.starts(want), runs.ends(want)
+    lo, hi = runs.bounds(want)
     points = np.where(above >= 1, para / _DIVIDERS, 0.0)
     # (any (level, block) of a container stands for it: its run, depth and tag are the same)
     unique, first, inverse = _distinct((lo * span + want).ravel())
@@ -156,17 +140,17 @@ def candidate_columns(paths: Sequence[Sequence[str]], texts: Sequence[str], word
     best = max(float(final[top]), 1e-9)
     per_level = final[inverse].reshape(len(DIVIDERS), n) / best
     top_lo, top_hi, top_depth = int(lo_u[top]), int(hi_u[top]), int(depth_u[top])
-    prefix_arr = np.array(prefix, dtype=int)
     index = np.arange(n)
-    sibling_lo = _run_starts(prefix_arr, top_depth)
+    sibling_lo = runs.bounds(np.full(n, top_depth))[0]  # (top_depth is one of the wants)
     sibling_keys = sibling_lo * span + top_depth
     place = np.minimum(np.searchsorted(unique, sibling_keys), len(unique) - 1)
     sibling = np.where(unique[place] == sibling_keys, final[place] / best, 0.0)
     columns = [para, per_level[0], per_level[1], per_level.max(axis=0)]
     columns.append(sibling * (lengths >= top_depth))
     columns.append(_between(n, top_lo, top_hi))
-    for up in (1, 2):
-        columns.append(_between(n, *_run_around(prefix_arr, top_lo, max(top_depth - up, 1))))
+    for up in (1, 2):  # the runs around the top one's first block, one and two levels up
+        around_lo, around_hi = runs.bounds(np.full(n, max(top_depth - up, 1)))
+        columns.append(_between(n, int(around_lo[top_lo]), int(around_hi[top_lo])))
     # signed distance to the top run: negative before it, positive after it, 0 inside
     columns.append((np.minimum(index - top_lo, 0) + np.maximum(index - top_hi, 0)) / n)
     total = max(float(cum[-1]), 1.0)

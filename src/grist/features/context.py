@@ -122,6 +122,7 @@ class Runs:
     def __init__(self, prefix: Sequence[int]) -> None:
         self.prefix = np.asarray(prefix, dtype=np.int64)
         self.n = len(self.prefix) + 1
+        self._table: tuple[np.ndarray, np.ndarray] | None = None  # ``_edges``, once built
 
     @cached_property
     def levels(self) -> list[np.ndarray]:
@@ -155,11 +156,23 @@ class Runs:
         """``starts`` and ``ends`` of each block's run. When the page is small enough for a
         table of every block's run edges at every ``want`` up to the largest asked for
         (``DENSE_RUNS`` entries), they are read from it: a few passes over the table cost
-        less than the jumps on the pages of a few hundred blocks most are."""
+        less than the jumps on the pages of a few hundred blocks most are, and later queries
+        of smaller ``want`` read the same table."""
         wanted = np.asarray(want, dtype=np.int64)
-        top = int(wanted.max()) if wanted.size else 0
-        if (top + 1) * self.n > DENSE_RUNS:
+        edges = self._edges(int(wanted.max()) if wanted.size else 0)
+        if edges is None:
             return self.starts(wanted), self.ends(wanted)
+        index = np.arange(self.n)
+        rows = np.maximum(wanted, 0)  # (a want below 0 is one of 0: the whole page)
+        return edges[0][rows, index], edges[1][rows, index]
+
+    def _edges(self, top: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """Every block's first and last block of its run at each ``want`` 0 .. ``top`` (or
+        more: the table is kept and reused), None when that table is too large."""
+        if self._table is not None and len(self._table[0]) > top:
+            return self._table
+        if (top + 1) * self.n > DENSE_RUNS:
+            return None
         n = self.n
         index = np.arange(n)
         # cut[w, k]: runs of ``want`` w end at block k (and the next starts at k + 1)
@@ -170,8 +183,8 @@ class Runs:
         last = np.full((top + 1, n), n - 1, np.int64)
         last[:, :-1] = np.where(cut, index[:-1], n - 1)
         last = np.minimum.accumulate(last[:, ::-1], axis=1)[:, ::-1]
-        rows = np.maximum(wanted, 0)  # (a want below 0 is one of 0: the whole page)
-        return first[rows, index], last[rows, index]
+        self._table = first, last
+        return self._table
 
     def _jump(self, want: Sequence[int] | np.ndarray, forward: bool) -> np.ndarray:
         """Move each block by halving powers of two while the boundary minimum allows it."""
