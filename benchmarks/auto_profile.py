@@ -21,6 +21,7 @@ from grist.io.datasets import read_jsonl
 from grist.features.candidates import candidate_features
 from grist.features.chars import tokenize
 from grist.features.context import context_features, with_neighbours
+from grist.features.elementwords import ElementWords
 from grist.features.text import block_features
 from grist.html.load import load_document
 from grist.html.parse import _check, build_dom, check_depth
@@ -36,8 +37,8 @@ from grist.methods.auto import AutoConfig, choose_blocks
 from grist.modelfile import shipped
 from devsets import DATASETS
 
-STAGES = ("load", "check_structure", "lexbor", "segment", "text", "context", "candidates",
-          "ancestry", "copies + markup", "neighbours", "stage1 forest", "page type",
+STAGES = ("load", "check_structure", "lexbor", "segment", "text", "element words", "context",
+          "candidates", "ancestry", "copies + markup", "neighbours", "stage1 forest", "page type",
           "stage2 (features, forest)", "page cut", "roles")
 
 
@@ -77,11 +78,12 @@ def stage_times(pages: list) -> dict[str, float]:
         tokens = timed("text", lambda b=blocks: tokenize([x.text for x in b]))
         text = timed("text", lambda b=blocks, k=tokens: block_features(b, tokens=k))
         words = text.column("num_words")
-        ctx = timed("context", lambda b=blocks, d=doc, w=words, k=tokens: context_features(
-            b, d, w, k.chars))
+        keywords = timed("element words", lambda e=elements: ElementWords(e) if len(e) else None)
+        ctx = timed("context", lambda b=blocks, d=doc, w=words, k=tokens, e=keywords:
+                    context_features(b, d, w, k.chars, e))
         cand = timed("candidates", lambda b=blocks, w=words: candidate_features(b, w))
-        anc = timed("ancestry", lambda b=blocks, e=elements, w=words, t=text: ancestry_features(
-            b, e, w, w * t.column("link_density")))
+        anc = timed("ancestry", lambda b=blocks, e=elements, w=words, t=text, k=keywords:
+                    ancestry_features(b, e, w, w * t.column("link_density"), k))
         texts = [b.text for b in blocks]
         rest = timed("copies + markup", lambda x=texts, w=words: copy_features(x, w).hstack(
             markup_features(x, w)))

@@ -92,6 +92,7 @@ def stage_times(pages: list) -> str:
     """CPU milliseconds per page of each step of ``auto`` (context features and block features
     are also inside "stage-1 features"; the last line is the whole method through ``Extractor``)."""
     from grist.features.context import context_features
+    from grist.features.elementwords import ElementWords
     from grist.features.text import block_features
     from grist.html.load import load_document
     from grist.html.parse import parse_document
@@ -116,8 +117,9 @@ def stage_times(pages: list) -> str:
         blocks, elements = timed("segment", segment_elements, doc)
         if not blocks:
             continue
-        timed("block features (text)", block_features, blocks, doc)
-        timed("context features", context_features, blocks, doc)
+        timed("block features (text)", block_features, blocks)
+        timed("context features", context_features, blocks, doc, None, None,
+              ElementWords(elements) if len(elements) else None)
         matrix = timed("stage-1 features (all)", stage1_features, blocks, doc, elements)
         p1, contrib = timed("stage-1 trees + contributions", model.stage1_scores, matrix, True)
         p2, _ = timed("stage-2 features + trees", model.stage2_scores, matrix,

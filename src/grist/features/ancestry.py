@@ -19,42 +19,24 @@
 
 The element tree is walked with NumPy (pointer jumping to the nearest flagged ancestor, then
 one pass per level of the forest the flagged elements form, subtree sums from the pre-order
-``end`` indices); no per-node Python work besides keyword flags cached per distinct words
-string.
+``end`` indices); no per-node Python work besides the keyword flags, found once per distinct
+words string (``grist.features.elementwords``, shared with the context features).
 """
 
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Sequence
-from functools import lru_cache
-from operator import attrgetter, methodcaller
+from operator import attrgetter, itemgetter
 
 import numpy as np
 
 from grist.document import Block
-from grist.features.keywords import Keywords
+from grist.features.elementwords import ANCESTRY_KEYWORDS, ElementWords, block_elements
 from grist.features.matrix import FeatureMatrix
 from grist.features.numbering import ids_of
 from grist.segment.elements import Elements
 
-# Keywords whose presence anywhere above a block says what it is (body, furniture or noise).
-ANCESTRY_KEYWORDS = (
-    "nav", "menu", "breadcrumb", "pagination", "toolbar", "footer", "copyright", "legal",
-    "header", "masthead", "comment", "reply", "discussion", "disqus", "respond", "related",
-    "recommend", "popular", "trending", "more", "tease", "card", "tile", "rail", "outbrain",
-    "taboola", "widget", "sidebar", "aside", "ad", "ads", "advert", "sponsor", "promo", "banner",
-    "newsletter", "subscribe", "signup", "cookie", "consent", "donate", "paywall", "share",
-    "social", "modal", "popup", "dialog", "article", "content", "post", "body", "entry", "story",
-    "main", "text", "prose", "rich", "markdown", "headline", "title", "heading", "dek",
-    "standfirst", "subtitle", "subhead", "summary", "excerpt", "lede", "intro", "description",
-    "byline", "author", "date", "time", "published", "updated", "dateline", "meta", "bio",
-    "caption", "credit", "figure", "media", "photo", "image", "gallery", "list", "item",
-    "product", "price", "cart", "review", "rating", "search", "login", "user", "avatar", "tag",
-    "label", "btn", "thread", "message", "forum", "question", "answer", "faq", "accordion",
-    "collapse", "tab",
-)
 ARTICLE_TAG, MAIN_TAG = "article", "main"
 MIN_CARDS = 3
 NAMES = (
@@ -63,22 +45,7 @@ NAMES = (
     "art_in", "art_share", "art_count", "art_other", "dense_in", "dense_share", "dense_dist",
     "card_siblings", "card_words", "card_linkdens", "card_blocks", "card_group_share",
 )
-_ARTICLE_BODY = re.compile(r"article[-_ ]?body")  # schema.org itemprop="articleBody"
-_TOKEN = re.compile(r"[a-z0-9]+")
-_KEYWORDS = Keywords(ANCESTRY_KEYWORDS, starts=("nav",))
-_ELEMENT = methodcaller("get", "element", -1)  # a block's element index in its ``info``
 _AT = {name: i for i, name in enumerate(NAMES)}
-
-
-@lru_cache(maxsize=1 << 16)
-def _word_bits(words: str) -> int:
-    """Keyword bits of an element's words (lower-case runs of letters and digits), then (one
-    bit further) whether it names schema.org's articleBody."""
-    lowered = words.lower()
-    bits = _KEYWORDS.bits(_TOKEN.findall(lowered))
-    if _ARTICLE_BODY.search(lowered):
-        bits |= 1 << len(ANCESTRY_KEYWORDS)
-    return bits
 
 
 def _resolve(jump: np.ndarray) -> np.ndarray:
@@ -102,26 +69,18 @@ _COLUMNS_AT_LEAST = 8
 class _Tree:
     """The recorded elements as arrays (parents before children)."""
 
-    def __init__(self, elements: Elements) -> None:
-        parent, depth, tags, words, hidden = zip(*elements.rows)
-        self.size = size = len(parent)
+    def __init__(self, elements: Elements, words: ElementWords) -> None:
+        rows = elements.rows
+        self.size = size = len(rows)
+        self.parent, self.depth, self.word = words.parent, words.depth, words.word
         # (np.fromiter with the count known: faster than np.array on a sequence)
-        self.parent = np.fromiter(parent, np.int64, size)
-        self.depth = np.fromiter(depth, np.int64, size)
-        self.hidden = np.fromiter(hidden, bool, size)
+        self.hidden = np.fromiter(map(itemgetter(4), rows), bool, size)
         self.end = np.fromiter(elements.end, np.int64, size)
-        self.tag, distinct_tags = ids_of(tags)
-        self.word, self.distinct_words = ids_of(words)
+        self.tag, distinct_tags = ids_of(list(map(itemgetter(2), rows)))
         number = dict(zip(distinct_tags, range(len(distinct_tags))))  # -1: not on the page
         self.article = self.tag == number.get(ARTICLE_TAG, -1)
         self.noscript = self.tag == number.get("noscript", -1)
         self.main = self.tag == number.get(MAIN_TAG, -1)
-
-    def keyword_rows(self) -> np.ndarray:
-        """Keyword flags of every distinct words string (``distinct_words`` x (keywords +
-        articleBody)); an element's row is ``self.word`` of it."""
-        return _KEYWORDS.rows(list(map(_word_bits, self.distinct_words)),
-                              len(ANCESTRY_KEYWORDS) + 1)
 
     def sibling_groups(self) -> np.ndarray:
         """A number per element, shared by siblings with the same tag and words (the cards of a
@@ -182,15 +141,18 @@ class _Tree:
 
 
 def ancestry_features(blocks: Sequence[Block], elements: Elements | None, counts: np.ndarray,
-                      links: np.ndarray) -> FeatureMatrix:
+                      links: np.ndarray, element_words: ElementWords | None = None
+                      ) -> FeatureMatrix:
     """The features of the module doc for every block; ``counts`` and ``links`` are the blocks'
-    word and anchor-word counts. Blocks without a recorded element get zeros."""
+    word and anchor-word counts, ``element_words`` the elements' keywords when the caller has them.
+    Blocks without a recorded element get zeros."""
     n = len(blocks)
     if not n or elements is None or not len(elements):
         return FeatureMatrix(NAMES, np.zeros((n, len(NAMES))))
-    tree = _Tree(elements)
-    # (read by maps in C: no Python frame per block)
-    element = np.fromiter(map(_ELEMENT, map(attrgetter("info"), blocks)), np.int64, n)
+    if element_words is None:
+        element_words = ElementWords(elements)
+    tree = _Tree(elements, element_words)
+    element = block_elements(blocks)
     block_depth = np.fromiter(map(attrgetter("depth"), blocks), np.int64, n)
     known = element >= 0
     at = np.where(known, element, 0)
@@ -201,7 +163,7 @@ def ancestry_features(blocks: Sequence[Block], elements: Elements | None, counts
         [np.bincount(placed, weights=w[known], minlength=tree.size)
          for w in (counts, links, np.ones(n))]))
     k = len(ANCESTRY_KEYWORDS)
-    rows = tree.keyword_rows()
+    rows = element_words.ancestry_rows()
     is_article = tree.article | rows[:, k][tree.word]
     candidates = np.flatnonzero(is_article)
     if not len(candidates):  # no article element: the main element, if any

@@ -19,6 +19,7 @@ from grist.features.candidates import candidate_features
 from grist.features.chars import tokenize
 from grist.features.context import context_features, neighbour_columns
 from grist.features.copies import copy_features
+from grist.features.elementwords import ElementWords
 from grist.features.markup import markup_features
 from grist.features.matrix import FeatureMatrix, side_by_side
 from grist.features.numbering import ids_of
@@ -61,12 +62,14 @@ def stage1_features(blocks: Sequence[Block], doc: Document | None,
     parts = [block_features(blocks, tokens=tokens)]
     if budget is not None:
         budget.check("shallow features")
-    parts.append(context_features(blocks, doc, counts, tokens.chars))
+    # the elements' id/class keywords, found once for the context and ancestry features
+    element_words = ElementWords(elements) if elements is not None and len(elements) else None
+    parts.append(context_features(blocks, doc, counts, tokens.chars, element_words))
     del tokens
     if budget is not None:
         budget.check("context features")
     parts += [candidate_features(blocks, counts),
-              ancestry_features(blocks, elements, counts, links),
+              ancestry_features(blocks, elements, counts, links, element_words),
               copy_features(texts, counts), markup_features(texts, counts)]
     parts.append(neighbour_columns(_columns(parts, FAR_COLUMNS), (-2, 2)))
     return FeatureMatrix.concat(parts)  # each part copied once (not the growing matrix)

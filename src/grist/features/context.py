@@ -28,6 +28,7 @@ from grist.features.chars import (
     chars_of,
     run_edges,
 )
+from grist.features.elementwords import CLASS_KEYWORDS, ElementWords
 from grist.features.keywords import Keywords
 from grist.features.matrix import FeatureMatrix, side_by_side
 from grist.features.numbering import ids_of
@@ -39,18 +40,6 @@ BLOCK_TAGS = ("p", "div", "li", "td", "th", "dd", "dt", "pre", "blockquote", "fi
               "option", "body", "span", "center", "address", "summary", "main")
 ANCESTORS = ("article", "main", "section", "nav", "header", "footer", "aside", "form", "table",
              "ul", "ol", "blockquote", "figure", "p", "span", "a", "center", "font", "dl")
-# id/class keywords; a keyword matches a token that contains it (short ones must equal it).
-CLASS_KEYWORDS = ("nav", "menu", "footer", "header", "comment", "share", "social", "related",
-                  "sidebar", "side", "widget", "ad", "ads", "advert", "sponsor", "promo", "banner",
-                  "breadcrumb", "tag", "meta", "byline", "author", "date", "time", "caption",
-                  "article", "content", "post", "body", "entry", "text", "story", "main", "hidden",
-                  "copyright", "login", "subscribe", "newsletter", "popular", "recommend", "link",
-                  "title", "headline", "summary", "teaser", "card", "list", "item", "button", "btn",
-                  "modal", "cookie", "top", "bottom", "col", "wrap", "container", "page", "blog",
-                  "prose", "rich", "intro", "lead", "desc", "detail", "foot", "head", "column",
-                  "right", "left", "search", "more", "next", "prev", "print", "email", "rss",
-                  "widget", "reply", "user", "avatar", "rating", "price", "cart", "product")
-CLASS_KEYWORDS = tuple(dict.fromkeys(CLASS_KEYWORDS))
 _KEYWORDS = Keywords(CLASS_KEYWORDS)
 INLINE_COUNTS = ("a", "img", "b", "strong", "em", "i", "span", "input", "button", "time", "sup")
 CONTAINER_LEVELS = (1, 2, 3, 5)
@@ -83,7 +72,8 @@ def _class_bits(classes: str) -> int:
 
 def _class_flags(classes: Sequence[str]) -> np.ndarray:
     """Keyword flags of every block's id/class string (bool; unpacked once per distinct
-    string, in one NumPy call)."""
+    string, in one NumPy call). ``ElementWords.nearest_context_flags`` gives the same from the
+    element table."""
     which, distinct = ids_of(classes)
     return _KEYWORDS.rows([_class_bits(c) for c in distinct])[which]
 
@@ -333,13 +323,15 @@ def _floats(function: Callable[..., object], *arguments: Iterable) -> np.ndarray
 
 
 def context_features(blocks: Sequence[Block], doc: Document | None = None,
-                     counts: np.ndarray | None = None, chars: Chars | None = None
-                     ) -> FeatureMatrix:
+                     counts: np.ndarray | None = None, chars: Chars | None = None,
+                     element_words: ElementWords | None = None) -> FeatureMatrix:
     """One row per block: DOM-context, region, title and position features (see module doc).
 
     ``counts``: the blocks' ``str.split()`` word counts, and ``chars``: their texts'
     ``chars_of`` (``tokenize``'s), when the caller has them already (its lower-cased form,
-    ``Chars.lower``, is then shared with the shallow features).
+    ``Chars.lower``, is then shared with the shallow features). ``element_words``: the keywords
+    of the page's elements (from the table ``segment_elements`` made with the blocks), which
+    give the class keywords without matching each block's ``info["classes"]`` again.
     """
     n = len(blocks)
     if not n:
@@ -362,7 +354,8 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None,
     through = np.cumsum(counts)
     kinds = [b.list_kind for b in blocks]
     flags = [_structure_flags([b.tag for b in blocks], path_ids, distinct_paths),
-             _class_flags([b.info.get("classes", "") for b in blocks]),
+             _class_flags([b.info.get("classes", "") for b in blocks])
+             if element_words is None else element_words.nearest_context_flags(blocks),
              _inline_counts([b.tag_counts for b in blocks])]
     columns = [
         np.array([b.heading for b in blocks], dtype=float), _floats(eq, kinds, repeat("ul")),

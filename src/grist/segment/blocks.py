@@ -20,7 +20,7 @@ from grist.document import Block, Document
 from grist.errors import GristError, LimitExceededError
 from grist.limits import Budget
 from grist.segment.context import ENTER, LEAVE
-from grist.segment.elements import Elements, describe
+from grist.segment.elements import NEAREST_CLASSES, Elements, describe
 from grist.segment.inline import CLOSE, OPEN, Mark
 from grist.whitespace import collapse_spaces, count_tokens
 
@@ -132,7 +132,8 @@ class _BlockBuilder:
             None,  # marks, set by flush()
             table[3] if in_cell else None,  # table
             None, None, None, None, "page",  # label, reason, score, role, decided_by: defaults
-            {"classes": " ".join(filter(None, o.classes[:-5:-1])), "element": o.elements[-1]}
+            {"classes": " ".join(filter(None, o.classes[: -NEAREST_CLASSES - 1 : -1])),
+             "element": o.elements[-1]}
             if self.config.keep_classes
             else {},  # info
         )

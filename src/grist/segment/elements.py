@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# How many of the innermost elements open at a block's start give their words to
+# ``Block.info["classes"]``.
+NEAREST_CLASSES = 4
 # Attributes whose values say what an element is, read besides ``id`` and ``class``.
 WORD_ATTRIBUTES = ("itemprop", "role", "data-testid", "data-component")
 _HIDING_STYLE = ("display:none", "visibility:hidden")
