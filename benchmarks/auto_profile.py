@@ -24,7 +24,7 @@ from grist.features.context import context_features, with_neighbours
 from grist.features.elementwords import ElementWords
 from grist.features.text import block_features
 from grist.html.load import load_document
-from grist.html.parse import _check, build_dom, check_depth
+from grist.html.parse import build_dom, check_before_parsing, check_depth
 from grist.limits import Limits
 from grist.segment.blocks import segment_elements
 from grist.features.ancestry import ancestry_features
@@ -64,7 +64,7 @@ def stage_times(pages: list) -> dict[str, float]:
         doc: Document = timed("load", lambda p=page: load_document(p.html, p.url))
         try:
             found, depth_unknown = timed("check_structure",
-                                         lambda d=doc: _check(d.html, Limits(), parse_next=True))
+                                         lambda d=doc: check_before_parsing(d.html, Limits()))
             timed("lexbor", lambda d=doc, f=found: build_dom(
                 d, may_hold_noscript=f.named_starts["noscript"] > 0))
             if depth_unknown:

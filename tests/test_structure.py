@@ -210,7 +210,8 @@ def test_a_large_shallow_page_has_its_depth_measured_on_the_parsed_tree():
     page = "<ul>" + "<li><span>item</span></li>" * 3_000 + "</ul>"
     limits = Limits()
     assert quick_bound(page).depth > limits.max_depth
-    assert check_before_parsing(page, limits)  # left to the parsed tree
+    found, depth_unknown = check_before_parsing(page, limits)
+    assert depth_unknown and found.starts == 6_001  # left to the parsed tree
     doc = parse_document(load_document(page), limits)
     assert tree_depth(doc.dom) == built(page).depth == 3
     assert check_structure(page, limits) > 0  # the rules, for methods that never parse
@@ -221,7 +222,7 @@ def test_a_page_past_the_depth_cap_is_refused_either_way(depth, parsed_first):
     page = "<div>" * depth + "x"
     limits = Limits()
     if parsed_first:  # within what the parser nests quickly: the parsed tree is measured
-        assert check_before_parsing(page, limits)
+        assert check_before_parsing(page, limits)[1]
     with pytest.raises(LimitExceededError, match="max_depth"):
         parse_document(load_document(page), limits)
     with pytest.raises(LimitExceededError, match="max_depth"):

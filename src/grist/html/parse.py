@@ -50,10 +50,10 @@ def check_structure(source: str, limits: Limits) -> int:
     return _check(source, limits, parse_next=False)[0].tags
 
 
-def check_before_parsing(source: str, limits: Limits) -> bool:
-    """``check_structure`` for a page about to be parsed: True when its depth is left to
-    ``check_depth`` on the parsed tree."""
-    return _check(source, limits, parse_next=True)[1]
+def check_before_parsing(source: str, limits: Limits) -> tuple[TagCensus, bool]:
+    """``check_structure`` for a page about to be parsed: the page's census, and True when its
+    depth is left to ``check_depth`` on the parsed tree."""
+    return _check(source, limits, parse_next=True)
 
 
 # Nesting the parser may be asked to build before its depth is known: lexbor nests 16,000
@@ -186,7 +186,7 @@ def parse_document(doc: Document, limits: Limits | None = None) -> Document:
     ``check_structure`` (its depth measured on the parsed tree when only that was in doubt);
     returns ``doc``."""
     limits = limits or Limits()
-    found, depth_unknown = _check(doc.html, limits, parse_next=True)
+    found, depth_unknown = check_before_parsing(doc.html, limits)
     dom = build_dom(doc, may_hold_noscript=found.named_starts["noscript"] > 0).dom
     if depth_unknown and dom is not None:
         check_depth(dom, limits)
