@@ -1,10 +1,12 @@
 """DOM-context features of blocks: where a block sits in the page, not what its text says.
 
-Tag and ancestor tags, id/class keywords of the enclosing elements (``block.info["classes"]``),
-depth, the text mass of the containers around the block, region aggregates (blocks sharing
-``block.region`` or the exact DOM path), title-keyword overlap (seed 000 Eq. 4's idea, seed 004's
-TKD) and position. ``with_neighbours`` adds the previous/next blocks' values of chosen columns
-(seed 000 §4.1.2: the tree looks at the previous, current and next block).
+Tag and ancestor tags, id/class keywords of the four nearest enclosing elements
+(``block.info["classes"]``, or the page's element table through
+``grist.features.elementwords``), depth, the text mass of the containers around the block,
+region aggregates (blocks sharing ``block.region`` or the exact DOM path), title-keyword
+overlap (seed 000 Eq. 4's idea, seed 004's TKD) and position. ``with_neighbours`` adds the
+previous/next blocks' values of chosen columns (seed 000 §4.1.2: the tree looks at the
+previous, current and next block).
 """
 
 from __future__ import annotations
