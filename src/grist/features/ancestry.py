@@ -46,6 +46,9 @@ NAMES = (
     "card_siblings", "card_words", "card_linkdens", "card_blocks", "card_group_share",
 )
 _AT = {name: i for i, name in enumerate(NAMES)}
+# Where the distance columns go in NAMES: the keywords' own columns, then (after the keyword and
+# hidden marks ``ancestry_features`` adds) ``anc_hidden`` and ``anc_noscript``.
+_DISTANCE_AT = np.array([*range(len(ANCESTRY_KEYWORDS)), _AT["anc_hidden"], _AT["anc_noscript"]])
 
 
 def _resolve(jump: np.ndarray) -> np.ndarray:
@@ -189,13 +192,13 @@ def ancestry_features(blocks: Sequence[Block], elements: Elements | None, counts
     out = np.zeros((n, len(NAMES)))
     # 1 / distance to the nearest flagged ancestor-or-self, 0 without one (an infinite distance;
     # worked in place: at the block cap each of these arrays is some 80 MB), written to the
-    # keyword, ``anc_hidden`` and ``anc_noscript`` columns (a page share between the last two)
+    # keyword, ``anc_hidden`` and ``anc_noscript`` columns
     near = np.searchsorted(used, card_column)  # the used keyword, hidden and noscript columns
     part = np.append(tree.depth.astype(float), -np.inf)[found[:, :near]]
     np.subtract(block_depth[:, None], part, out=part)
     np.maximum(part, 1.0, out=part)
     np.reciprocal(part, out=part)
-    out[:, used[:near] + (used[:near] > hidden)] = part
+    out[:, _DISTANCE_AT[used[:near]]] = part
     for column, share in ((hidden, "page_hidden_share"), (noscript, "page_noscript_share")):
         out[:, _AT[share]] = float(counts[nearest.get(column, none) >= 0].sum()) / total
 
