@@ -369,3 +369,14 @@ def test_on_small_data_the_seed_changes_the_trees_only_through_the_sampling_frac
     assert sampled[0] != sampled[1]
     whole = trees(feature_fraction=1.0, bagging_fraction=1.0)
     assert whole[0] == whole[1]
+
+
+def test_matrices_with_the_same_names_share_their_column_index():
+    first = FeatureMatrix(("a", "b", "c"), np.arange(6.0).reshape(2, 3))
+    second = FeatureMatrix(["a", "b", "c"], np.zeros((1, 3)))  # names given as a list
+    assert first.positions is second.positions
+    assert first.column("c").tolist() == [2.0, 5.0] and second.column("b").tolist() == [0.0]
+    other = FeatureMatrix(("c", "a"), np.array([[7.0, 8.0]]))
+    assert other.positions == {"c": 0, "a": 1} and other.column("a").tolist() == [8.0]
+    with pytest.raises(ValueError, match="no feature named 'd'"):
+        first.column("d")
