@@ -11,7 +11,6 @@ previous, current and next block).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property, lru_cache
 from itertools import compress, repeat
@@ -30,8 +29,7 @@ from grist.features.chars import (
     chars_of,
     run_edges,
 )
-from grist.features.elementwords import CLASS_KEYWORDS, ElementWords
-from grist.features.keywords import Keywords
+from grist.features.elementwords import CLASS_KEYWORDS, ElementWords, class_string_flags
 from grist.features.matrix import FeatureMatrix, side_by_side
 from grist.features.numbering import ids_of
 from grist.features.tokens import title_keywords
@@ -42,7 +40,6 @@ BLOCK_TAGS = ("p", "div", "li", "td", "th", "dd", "dt", "pre", "blockquote", "fi
               "option", "body", "span", "center", "address", "summary", "main")
 ANCESTORS = ("article", "main", "section", "nav", "header", "footer", "aside", "form", "table",
              "ul", "ol", "blockquote", "figure", "p", "span", "a", "center", "font", "dl")
-_KEYWORDS = Keywords(CLASS_KEYWORDS)
 INLINE_COUNTS = ("a", "img", "b", "strong", "em", "i", "span", "input", "button", "time", "sup")
 CONTAINER_LEVELS = (1, 2, 3, 5)
 NAMES = (*(f"ctx_tag_{t}" for t in BLOCK_TAGS), "ctx_tag_other",
@@ -56,28 +53,12 @@ NAMES = (*(f"ctx_tag_{t}" for t in BLOCK_TAGS), "ctx_tag_other",
          *(f"ctx_up{lv}_{s}" for lv in CONTAINER_LEVELS for s in ("share", "linkdens", "blocks")),
          "ctx_page_words", "ctx_page_blocks")
 
-_TOKEN = re.compile(r"[a-z0-9]+")
 _END = (".", "!", "?", '"', "\u201d", ":", ")")
 _TAG_INDEX = {t: i for i, t in enumerate(BLOCK_TAGS)}
 _INLINE_INDEX = {t: i for i, t in enumerate(INLINE_COUNTS)}
 _LONG = 1 << 12  # word lengths are capped here in word keys
 _NEVER = np.iinfo(np.int64).min  # a path prefix no run asks for
 DENSE_RUNS = 1 << 18  # entries of the largest table of run edges ``Runs.bounds`` builds
-
-
-@lru_cache(maxsize=1 << 16)
-def _class_bits(classes: str) -> int:
-    """Keyword bits of an id/class string (cached: pages of a site repeat the same strings;
-    tokens, cached in ``_KEYWORDS``, recur across sites)."""
-    return _KEYWORDS.bits(_TOKEN.findall(classes.lower()))
-
-
-def _class_flags(classes: Sequence[str]) -> np.ndarray:
-    """Keyword flags of every block's id/class string (bool; unpacked once per distinct
-    string, in one NumPy call). ``ElementWords.nearest_context_flags`` gives the same from the
-    element table."""
-    which, distinct = ids_of(classes)
-    return _KEYWORDS.rows([_class_bits(c) for c in distinct])[which]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -356,7 +337,7 @@ def context_features(blocks: Sequence[Block], doc: Document | None = None,
     through = np.cumsum(counts)
     kinds = [b.list_kind for b in blocks]
     flags = [_structure_flags([b.tag for b in blocks], path_ids, distinct_paths),
-             _class_flags([b.info.get("classes", "") for b in blocks])
+             class_string_flags([b.info.get("classes", "") for b in blocks])
              if element_words is None else element_words.nearest_context_flags(blocks),
              _inline_counts([b.tag_counts for b in blocks])]
     columns = [

@@ -6,8 +6,8 @@ Two feature families read the words of the elements above a block (``grist.segme
 ancestor holding each of its own keywords (``anc_*``). Both vocabularies are matched in one
 pass over each distinct words string of the page, and a block's four-nearest flags are the
 union of its elements' flags. Matching each block's joined string of four elements again
-(as the context features do for blocks without an element table, from
-``Block.info["classes"]`` alone) cost as much as the ancestry flags on pages of unseen sites.
+(``class_string_flags``, for blocks without an element table) cost as much as the ancestry
+flags on pages of unseen sites.
 """
 
 from __future__ import annotations
@@ -96,10 +96,7 @@ class ElementWords:
         self.parent = np.fromiter(map(itemgetter(0), rows), np.int64, size)
         self.depth = np.fromiter(map(itemgetter(1), rows), np.int64, size)
         self.word, self.distinct = ids_of(list(map(itemgetter(3), rows)))
-        packed = b"".join(map(int.to_bytes, map(_word_bits, self.distinct), repeat(8 * _WORDS),
-                              repeat("little")))
-        # (bits as 64-bit words: the union over four elements is a few ORs of short rows)
-        self.packed = np.frombuffer(packed, np.uint64).reshape(len(self.distinct), _WORDS)
+        self.packed = _packed(self.distinct)
 
     def ancestry_rows(self) -> np.ndarray:
         """Bool rows (``distinct`` x (ancestry keywords + articleBody)) of the ancestry
@@ -109,8 +106,8 @@ class ElementWords:
 
     def nearest_context_flags(self, blocks: Sequence[Block]) -> np.ndarray:
         """Bool rows (blocks x ``CLASS_KEYWORDS``): the context keywords of the words of each
-        block's ``NEAREST_CLASSES`` innermost elements, as the context features read them from
-        ``Block.info["classes"]``. The recorded elements among them are those on the chain up
+        block's ``NEAREST_CLASSES`` innermost elements, as ``class_string_flags`` reads them
+        from ``Block.info["classes"]``. The recorded elements among them are those on the chain up
         from the block's element with a DOM depth of at least ``Block.depth - NEAREST_CLASSES``
         (the plain inline elements between are not recorded and have no words)."""
         at = block_elements(blocks)
@@ -124,6 +121,22 @@ class ElementWords:
             union |= self.packed[self.word[at]] * within[:, None]
             at = np.where(within, self.parent[at], -1)
         return _unpack(union)[:, _CONTEXT_AT:ARTICLE_BODY_AT]
+
+def class_string_flags(classes: Sequence[str]) -> np.ndarray:
+    """Bool rows (strings x ``CLASS_KEYWORDS``): the context keywords of id/class strings such
+    as ``Block.info["classes"]``, for blocks without an element table (each distinct string
+    matched once)."""
+    which, distinct = ids_of(classes)
+    return _unpack(_packed(distinct))[which, _CONTEXT_AT:ARTICLE_BODY_AT]
+
+
+def _packed(strings: Sequence[str]) -> np.ndarray:
+    """The bits of each words string as rows of 64-bit words (so that the union over four
+    elements is a few ORs of short rows)."""
+    packed = b"".join(map(int.to_bytes, map(_word_bits, strings), repeat(8 * _WORDS),
+                          repeat("little")))
+    return np.frombuffer(packed, np.uint64).reshape(len(strings), _WORDS)
+
 
 def _unpack(packed: np.ndarray) -> np.ndarray:
     """Bool rows of the ``_WIDTH`` bits of each row of 64-bit words."""
