@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
@@ -210,10 +211,8 @@ def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
             blocks, names, labels, scores, short, p1.tolist(), strict=True):
         block.role, block.label, block.score, block.reason = role, label, score, reason
         block.info["stage1"] = first
-    reasons = None
-    if config.explain:
-        def reasons() -> list[str]:
-            return full_reasons(short, keep, matrix, model, config.top_features)
+    reasons = (partial(full_reasons, short, keep, matrix, model, config.top_features)
+               if config.explain else None)  # (computed when asked)
     return Labelled(blocks, features=matrix, notes=notes, reasons=reasons)
 
 
