@@ -1,6 +1,7 @@
 """Split a parsed page into atomic text blocks, as seed 000 §4.1.1 describes.
 
-Non-content elements (``script``, ``style``, ``select``, comments, ...) are dropped. A block ends at
+Non-content elements (``script``, ``style``, ``select``, comments, ...) are dropped, and so is text
+that shows no character (whitespace, zero-width and other invisible characters). A block ends at
 every block-level tag (the paper's list: BLOCKQUOTE ... UL) and at a run of two or more ``<br>``.
 Inline tags, ``<a>`` above all, do not split a block, so link density can be computed.
 The traversal is iterative: no recursion limit on deeply nested pages.
@@ -162,7 +163,8 @@ class _BlockBuilder:
             self.pieces.append("\n" if self.open.pre else " ")
 
     def flush(self) -> None:
-        """End the current block; keep it if it has visible text. A run of BRs survives."""
+        """End the current block; keep it if it shows a character (``shows_a_character``). A
+        run of BRs survives."""
         block = self.start
         if block is None:
             return
@@ -173,7 +175,8 @@ class _BlockBuilder:
             text = collapse_spaces("".join(pieces))
             if self.marks:  # spans are computed when asked (Block.inline)
                 block.marks = (pieces, self.marks)
-        if text:
+        # (a first character that is printable and not a space shows: checked before the loop)
+        if text and ((text[0] != " " and text[0].isprintable()) or shows_a_character(text)):
             block.text = text
             if block.anchor_chars > len(text):
                 block.anchor_chars = len(text)
@@ -183,6 +186,18 @@ class _BlockBuilder:
                 raise LimitExceededError(
                     f"the page has more than {self.max_blocks} text blocks (Limits.max_blocks)")
         self._reset()
+
+
+def shows_a_character(text: str) -> bool:
+    """Whether ``text`` holds a character a reader sees: one that is printable and not a space.
+
+    Zero-width spaces and joiners, byte-order marks, soft hyphens (format characters), private-use
+    code points (icon-font glyphs) and control characters are not: site builders fill spacer
+    paragraphs with a lone zero-width joiner, and on the eight dev sets 385 blocks held nothing
+    else, none of them in a gold text. (Every character but the ASCII space that is printable is
+    neither a separator nor one of those.)
+    """
+    return any(c.isprintable() and not c.isspace() for c in text)
 
 
 # Inline tags whose id/class rarely says anything about the block: not read, to save time.
