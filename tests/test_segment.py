@@ -74,12 +74,14 @@ def test_whitespace_is_collapsed_outside_pre():
 
 def test_text_that_shows_no_character_makes_no_block():
     # a spacer paragraph of a zero-width joiner, a byte-order mark and a zero-width space, an
-    # icon-font glyph (private use), a control character, and a pre of no-break spaces
+    # icon-font glyph (private use), a control character, pres of a no-break space and of a
+    # space then a zero-width space
     body = ("<p>\u200d</p><p>Real text.</p><p>\ufeff \u200b</p><p><i class=icon>\ue80a</i></p>"
-            "<div>\x07</div><pre>\n\u00a0\n</pre><p>soft\u00adhyphen \u200dand joiner</p>"
-            "<pre>  code\u00a0 x</pre>")
+            "<div>\x07</div><pre>\n\u00a0\n</pre><pre> \u200b</pre>"
+            "<p>soft\u00adhyphen \u200dand joiner</p><pre>  code\u00a0 x</pre>")
     got = blocks_of(body)
-    assert [b.text for b in got] == ["Real text.", "soft\u00adhyphen \u200dand joiner", "  code\u00a0 x"]
+    assert [b.text for b in got] == [
+        "Real text.", "soft\u00adhyphen \u200dand joiner", "  code\u00a0 x"]
     assert [b.index for b in got] == [0, 1, 2]  # the dropped ones take no index
 
 

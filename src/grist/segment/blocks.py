@@ -175,7 +175,7 @@ class _BlockBuilder:
             text = collapse_spaces("".join(pieces))
             if self.marks:  # spans are computed when asked (Block.inline)
                 block.marks = (pieces, self.marks)
-        # (a first character that is printable and not a space shows: checked before the loop)
+        # (a printable first character other than the space settles most blocks without the loop)
         if text and ((text[0] != " " and text[0].isprintable()) or shows_a_character(text)):
             block.text = text
             if block.anchor_chars > len(text):
@@ -189,13 +189,12 @@ class _BlockBuilder:
 
 
 def shows_a_character(text: str) -> bool:
-    """Whether ``text`` holds a character a reader sees: one that is printable and not a space.
+    """Whether ``text`` holds a character a reader sees: a printable one other than the space.
 
-    Zero-width spaces and joiners, byte-order marks, soft hyphens (format characters), private-use
-    code points (icon-font glyphs) and control characters are not: site builders fill spacer
-    paragraphs with a lone zero-width joiner, and on the eight dev sets 385 blocks held nothing
-    else, none of them in a gold text. (Every character but the ASCII space that is printable is
-    neither a separator nor one of those.)
+    Whitespace, zero-width spaces and joiners, byte-order marks, soft hyphens (format
+    characters), private-use code points (icon-font glyphs) and control characters are not
+    printable. Site builders fill spacer paragraphs with a lone zero-width joiner: such text
+    makes no block (``docs/decisions.md``, "A block must show a character").
     """
     return any(c.isprintable() and not c.isspace() for c in text)
 
