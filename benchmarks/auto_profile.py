@@ -1,18 +1,19 @@
 """Where ``auto`` spends its time per page: CPU ms/page of each pipeline stage, and end to end.
 
 Runs the stages of ``grist.methods.auto`` one by one on the same pages (``--pages`` from each of
-the seven datasets) and sums the process CPU time (``time.process_time``) of each; every
+the eight shared datasets, or of those ``--datasets`` names) and sums the process CPU time (``time.process_time``) of each; every
 measurement is repeated ``--repeats`` times and the best kept, so load from other jobs on the
 machine inflates it less. End to end is ``grist.extract(html, url, method="auto")``.
 
     nice .venv/bin/python benchmarks/auto_profile.py --pages 15 --repeats 3
+    nice .venv/bin/python benchmarks/auto_profile.py --datasets readability --pages 100
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import grist
@@ -42,9 +43,9 @@ STAGES = ("load", "check_structure", "lexbor", "segment", "text", "element words
           "stage2 (features, forest)", "page cut", "roles")
 
 
-def load_pages(folder: Path, per_dataset: int) -> list:
-    """The first ``per_dataset`` pages of every dataset."""
-    return [page for name in DATASETS
+def load_pages(folder: Path, per_dataset: int, names: Sequence[str] = DATASETS) -> list:
+    """The first ``per_dataset`` pages of each of the datasets ``names``."""
+    return [page for name in names
             for page in read_jsonl(folder / f"{name}.jsonl.gz", per_dataset)]
 
 
@@ -112,11 +113,13 @@ def end_to_end(pages: list) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", default="../shared/datasets", type=Path)
+    parser.add_argument("--datasets-dir", default="../shared/datasets", type=Path)
+    parser.add_argument("--datasets", nargs="*", default=list(DATASETS), choices=DATASETS,
+                        help="which datasets (all by default)")
     parser.add_argument("--pages", type=int, default=15, help="pages per dataset")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    pages = load_pages(args.datasets, args.pages)
+    pages = load_pages(args.datasets_dir, args.pages, args.datasets)
     end_to_end(pages[:5])  # warm caches and model loading
     best = dict.fromkeys(STAGES, float("inf"))
     for _ in range(args.repeats):
