@@ -122,6 +122,7 @@ class ElementWords:
             at = np.where(within, self.parent[at], -1)
         return _unpack(union)[:, _CONTEXT_AT:ARTICLE_BODY_AT]
 
+
 def class_string_flags(classes: Sequence[str]) -> np.ndarray:
     """Bool rows (strings x ``CLASS_KEYWORDS``): the context keywords of id/class strings such
     as ``Block.info["classes"]``, for blocks without an element table (each distinct string

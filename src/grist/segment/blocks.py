@@ -175,8 +175,7 @@ class _BlockBuilder:
             text = collapse_spaces("".join(pieces))
             if self.marks:  # spans are computed when asked (Block.inline)
                 block.marks = (pieces, self.marks)
-        # (a printable first character other than the space settles most blocks without the loop)
-        if text and ((text[0] != " " and text[0].isprintable()) or shows_a_character(text)):
+        if shows_a_character(text):
             block.text = text
             if block.anchor_chars > len(text):
                 block.anchor_chars = len(text)
@@ -196,6 +195,9 @@ def shows_a_character(text: str) -> bool:
     printable. Site builders fill spacer paragraphs with a lone zero-width joiner: such text
     makes no block (``docs/decisions.md``, "A block must show a character").
     """
+    first = text[:1]
+    if first.isprintable() and first.strip():  # (settles most texts without the loop)
+        return True
     return any(c.isprintable() and not c.isspace() for c in text)
 
 
