@@ -97,6 +97,19 @@ def test_shipped_model_keeps_headings_lists_tables_and_code_of_the_article():
     assert "## What the plan includes" in result.to_markdown()
 
 
+def test_shipped_model_keeps_code_whose_first_highlighted_line_is_a_comment():
+    # The highlighter's ``hljs-comment`` span opens the code block; read as a page class, it made
+    # the block a readers' comment, which the body leaves out.
+    code = ("<pre class=hljs><code class=language-bash><span class=hljs-comment># create the "
+            "repository</span>\ngit init\ngit add -A\ngit commit -m first</code></pre>")
+    html = STRUCTURED.replace("<pre><code>load = cars * 1.5 + trucks * 9.0\nprint(load)</code>"
+                              "</pre>", code)
+    assert html != STRUCTURED
+    block = next(b for b in grist.extract(html, method="auto").blocks if b.preformatted)
+    assert block.text.startswith("# create the repository") and block.role == "body"
+    assert block.is_content
+
+
 def test_shipped_model_is_deterministic_and_explains_every_block():
     first = grist.extract(ARTICLE, method="auto")
     second = grist.extract(ARTICLE, method="auto")

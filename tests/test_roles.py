@@ -95,6 +95,22 @@ def test_readers_comments_are_comments_even_in_the_gold():
     assert roles == ["body", "body", "comment"]
 
 
+def test_code_whose_highlighting_opens_with_a_comment_is_body():
+    # A highlighter wraps the code's first line, a shell comment, in ``hljs-comment``: that class
+    # describes the code, not a readers' comment under the page.
+    code = ("<pre class=language-bash><code><span class=hljs-comment># set up the repository"
+            "</span>\ngit init\ngit add -A\ngit commit -m first</code></pre>")
+    html = (f"<html><body><article><p>{PARAGRAPH}</p>{code}<p>{PARAGRAPH}</p></article>"
+            "</body></html>")
+    doc = parse_document(load_document(html))
+    blocks, elements = segment_elements(doc)
+    assert blocks[1].preformatted and "hljs" not in blocks[1].info["classes"]
+    assert "language-bash" in blocks[1].info["classes"]  # the pre's own class is kept
+    roles = role_names(derive_roles(stage1_features(blocks, doc, elements),
+                                    [b.text for b in blocks], np.array([True, True, True])))
+    assert roles == ["body", "body", "body"]
+
+
 def test_a_thread_is_body_and_a_comments_gold_names_comments():
     html = ("<html><body><div class=comment-thread><p>" + PARAGRAPH + "</p></div>"
             "<div class=box><p>I disagree with the council on this one entirely.</p></div>"

@@ -333,6 +333,8 @@ def segment_elements(doc: Document, config: SegmentConfig | None = None,
                 if recorded:
                     attrs = node.attributes
                     words, hidden = describe(attrs) if attrs else ("", False)
+                    if o.pre:  # (the code's syntax highlighting: ``hljs-comment``, ``token tag``)
+                        words = ""
                     classes.append(words)
                     opened.append(len(rows))
                     rows.append((opened[-2], len(path) - 1, tag, words, hidden))

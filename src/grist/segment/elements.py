@@ -9,6 +9,8 @@ every element except plain inline ones (``a``, ``b``, ``em`` ...) in one table: 
 depth, tag, words and whether its own attributes hide it. Every block records its innermost
 recorded element in ``Block.info["element"]``, so the elements around a block are that
 element's chain of parents. Features read the table with NumPy (``grist.features.ancestry``).
+Inside a ``pre`` the classes are a syntax highlighter's (``hljs-comment``, ``token tag``): they
+describe the code, not the page, so those elements are recorded without words.
 """
 
 from __future__ import annotations
