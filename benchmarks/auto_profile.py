@@ -1,9 +1,10 @@
 """Where ``auto`` spends its time per page: CPU ms/page of each pipeline stage, and end to end.
 
 Runs the stages of ``grist.methods.auto`` one by one on the same pages (``--pages`` from each of
-the eight shared datasets, or of those ``--datasets`` names) and sums the process CPU time (``time.process_time``) of each; every
-measurement is repeated ``--repeats`` times and the best kept, so load from other jobs on the
-machine inflates it less. End to end is ``grist.extract(html, url, method="auto")``.
+the eight shared datasets, or of those ``--datasets`` names) and sums the process CPU time
+(``time.process_time``) of each; every measurement is repeated ``--repeats`` times and the best
+kept, so load from other jobs on the machine inflates it less. End to end is
+``grist.extract(html, url, method="auto")``.
 
     nice .venv/bin/python benchmarks/auto_profile.py --pages 15 --repeats 3
     nice .venv/bin/python benchmarks/auto_profile.py --datasets readability --pages 100
