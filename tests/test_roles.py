@@ -111,6 +111,24 @@ def test_code_whose_highlighting_opens_with_a_comment_is_body():
     assert roles == ["body", "body", "body"]
 
 
+def test_a_class_on_html_or_body_names_the_page_not_its_blocks():
+    # Gawker's pages say ``<html class="feature_newcomments">`` and many themes say
+    # ``<body class="has-sidebar">``: words about the page, under which every block sits.
+    html = ("<html class='feature_newcomments'><body class='post has-sidebar'>"
+            "<div><a href=/>Home</a> <a href=/in>Sign in</a></div>"
+            f"<article><p>{PARAGRAPH}</p><p>{PARAGRAPH}</p></article>"
+            "<div class=comments><p>I disagree with the council on this one.</p></div>"
+            "</body></html>")
+    doc = parse_document(load_document(html))
+    blocks, elements = segment_elements(doc)
+    matrix = stage1_features(blocks, doc, elements)
+    assert role_names(structural_roles(matrix)) == ["other", "other", "other", "comment"]
+    # with the readers' comment in the gold, it is still the article's comment, not a thread post
+    roles = role_names(derive_roles(matrix, [b.text for b in blocks],
+                                    np.array([False, True, True, True])))
+    assert roles == ["other", "body", "body", "comment"]
+
+
 def test_a_thread_is_body_and_a_comments_gold_names_comments():
     html = ("<html><body><div class=comment-thread><p>" + PARAGRAPH + "</p></div>"
             "<div class=box><p>I disagree with the council on this one entirely.</p></div>"

@@ -97,3 +97,16 @@ def test_auto_names_the_title_and_workers_honour_the_flags(tmp_path, capsys):
     titled = capsys.readouterr().out
     assert titled.count("Council debates the quay plan\n\nThe harbour council met") == 2
     assert titled.replace("Council debates the quay plan\n\n", "") == body
+
+
+def test_with_comments_adds_the_comments_not_a_page_whose_html_class_mentions_them():
+    # ``<html class="feature_newcomments">`` describes the site, not each block under it
+    page = ARTICLE.replace("<html>", "<html class='feature_newcomments'>").replace(
+        "</article>", "</article><div class=teasers><a href=/x>Ten quays to visit this summer</a>"
+                      "<a href=/y>Sign in to your account</a></div><div class=comments><p>I went "
+                      "to the meeting and the plan for the old quay is far too costly.</p></div>")
+    body = grist.extract(page).text
+    with_comments = grist.extract(page, with_comments=True).text
+    assert "plan number 0 " in body and "far too costly" not in body
+    assert with_comments.startswith(body) and "far too costly" in with_comments
+    assert "Ten quays" not in with_comments and "Sign in" not in with_comments

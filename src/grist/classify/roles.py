@@ -25,7 +25,8 @@ becomes an output choice (``grist.document.ROLES``):
   nearest ancestor class word of their kind (or the ``nav``/``footer`` element), else ``other``.
 
 Every rule reads columns of the stage-1 feature matrix (``grist.features.auto``), so the same
-derivation names the roles of dropped blocks at extraction time (``structural_roles``).
+derivation names the roles of dropped blocks at extraction time (``structural_roles``). "Nearest
+ancestor" stops below ``body``: a word on ``html`` or ``body`` describes the page, not a block.
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ GROUPS = {**NOISE_WORDS, "title": TITLE_WORDS, "subtitle": SUBTITLE_WORDS,
 COLUMNS = ("num_words", "link_density", "date_tokens", "ctx_cell", "ctx_pre", "ctx_list_depth",
            "ctx_heading", "ctx_title_cover", "ctx_title_density", "ctx_n_time",
            "ctx_tag_figcaption", "ctx_in_figure", "ctx_in_blockquote", "ctx_ends_sentence",
-           "ctx_tag_nav", "ctx_in_nav", "ctx_tag_footer", "ctx_in_footer", "ctx_copyright")
+           "ctx_tag_nav", "ctx_in_nav", "ctx_tag_footer", "ctx_in_footer", "ctx_copyright",
+           "ctx_depth")
 
 
 @lru_cache(maxsize=8)
@@ -102,6 +104,9 @@ class _Evidence:
         # one max over the padded (group, column) rows: ``np.maximum.reduceat`` over the groups
         # takes twice as long on a page's few blocks
         self.groups = columns[padded].max(axis=1)
+        # A word on ``html`` or ``body`` (DOM distance depth - 1 or more) describes the page, not
+        # the block: Gawker's ``<html class="feature_newcomments">`` made every block a comment.
+        self.groups[self.groups * (self["ctx_depth"] - 1.0) < 1.001] = 0.0
 
     def __getitem__(self, name: str) -> np.ndarray:
         return self.plain[_PLAIN[name]]
