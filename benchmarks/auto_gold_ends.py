@@ -12,9 +12,12 @@ F1 as scored and with the kept blocks after the gold's end dropped on the flagge
 group of page types; that difference is an upper bound of what those gold texts cost ``auto``
 (it drops real noise after the gold's end too). The flagged pages are listed with the gold's last
 block and the first block kept after it, to be read: the rule flags question-only threads and a
-newsletter's sign-off as well as truncated gold.
+newsletter's sign-off as well as truncated gold. ``--pages`` then drops the text after the gold's
+end on the pages read as truncated instead, in every run, flagged or not.
 
     .venv/bin/python benchmarks/auto_gold_ends.py build/cv.pkl --datasets modern-dev wcxb-dev
+    .venv/bin/python benchmarks/auto_gold_ends.py build/cv.pkl --datasets modern-dev \\
+        --pages 0355 0679 2857
 """
 
 from __future__ import annotations
@@ -68,6 +71,9 @@ def main() -> int:
     parser.add_argument("--datasets-dir", default="../shared/datasets")
     parser.add_argument("--cache", default="/tmp/grist-roles-cache")
     parser.add_argument("--min-words", type=int, default=150)
+    parser.add_argument("--pages", nargs="+", default=None, metavar="ID",
+                        help="drop the text after the gold's end on these pages (of the "
+                        "datasets named) rather than on the flagged ones")
     args = parser.parse_args()
     runs = pickle.loads(Path(args.predictions).read_bytes())
     words_at = stage1_features([], None).names.index("num_words")
@@ -91,15 +97,19 @@ def main() -> int:
                 mended = scored[-1]
                 group = next(g for g, kinds in GROUPS.items() if page.page_type in kinds)
                 tail = tail_after_gold(page, p2, roles, words)
-                if words[tail].sum() >= args.min_words:
+                chosen = (words[tail].sum() >= args.min_words if args.pages is None
+                          else page.id in args.pages)
+                if chosen:
                     after = np.arange(len(words)) > np.flatnonzero(page.labels)[-1]
+                    kept_after = after & (roles == ROLES.index("body"))
                     dropped = np.where(after, other, roles)
                     score = score_page(page.id, text_of(page, dropped, convention), page.gold)
                     mended = (score.sh_p, score.sh_r)
                     count[group][0] += 1
-                    count[group][1] += int(words[after & (roles == ROLES.index("body"))].sum())
+                    count[group][1] += int(words[kept_after].sum())
                     last = page.texts[int(np.flatnonzero(page.labels)[-1])]
-                    first = page.texts[int(np.flatnonzero(tail)[0])]
+                    first = (page.texts[int(np.flatnonzero(kept_after)[0])] if kept_after.any()
+                             else "")
                     seen = flagged.get(page.id, (0, "", "", ""))[0]
                     flagged[page.id] = (seen + 1, page.page_type or "-", last[-70:], first[:70])
                 for g in GROUPS:
@@ -108,8 +118,8 @@ def main() -> int:
             print(f"| {run} | {f1_of_means(scored):.4f} | " + " | ".join(
                 f"{f1_of_means(fixed[g]):.4f} ({count[g][0]}, {count[g][1]:,})" for g in GROUPS)
                 + f" | {f1_of_means(every):.4f} |")
-        print(f"\n{len(flagged)} pages flagged in at least one run (runs, type, the gold's last "
-              "block ... the first kept after it):\n")
+        print(f"\n{len(flagged)} pages {'flagged' if args.pages is None else 'chosen'} in at least "
+              "one run (runs, type, the gold's last block ... the first kept after it):\n")
         for page_id, (seen, kind, last, first) in sorted(flagged.items()):
             print(f"- {name}/{page_id} ({kind}, {seen} of {len(runs)}): ...{last!r} || {first!r}")
     return 0
