@@ -95,10 +95,11 @@ def main() -> int:
                 score = score_page(page.id, text_of(page, roles, convention), page.gold)
                 scored.append((score.sh_p, score.sh_r))
                 mended = scored[-1]
-                group = next(g for g, kinds in GROUPS.items() if page.page_type in kinds)
+                group = next((g for g, kinds in GROUPS.items() if page.page_type in kinds),
+                             "other types")
                 tail = tail_after_gold(page, p2, roles, words)
-                chosen = (words[tail].sum() >= args.min_words if args.pages is None
-                          else page.id in args.pages)
+                chosen = page.labels.any() and (words[tail].sum() >= args.min_words
+                                                if args.pages is None else page.id in args.pages)
                 if chosen:
                     after = np.arange(len(words)) > np.flatnonzero(page.labels)[-1]
                     kept_after = after & (roles == ROLES.index("body"))
