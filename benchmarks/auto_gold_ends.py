@@ -34,7 +34,7 @@ from auto_cv import labelled, text_of  # noqa: E402
 
 from grist.classify.rows import LabelledPage  # noqa: E402
 from grist.document import ROLES  # noqa: E402
-from grist.evaluate.aggregate import score_page  # noqa: E402
+from grist.evaluate.aggregate import PageScore, score_page, summarize  # noqa: E402
 from grist.features.auto import stage1_features  # noqa: E402
 from grist.io.datasets import gold_convention  # noqa: E402
 
@@ -58,10 +58,9 @@ def tail_after_gold(page: LabelledPage, p2: np.ndarray, roles: np.ndarray,
             & at_gold_path)
 
 
-def f1_of_means(scores: list[tuple[float, float]]) -> float:
+def f1_of_means(scores: list[PageScore]) -> float:
     """Shingle F1 of the mean precision and recall over pages, as the benchmarks report it."""
-    precision, recall = np.mean([s[0] for s in scores]), np.mean([s[1] for s in scores])
-    return float(2 * precision * recall / (precision + recall)) if precision + recall else 0.0
+    return summarize(scores, rounds=1)["sh_f1"]
 
 
 def main() -> int:
@@ -92,8 +91,7 @@ def main() -> int:
             for page in pages:
                 p2, roles = found[f"{name}/{page.id}"]
                 words = page.values[:, words_at]
-                score = score_page(page.id, text_of(page, roles, convention), page.gold)
-                scored.append((score.sh_p, score.sh_r))
+                scored.append(score_page(page.id, text_of(page, roles, convention), page.gold))
                 mended = scored[-1]
                 group = next((g for g, kinds in GROUPS.items() if page.page_type in kinds),
                              "other types")
@@ -101,14 +99,14 @@ def main() -> int:
                 chosen = page.labels.any() and (words[tail].sum() >= args.min_words
                                                 if args.pages is None else page.id in args.pages)
                 if chosen:
-                    after = np.arange(len(words)) > np.flatnonzero(page.labels)[-1]
+                    end = int(np.flatnonzero(page.labels)[-1])  # the gold's last block
+                    after = np.arange(len(words)) > end
                     kept_after = after & (roles == ROLES.index("body"))
                     dropped = np.where(after, other, roles)
-                    score = score_page(page.id, text_of(page, dropped, convention), page.gold)
-                    mended = (score.sh_p, score.sh_r)
+                    mended = score_page(page.id, text_of(page, dropped, convention), page.gold)
                     count[group][0] += 1
                     count[group][1] += int(words[kept_after].sum())
-                    last = page.texts[int(np.flatnonzero(page.labels)[-1])]
+                    last = page.texts[end]
                     first = (page.texts[int(np.flatnonzero(kept_after)[0])] if kept_after.any()
                              else "")
                     seen = flagged.get(page.id, (0, "", "", ""))[0]

@@ -129,6 +129,19 @@ def test_a_class_on_html_or_body_names_the_page_not_its_blocks():
     assert roles == ["other", "body", "body", "comment"]
 
 
+def test_a_class_just_below_body_still_names_a_block_on_a_deeply_nested_page():
+    # body's child is at distance depth - 2 however deep the block sits: the test must not
+    # blur it with body (at depth - 1) when the two closenesses are a thousandth apart
+    nesting = 1200
+    html = ("<html><body><div class=comments>" + "<div>" * nesting
+            + "<p>I went to the meeting and the plan is far too costly.</p>" + "</div>" * nesting
+            + "</div></body></html>")
+    doc = parse_document(load_document(html))
+    blocks, elements = segment_elements(doc)
+    assert blocks[0].depth > 1000
+    assert role_names(structural_roles(stage1_features(blocks, doc, elements))) == ["comment"]
+
+
 def test_a_thread_is_body_and_a_comments_gold_names_comments():
     html = ("<html><body><div class=comment-thread><p>" + PARAGRAPH + "</p></div>"
             "<div class=box><p>I disagree with the council on this one entirely.</p></div>"

@@ -106,8 +106,9 @@ class _Evidence:
         self.groups = columns[padded].max(axis=1)
         # A word on ``html`` or ``body`` (DOM distance depth - 1 or more) describes the page, not
         # the block: Gawker's ``<html class="feature_newcomments">`` made every block a comment.
-        # (closeness is 1 / distance in float32, so body's own comes out a hair above 1 / (depth-1))
-        self.groups[self.groups * (self["ctx_depth"] - 1.0) < 1.001] = 0.0
+        # Closeness is 1 / distance: distance >= depth - 1 is closeness * (depth - 1.5) < 1, with
+        # room for float32 rounding at any depth (body's child, depth - 2, gives more than 1).
+        self.groups[self.groups * (self["ctx_depth"] - 1.5) < 1.0] = 0.0
 
     def __getitem__(self, name: str) -> np.ndarray:
         return self.plain[_PLAIN[name]]
