@@ -153,6 +153,20 @@ def blanked(page: LabelledPage, names: tuple[str, ...], columns: Sequence[str]) 
     return replace(page, values=values)
 
 
+def stage1_params(pairs: Sequence[str]) -> dict[str, float]:
+    """``NAME=VALUE`` pairs of ``--stage1-param`` as LightGBM parameters."""
+    params = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise SystemExit(f"--stage1-param wants NAME=VALUE, got {pair!r}")
+        try:
+            params[name] = float(value)
+        except ValueError:
+            raise SystemExit(f"--stage1-param {name}: {value!r} is not a number") from None
+    return params
+
+
 def text_of(page: LabelledPage, roles: np.ndarray, wanted: frozenset[str]) -> str:
     codes = [ROLES.index(r) for r in wanted]
     return "\n".join(t for t, r in zip(page.texts, roles.tolist(), strict=True) if r in codes)
@@ -325,6 +339,9 @@ def main() -> int:
                         "model is trained once per seed and the tables give the mean")
     parser.add_argument("--feature-fraction", type=float, default=TrainConfig.feature_fraction)
     parser.add_argument("--bagging-fraction", type=float, default=TrainConfig.bagging_fraction)
+    parser.add_argument("--stage1-param", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="more LightGBM parameters for the stage-1 boosters "
+                        "(TrainConfig.stage1_params), e.g. path_smooth=40 lambda_l2=10")
     parser.add_argument("--target", choices=("body", "article", "gold"), default=TrainConfig.target)
     parser.add_argument("--no-calibration", action="store_true")
     parser.add_argument("--no-page-signals", action="store_true")
@@ -345,6 +362,7 @@ def main() -> int:
     parser.add_argument("--save-predictions", metavar="FILE", default=None)
     parser.add_argument("--out", default=None, help="append the tables to this file")
     args = parser.parse_args()
+    extra1 = stage1_params(args.stage1_param)
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
     names = args.datasets.split(",")
@@ -388,7 +406,8 @@ def main() -> int:
                          page_type=not args.no_page_type,
                          type_thresholds=not args.no_type_thresholds,
                          feature_fraction=args.feature_fraction,
-                         bagging_fraction=args.bagging_fraction)
+                         bagging_fraction=args.bagging_fraction,
+                         stage1_params=extra1)
     systems = ("auto", "auto-body", *args.peers)
     tables = [f"Command: `{' '.join(sys.argv)}`"]
     predictions = {}

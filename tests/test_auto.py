@@ -30,6 +30,7 @@ from grist.classify.fitting import (
     _oof_stage2,
     _page_weights,
     _params,
+    _stage1_params,
     _threshold_curves,
     _train,
     _type_thresholds,
@@ -382,6 +383,21 @@ def test_on_small_data_the_seed_changes_the_trees_only_through_the_sampling_frac
     assert sampled[0] != sampled[1]
     whole = trees(feature_fraction=1.0, bagging_fraction=1.0)
     assert whole[0] == whole[1]
+
+
+def test_stage1_params_reach_the_stage1_boosters_and_nothing_else():
+    lgb = pytest.importorskip("lightgbm")
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=(200, 3))
+    labels = values[:, 0] > 0
+    config = TrainConfig(stage1_params={"path_smooth": 40.0, "lambda_l2": 10.0})
+    params = _stage1_params(config)
+    assert params["path_smooth"] == 40.0 and params["lambda_l2"] == 10.0
+    assert params["num_leaves"] == config.leaves  # the common settings stay
+    text = _train(lgb, values, labels, np.ones(200), ["a", "b", "c"], params, 5).model_to_string()
+    assert "[path_smooth: 40]" in text and "[lambda_l2: 10]" in text
+    assert _stage1_params(TrainConfig()) == _params(TrainConfig(), TrainConfig.leaves)
+    assert "path_smooth" not in _params(config, config.leaves2)  # stage 2 keeps its own
 
 
 def test_matrices_with_the_same_names_share_their_column_index():
