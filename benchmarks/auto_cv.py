@@ -160,8 +160,8 @@ def stage1_params(pairs: Sequence[str]) -> dict[str, float]:
         name, sep, value = pair.partition("=")
         if not sep or not name:
             raise SystemExit(f"--stage1-param wants NAME=VALUE, got {pair!r}")
-        try:
-            params[name] = float(value)
+        try:  # (LightGBM refuses 255.0 where it wants an integer)
+            params[name] = int(value) if value.lstrip("-").isdigit() else float(value)
         except ValueError:
             raise SystemExit(f"--stage1-param {name}: {value!r} is not a number") from None
     return params

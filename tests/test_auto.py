@@ -18,6 +18,7 @@ from grist.features.matrix import FeatureMatrix
 from grist.html.parse import parse_document
 from grist.methods import method_config
 from grist.methods.auto import AutoConfig, hidden_copies, select_content
+from grist.errors import ModelError
 from grist.modelfile import shipped
 from grist.segment.blocks import segment
 from grist.classify.rows import LabelledPage
@@ -28,6 +29,7 @@ from grist.classify.fitting import (
     TrainConfig,
     _best_threshold,
     _oof_stage2,
+    fit_boosters,
     _page_weights,
     _params,
     _stage1_params,
@@ -398,6 +400,8 @@ def test_stage1_params_reach_the_stage1_boosters_and_nothing_else():
     assert "[path_smooth: 40]" in text and "[lambda_l2: 10]" in text
     assert _stage1_params(TrainConfig()) == _params(TrainConfig(), TrainConfig.leaves)
     assert "path_smooth" not in _params(config, config.leaves2)  # stage 2 keeps its own
+    with pytest.raises(ModelError, match="no parameter 'pathsmooth'"):  # not silently ignored
+        fit_boosters([], (), TrainConfig(stage1_params={"pathsmooth": 40.0}))
 
 
 def test_matrices_with_the_same_names_share_their_column_index():

@@ -104,6 +104,17 @@ def _stage1_params(config: TrainConfig) -> dict[str, Any]:
     return {**_params(config, config.leaves), **config.stage1_params}
 
 
+def _check_names(lgb: Any, params: dict[str, float]) -> None:
+    """Refuse parameter names LightGBM does not know: it would only warn, silenced by
+    ``verbosity=-1``, and a misspelt setting would be measured as no change."""
+    known = lgb.basic._ConfigAliases._get_all_param_aliases()  # (LightGBM >= 4.0)
+    names = {alias for aliases in known.values() for alias in aliases} | set(known)
+    unknown = sorted(set(params) - names)
+    if unknown:
+        raise ModelError(f"LightGBM has no parameter {', '.join(map(repr, unknown))} "
+                         "(TrainConfig.stage1_params)")
+
+
 def _page_weights(pages: Sequence[LabelledPage], names: Sequence[str],
                   config: TrainConfig) -> list[np.ndarray]:
     """Row weights of every page (see TrainConfig), scaled to a mean of one per row."""
@@ -146,6 +157,7 @@ def fit_boosters(pages: Sequence[LabelledPage], names1: tuple[str, ...],
         raise ModelError("training needs lightgbm: pip install 'grist[train]'") from None
     if config.target not in TARGETS:
         raise ModelError(f"unknown target {config.target!r}; choose one of {TARGETS}")
+    _check_names(lgb, config.stage1_params)
     pages = [p for p in pages if len(p.labels)]
     if not pages:
         raise ModelError("no labelled blocks to train on")
