@@ -29,13 +29,13 @@ from grist.classify.fitting import (
     TrainConfig,
     _best_threshold,
     _oof_stage2,
-    fit_boosters,
     _page_weights,
     _params,
     _stage1_params,
     _threshold_curves,
     _train,
     _type_thresholds,
+    fit_boosters,
 )
 
 ARTICLE = (

@@ -106,7 +106,10 @@ def _stage1_params(config: TrainConfig) -> dict[str, Any]:
 
 def _check_names(lgb: Any, params: dict[str, float]) -> None:
     """Refuse parameter names LightGBM does not know: it would only warn, silenced by
-    ``verbosity=-1``, and a misspelt setting would be measured as no change."""
+    ``verbosity=-1``, and a misspelt setting would be measured as no change. LightGBM's alias
+    table is private API, so it is read only when there are names to check."""
+    if not params:
+        return
     known = lgb.basic._ConfigAliases._get_all_param_aliases()  # (LightGBM >= 4.0)
     names = {alias for aliases in known.values() for alias in aliases} | set(known)
     unknown = sorted(set(params) - names)
