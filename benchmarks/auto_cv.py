@@ -153,17 +153,19 @@ def blanked(page: LabelledPage, names: tuple[str, ...], columns: Sequence[str]) 
     return replace(page, values=values)
 
 
-def stage1_params(pairs: Sequence[str]) -> dict[str, float]:
-    """``NAME=VALUE`` pairs of ``--stage1-param`` as LightGBM parameters."""
-    params = {}
+def stage1_params(pairs: Sequence[str]) -> dict[str, int | float | str]:
+    """``NAME=VALUE`` pairs of ``--stage1-param`` as LightGBM parameters: whole numbers as
+    integers (LightGBM refuses 255.0 where it wants one), other numbers as floats, the rest as
+    strings (``boosting=dart``)."""
+    params: dict[str, int | float | str] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
-        if not sep or not name:
+        if not sep or not name or not value:
             raise SystemExit(f"--stage1-param wants NAME=VALUE, got {pair!r}")
-        try:  # (LightGBM refuses 255.0 where it wants an integer)
+        try:
             params[name] = int(value) if value.lstrip("-").isdigit() else float(value)
         except ValueError:
-            raise SystemExit(f"--stage1-param {name}: {value!r} is not a number") from None
+            params[name] = value
     return params
 
 
@@ -341,7 +343,8 @@ def main() -> int:
     parser.add_argument("--bagging-fraction", type=float, default=TrainConfig.bagging_fraction)
     parser.add_argument("--stage1-param", nargs="*", default=[], metavar="NAME=VALUE",
                         help="more LightGBM parameters for the stage-1 boosters "
-                        "(TrainConfig.stage1_params), e.g. path_smooth=40 lambda_l2=10")
+                        "(TrainConfig.stage1_params), e.g. path_smooth=40 lambda_l2=10 "
+                        "boosting=dart")
     parser.add_argument("--target", choices=("body", "article", "gold"), default=TrainConfig.target)
     parser.add_argument("--no-calibration", action="store_true")
     parser.add_argument("--no-page-signals", action="store_true")

@@ -398,6 +398,9 @@ def test_stage1_params_reach_the_stage1_boosters_and_nothing_else():
     assert params["num_leaves"] == config.leaves  # the common settings stay
     text = _train(lgb, values, labels, np.ones(200), ["a", "b", "c"], params, 5).model_to_string()
     assert "[path_smooth: 40]" in text and "[lambda_l2: 10]" in text
+    dart = _stage1_params(TrainConfig(stage1_params={"boosting": "dart"}))  # a string value
+    text = _train(lgb, values, labels, np.ones(200), ["a", "b", "c"], dart, 5).model_to_string()
+    assert "[boosting: dart]" in text
     assert _stage1_params(TrainConfig()) == _params(TrainConfig(), TrainConfig.leaves)
     assert "path_smooth" not in _params(config, config.leaves2)  # stage 2 keeps its own
     with pytest.raises(ModelError, match="no parameter 'pathsmooth'"):  # not silently ignored

@@ -80,7 +80,7 @@ class TrainConfig:
     page_type: bool = True
     type_rounds: int = 60
     type_thresholds: bool = True
-    stage1_params: dict[str, float] = field(default_factory=dict)
+    stage1_params: dict[str, Any] = field(default_factory=dict)
 
 
 THRESHOLDS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
@@ -104,7 +104,7 @@ def _stage1_params(config: TrainConfig) -> dict[str, Any]:
     return {**_params(config, config.leaves), **config.stage1_params}
 
 
-def _check_names(lgb: Any, params: dict[str, float]) -> None:
+def _check_names(lgb: Any, params: dict[str, Any]) -> None:
     """Refuse parameter names LightGBM does not know: it would only warn, silenced by
     ``verbosity=-1``, and a misspelt setting would be measured as no change. LightGBM's alias
     table is private API, so it is read only when there are names to check."""
