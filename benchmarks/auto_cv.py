@@ -169,6 +169,23 @@ def stage1_params(pairs: Sequence[str]) -> dict[str, int | float | str]:
     return params
 
 
+def refused_by_lightgbm(params: dict[str, int | float | str]) -> str | None:
+    """LightGBM's complaint about ``params`` (a value of the wrong type, an unknown boosting
+    type), found by one round on four rows before the pages are labelled; None when it takes
+    them."""
+    if not params:
+        return None
+    import lightgbm as lgb
+
+    rows = lgb.Dataset(np.arange(4.0).reshape(4, 1), label=[0, 1, 0, 1])
+    try:
+        lgb.train({**params, "verbosity": -1, "min_data_in_leaf": 1, "min_data_in_bin": 1},
+                  rows, 1)
+    except lgb.basic.LightGBMError as exc:
+        return str(exc)
+    return None
+
+
 def text_of(page: LabelledPage, roles: np.ndarray, wanted: frozenset[str]) -> str:
     codes = [ROLES.index(r) for r in wanted]
     return "\n".join(t for t, r in zip(page.texts, roles.tolist(), strict=True) if r in codes)
@@ -366,6 +383,10 @@ def main() -> int:
     parser.add_argument("--out", default=None, help="append the tables to this file")
     args = parser.parse_args()
     extra1 = stage1_params(args.stage1_param)
+    refused = refused_by_lightgbm(extra1)
+    if refused:
+        raise SystemExit(f"--stage1-param {' '.join(args.stage1_param)}: LightGBM refuses it "
+                         f"({refused})")
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
     names = args.datasets.split(",")
