@@ -31,8 +31,10 @@ import numpy as np
 
 import grist
 from grist.classify.boosted import AutoModel, TrainConfig
+from grist.classify.fitting import check_stage1_params
 from grist.classify.rows import LabelledPage
 from grist.document import ROLES
+from grist.errors import ModelError
 from grist.evaluate.aggregate import score_page, summarize
 from grist.features.auto import stage1_features
 from grist.features.matrix import FeatureMatrix
@@ -167,23 +169,6 @@ def stage1_params(pairs: Sequence[str]) -> dict[str, int | float | str]:
         except ValueError:
             params[name] = value
     return params
-
-
-def refused_by_lightgbm(params: dict[str, int | float | str]) -> str | None:
-    """LightGBM's complaint about ``params`` (a value of the wrong type, an unknown boosting
-    type), found by one round on four rows before the pages are labelled; None when it takes
-    them."""
-    if not params:
-        return None
-    import lightgbm as lgb
-
-    rows = lgb.Dataset(np.arange(4.0).reshape(4, 1), label=[0, 1, 0, 1])
-    try:
-        lgb.train({**params, "verbosity": -1, "min_data_in_leaf": 1, "min_data_in_bin": 1},
-                  rows, 1)
-    except lgb.basic.LightGBMError as exc:
-        return str(exc)
-    return None
 
 
 def text_of(page: LabelledPage, roles: np.ndarray, wanted: frozenset[str]) -> str:
@@ -383,10 +368,10 @@ def main() -> int:
     parser.add_argument("--out", default=None, help="append the tables to this file")
     args = parser.parse_args()
     extra1 = stage1_params(args.stage1_param)
-    refused = refused_by_lightgbm(extra1)
-    if refused:
-        raise SystemExit(f"--stage1-param {' '.join(args.stage1_param)}: LightGBM refuses it "
-                         f"({refused})")
+    try:  # (before the pages are labelled: a typo stops the run at once)
+        check_stage1_params(extra1)
+    except ModelError as exc:
+        raise SystemExit(f"--stage1-param: {exc}") from None
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
     names = args.datasets.split(",")

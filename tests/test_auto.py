@@ -35,6 +35,7 @@ from grist.classify.fitting import (
     _threshold_curves,
     _train,
     _type_thresholds,
+    check_stage1_params,
     fit_boosters,
 )
 
@@ -405,6 +406,9 @@ def test_stage1_params_reach_the_stage1_boosters_and_nothing_else():
     assert "path_smooth" not in _params(config, config.leaves2)  # stage 2 keeps its own
     with pytest.raises(ModelError, match="no parameter 'pathsmooth'"):  # not silently ignored
         fit_boosters([], (), TrainConfig(stage1_params={"pathsmooth": 40.0}))
+    with pytest.raises(ModelError, match="LightGBM refuses"):  # a value it cannot read
+        fit_boosters([], (), TrainConfig(stage1_params={"lambda_l2": "ten"}))
+    check_stage1_params({"boosting": "dart", "max_bin": 255})  # values it takes pass
 
 
 def test_matrices_with_the_same_names_share_their_column_index():

@@ -104,18 +104,38 @@ def _stage1_params(config: TrainConfig) -> dict[str, Any]:
     return {**_params(config, config.leaves), **config.stage1_params}
 
 
-def _check_names(lgb: Any, params: dict[str, Any]) -> None:
-    """Refuse parameter names LightGBM does not know: it would only warn, silenced by
-    ``verbosity=-1``, and a misspelt setting would be measured as no change. LightGBM's alias
-    table is private API, so it is read only when there are names to check."""
+def check_stage1_params(params: dict[str, Any]) -> None:
+    """Raise ModelError for ``TrainConfig.stage1_params`` LightGBM would ignore or refuse.
+
+    A name it does not know it would only warn of (silenced by ``verbosity=-1``), so a misspelt
+    setting would be measured as no change; its alias table is private API, read only when
+    there are names to check. A value it cannot read (``lambda_l2="ten"``) is found by one round
+    on four rows, so callers can check before the slow part of a run.
+    """
     if not params:
         return
+    lgb = _lightgbm()
     known = lgb.basic._ConfigAliases._get_all_param_aliases()  # (LightGBM >= 4.0)
     names = {alias for aliases in known.values() for alias in aliases} | set(known)
     unknown = sorted(set(params) - names)
     if unknown:
         raise ModelError(f"LightGBM has no parameter {', '.join(map(repr, unknown))} "
                          "(TrainConfig.stage1_params)")
+    rows = lgb.Dataset(np.arange(4.0).reshape(4, 1), label=[0, 1, 0, 1])
+    try:
+        lgb.train({**params, "verbosity": -1, "min_data_in_leaf": 1, "min_data_in_bin": 1},
+                  rows, 1)
+    except lgb.basic.LightGBMError as exc:
+        raise ModelError(f"LightGBM refuses TrainConfig.stage1_params {params}: {exc}") from None
+
+
+def _lightgbm() -> Any:
+    """The LightGBM module, or a ModelError saying how to install it."""
+    try:
+        import lightgbm as lgb
+    except ImportError:
+        raise ModelError("training needs lightgbm: pip install 'grist[train]'") from None
+    return lgb
 
 
 def _page_weights(pages: Sequence[LabelledPage], names: Sequence[str],
@@ -154,13 +174,10 @@ def fit_boosters(pages: Sequence[LabelledPage], names1: tuple[str, ...],
                  config: TrainConfig) -> dict[str, Any]:
     """Train every booster of an ``AutoModel`` (LightGBM, imported here) and return what the
     model keeps: the boosters' texts, the threshold and how the model was made."""
-    try:
-        import lightgbm as lgb
-    except ImportError:
-        raise ModelError("training needs lightgbm: pip install 'grist[train]'") from None
+    lgb = _lightgbm()
     if config.target not in TARGETS:
         raise ModelError(f"unknown target {config.target!r}; choose one of {TARGETS}")
-    _check_names(lgb, config.stage1_params)
+    check_stage1_params(config.stage1_params)
     pages = [p for p in pages if len(p.labels)]
     if not pages:
         raise ModelError("no labelled blocks to train on")
