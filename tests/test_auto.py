@@ -409,6 +409,14 @@ def test_stage1_params_reach_the_stage1_boosters_and_nothing_else():
     with pytest.raises(ModelError, match="LightGBM refuses"):  # a value it cannot read
         fit_boosters([], (), TrainConfig(stage1_params={"lambda_l2": "ten"}))
     check_stage1_params({"boosting": "dart", "max_bin": 255})  # values it takes pass
+    # per-feature settings are checked against the number of stage-1 features
+    check_stage1_params({"monotone_constraints": "-1,0,1"}, features=3)
+    with pytest.raises(ModelError, match="LightGBM refuses"):
+        check_stage1_params({"monotone_constraints": "-1,0,1"}, features=4)
+    # fit_boosters checks them against its own features: past the check, to the empty pages
+    with pytest.raises(ModelError, match="no labelled blocks"):
+        fit_boosters([], ("a", "b", "c"),
+                     TrainConfig(stage1_params={"monotone_constraints": "-1,0,1"}))
 
 
 def test_matrices_with_the_same_names_share_their_column_index():

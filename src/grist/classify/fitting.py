@@ -104,13 +104,14 @@ def _stage1_params(config: TrainConfig) -> dict[str, Any]:
     return {**_params(config, config.leaves), **config.stage1_params}
 
 
-def check_stage1_params(params: dict[str, Any]) -> None:
+def check_stage1_params(params: dict[str, Any], features: int = 1) -> None:
     """Raise ModelError for ``TrainConfig.stage1_params`` LightGBM would ignore or refuse.
 
     A name it does not know it would only warn of (silenced by ``verbosity=-1``), so a misspelt
     setting would be measured as no change; its alias table is private API, read only when
     there are names to check. A value it cannot read (``lambda_l2="ten"``) is found by one round
-    on four rows, so callers can check before the slow part of a run.
+    on four rows of ``features`` columns (per-feature settings such as ``monotone_constraints``
+    need one value per stage-1 feature), so callers can check before the slow part of a run.
     """
     if not params:
         return
@@ -121,7 +122,7 @@ def check_stage1_params(params: dict[str, Any]) -> None:
     if unknown:
         raise ModelError(f"LightGBM has no parameter {', '.join(map(repr, unknown))} "
                          "(TrainConfig.stage1_params)")
-    rows = lgb.Dataset(np.arange(4.0).reshape(4, 1), label=[0, 1, 0, 1])
+    rows = lgb.Dataset(np.tile(np.arange(4.0)[:, None], (1, features)), label=[0, 1, 0, 1])
     try:
         lgb.train({**params, "verbosity": -1, "min_data_in_leaf": 1, "min_data_in_bin": 1},
                   rows, 1)
@@ -177,7 +178,7 @@ def fit_boosters(pages: Sequence[LabelledPage], names1: tuple[str, ...],
     lgb = _lightgbm()
     if config.target not in TARGETS:
         raise ModelError(f"unknown target {config.target!r}; choose one of {TARGETS}")
-    check_stage1_params(config.stage1_params)
+    check_stage1_params(config.stage1_params, len(names1))
     pages = [p for p in pages if len(p.labels)]
     if not pages:
         raise ModelError("no labelled blocks to train on")
