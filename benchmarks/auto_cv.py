@@ -5,7 +5,9 @@ grouped by registrable domain across all datasets, ``grist.train.folds``) or its
 Each dataset is scored twice: with the convention its gold follows (``grist.io.datasets``; the
 older sets count the headline, bylines and captions as main text) and with auto's default output
 (the body only). Peers' outputs (trafilatura default and favor_precision, readability-lxml) are
-cached and scored on the same pages. Labelled pages, groups and peer outputs live in --cache.
+cached and scored on the same pages, and so are the blocks the training labels mark as content
+(``labels``: the ceiling of choosing whole blocks). Labelled pages, groups and peer outputs live
+in --cache.
 LightGBM samples rows and features from a seed, and on the smaller datasets the CV F1 moves
 with it (docs/benchmarks/auto.md): ``--seeds 7 8 9`` trains every model once per seed and gives
 the mean, and each seed's F1 beside it.
@@ -176,6 +178,12 @@ def text_of(page: LabelledPage, roles: np.ndarray, wanted: frozenset[str]) -> st
     return "\n".join(t for t, r in zip(page.texts, roles.tolist(), strict=True) if r in codes)
 
 
+def labelled_text(page: LabelledPage) -> str:
+    """The blocks the gold alignment labelled content: what choosing whole blocks at best gives
+    under grist's segmentation and labels (the ``labels`` column, a ceiling, not a system)."""
+    return "\n".join(t for t, keep in zip(page.texts, page.labels.tolist(), strict=True) if keep)
+
+
 def score(texts: dict[str, str], golds: dict[str, str],
           wanted: dict[str, list[list[str]]]) -> dict[str, float]:
     """The benchmark suite's scores (``grist.evaluate.aggregate``): shingle P/R/F1 (F1 of the mean
@@ -231,7 +239,8 @@ def report(kind: str, data: dict[str, list[LabelledPage]], found: dict, cache: P
                             for p in pages},
                    "auto-body": {p.id: text_of(p, found[f"{name}/{p.id}"][1],
                                                frozenset({"body"})) for p in pages},
-                   **{peer: peer_outputs(peer, paths[name], cache) for peer in peers}}
+                   **{peer: peer_outputs(peer, paths[name], cache) for peer in peers},
+                   "labels": {p.id: labelled_text(p) for p in pages}}
         for system, texts in outputs.items():
             row[system] = score(texts, golds, wanted)
         rows.append(row)
@@ -368,8 +377,10 @@ def main() -> int:
     parser.add_argument("--out", default=None, help="append the tables to this file")
     args = parser.parse_args()
     extra1 = stage1_params(args.stage1_param)
+    features = sum(not name.startswith(tuple(args.drop))  # (per-feature settings' length)
+                   for name in stage1_features([], None).names)
     try:  # (before the pages are labelled: a typo stops the run at once)
-        check_stage1_params(extra1)
+        check_stage1_params(extra1, features)
     except ModelError as exc:
         raise SystemExit(f"--stage1-param: {exc}") from None
     cache = Path(args.cache)
@@ -417,7 +428,7 @@ def main() -> int:
                          feature_fraction=args.feature_fraction,
                          bagging_fraction=args.bagging_fraction,
                          stage1_params=extra1)
-    systems = ("auto", "auto-body", *args.peers)
+    systems = ("auto", "auto-body", *args.peers, "labels")
     tables = [f"Command: `{' '.join(sys.argv)}`"]
     predictions = {}
     for kind in args.validation:
