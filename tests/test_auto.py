@@ -409,6 +409,7 @@ def test_stage1_params_reach_the_stage1_boosters_and_nothing_else():
     with pytest.raises(ModelError, match="LightGBM refuses"):  # a value it cannot read
         fit_boosters([], (), TrainConfig(stage1_params={"lambda_l2": "ten"}))
     check_stage1_params({"boosting": "dart", "max_bin": 255})  # values it takes pass
+    check_stage1_params({"boosting": "dart"}, features=0)  # no features: still the value checked
     # per-feature settings are checked against the number of stage-1 features
     check_stage1_params({"monotone_constraints": "-1,0,1"}, features=3)
     with pytest.raises(ModelError, match="LightGBM refuses"):

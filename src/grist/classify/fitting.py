@@ -122,7 +122,8 @@ def check_stage1_params(params: dict[str, Any], features: int = 1) -> None:
     if unknown:
         raise ModelError(f"LightGBM has no parameter {', '.join(map(repr, unknown))} "
                          "(TrainConfig.stage1_params)")
-    rows = lgb.Dataset(np.tile(np.arange(4.0)[:, None], (1, features)), label=[0, 1, 0, 1])
+    columns = max(features, 1)  # (LightGBM refuses a dataset of no columns whatever is set)
+    rows = lgb.Dataset(np.tile(np.arange(4.0)[:, None], (1, columns)), label=[0, 1, 0, 1])
     try:
         lgb.train({**params, "verbosity": -1, "min_data_in_leaf": 1, "min_data_in_bin": 1},
                   rows, 1)
