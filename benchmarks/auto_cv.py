@@ -137,12 +137,17 @@ def predict(model: AutoModel, page: LabelledPage, names1: tuple[str, ...],
     return p2, derive_roles(matrix, page.texts, keep)
 
 
+def kept_columns(names: Sequence[str], prefixes: Sequence[str]) -> list[int]:
+    """The feature columns an ablation keeps: those not starting with ``prefixes`` (--drop)."""
+    return [i for i, n in enumerate(names) if not n.startswith(tuple(prefixes))]
+
+
 def dropped(pages: list[LabelledPage], names: tuple[str, ...], prefixes: Sequence[str]
             ) -> tuple[list[LabelledPage], tuple[str, ...]]:
     """The pages with the feature columns starting with ``prefixes`` removed (ablations)."""
     if not prefixes:
         return pages, names
-    keep = [i for i, n in enumerate(names) if not n.startswith(tuple(prefixes))]
+    keep = kept_columns(names, prefixes)
     return ([replace(page, values=page.values[:, keep]) for page in pages],
             tuple(names[i] for i in keep))
 
@@ -173,15 +178,20 @@ def stage1_params(pairs: Sequence[str]) -> dict[str, int | float | str]:
     return params
 
 
+def kept_text(page: LabelledPage, keep: np.ndarray) -> str:
+    """The text of the page's blocks where ``keep`` is true, a block a line."""
+    return "\n".join(t for t, k in zip(page.texts, keep.tolist(), strict=True) if k)
+
+
 def text_of(page: LabelledPage, roles: np.ndarray, wanted: frozenset[str]) -> str:
-    codes = [ROLES.index(r) for r in wanted]
-    return "\n".join(t for t, r in zip(page.texts, roles.tolist(), strict=True) if r in codes)
+    """The text of the blocks whose role is one of ``wanted``."""
+    return kept_text(page, np.isin(roles, [ROLES.index(r) for r in wanted]))
 
 
 def labelled_text(page: LabelledPage) -> str:
     """The blocks the gold alignment labelled content: what choosing whole blocks at best gives
     under grist's segmentation and labels (the ``labels`` column, a ceiling, not a system)."""
-    return "\n".join(t for t, keep in zip(page.texts, page.labels.tolist(), strict=True) if keep)
+    return kept_text(page, page.labels)
 
 
 def score(texts: dict[str, str], golds: dict[str, str],
@@ -377,10 +387,9 @@ def main() -> int:
     parser.add_argument("--out", default=None, help="append the tables to this file")
     args = parser.parse_args()
     extra1 = stage1_params(args.stage1_param)
-    features = sum(not name.startswith(tuple(args.drop))  # (per-feature settings' length)
-                   for name in stage1_features([], None).names)
+    features = len(kept_columns(stage1_features([], None).names, args.drop))
     try:  # (before the pages are labelled: a typo stops the run at once)
-        check_stage1_params(extra1, features)
+        check_stage1_params(extra1, features)  # (per-feature settings want one value each)
     except ModelError as exc:
         raise SystemExit(f"--stage1-param: {exc}") from None
     cache = Path(args.cache)
