@@ -34,11 +34,12 @@ import numpy as np
 import grist
 from grist.classify.boosted import AutoModel, TrainConfig
 from grist.classify.fitting import check_stage1_params
+from grist.classify.pagetype import page_row
 from grist.classify.rows import LabelledPage
 from grist.document import ROLES
 from grist.errors import ModelError
 from grist.evaluate.aggregate import score_page, summarize
-from grist.features.auto import stage1_features
+from grist.features.auto import stage1_features, stage2_features
 from grist.features.matrix import FeatureMatrix
 from grist.io.datasets import gold_convention, read_jsonl
 from grist.methods.auto import AutoConfig, choose_blocks
@@ -140,6 +141,27 @@ def predict(model: AutoModel, page: LabelledPage, names1: tuple[str, ...],
 def kept_columns(names: Sequence[str], prefixes: Sequence[str]) -> list[int]:
     """The feature columns an ablation keeps: those not starting with ``prefixes`` (--drop)."""
     return [i for i, n in enumerate(names) if not n.startswith(tuple(prefixes))]
+
+
+def read_by_name(names: Sequence[str], prefixes: Sequence[str]) -> list[str]:
+    """The columns ``--drop`` would remove that the stage-2 page signals, the page-type row, the
+    block choice or the role rules read by name: each is left out of a one-block page on its
+    own, and those whose absence stops one of them are returned (an ablation cannot train
+    without them)."""
+    kept = set(kept_columns(names, prefixes))
+    needed = []
+    for gone in (name for i, name in enumerate(names) if i not in kept):
+        rest = tuple(n for n in names if n != gone)
+        matrix = FeatureMatrix(rest, np.zeros((1, len(rest)), dtype=np.float32))
+        p = np.array([0.5])
+        try:
+            stage2_features([0], ["html>body>p"], matrix, p)
+            page_row(matrix, p)
+            choose_blocks(p, matrix, ["word"], 0.5, AutoConfig())
+            derive_roles(matrix, ["word"], np.array([True]))
+        except (KeyError, ValueError):  # (a dict lookup, or FeatureMatrix.column's error)
+            needed.append(gone)
+    return needed
 
 
 def dropped(pages: list[LabelledPage], names: tuple[str, ...], prefixes: Sequence[str]
@@ -387,7 +409,16 @@ def main() -> int:
     parser.add_argument("--out", default=None, help="append the tables to this file")
     args = parser.parse_args()
     extra1 = stage1_params(args.stage1_param)
-    features = len(kept_columns(stage1_features([], None).names, args.drop))
+    all_names = stage1_features([], None).names
+    unmatched = [p for p in args.drop if not any(n.startswith(p) for n in all_names)]
+    if unmatched:
+        raise SystemExit(f"--drop: no stage-1 feature starts with {', '.join(unmatched)}")
+    needed = read_by_name(all_names, args.drop)
+    if needed:  # (before the pages are labelled: the run would stop at the first fold)
+        raise SystemExit(f"--drop {' '.join(args.drop)}: grist reads {len(needed)} of these "
+                         f"columns by name past stage 1 ({', '.join(needed)}); drop narrower "
+                         "prefixes (--blank sets columns to 0 on the held-out pages instead)")
+    features = len(kept_columns(all_names, args.drop))
     try:  # (before the pages are labelled: a typo stops the run at once)
         check_stage1_params(extra1, features)  # (per-feature settings want one value each)
     except ModelError as exc:
