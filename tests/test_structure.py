@@ -186,14 +186,45 @@ CLOSED_AT_ONCE = [  # each then followed by paragraphs that would re-open what s
     "<b>x<p>y</b>",  # a block between: not closed at once, counted as open
     "<p><b>one</p><b>two</b>",  # the first <b> outlives its paragraph
     "<nobr>a</nobr><nobr>b<nobr>c</nobr>",
+    # names whose end tag may leave them (or what they hold) open, and tags of other modes
+    "<body class=x>a</body><b>y",
+    "<html>a</html><i>y",
+    "<b>x<p>y<form>z</form><i>w",  # </form> with the <b> re-opened inside the form
+    "<a href=x>a</a><a>b<a>c</a>",  # an <a> left open, then one closed at once
+    "<table><a>x</a><tr><td><a>y</a></td></tr></table>",
+    "<select><a>x</a><option>o</option></select><b>y",
+    "<svg><a>x</a><desc>d</desc><foreignObject>f</foreignObject></svg>",
+    "<td>x</td><tr>y</tr><caption>c</caption><colgroup>g</colgroup>",
+    "<textarea>t</textarea><title>t</title><script>s</script><TABLE>x</table >",
 ]
 
 
 @pytest.mark.parametrize("head", CLOSED_AT_ONCE)
 def test_the_closed_at_once_bound_never_undercounts(head):
     page = head * 20 + "<p>x" * 50
-    bound, real = quick_bound(page, max_elements=0), built(page)
-    assert bound.depth >= real.depth and bound.elements >= real.elements
+    real = built(page)
+    for bound in (quick_bound(page, max_elements=0), quick_bound(page, max_depth=0)):
+        assert bound.depth >= real.depth and bound.elements >= real.elements
+
+
+def test_links_closed_at_once_settle_a_large_shallow_page_without_the_rule_walk():
+    # 12,000 list items of one link each (a large article's references and navigation): every
+    # start tag counted as a level of its own, and 32 adoption-agency copies for every <a> and
+    # </a>, put the page past both caps; each link opens and closes around its text alone, so
+    # together the links count one level and make no copies.
+    page = "<ul>" + "<li><a href='/x'>item</a></li>" * 12_000 + "</ul>"
+    limits = Limits()
+    loose = quick_bound(page)
+    assert loose.depth > PARSED_DEPTH and loose.elements > limits.max_tags
+    tight = quick_bound(page, PARSED_DEPTH, limits.max_tags)
+    assert PARSED_DEPTH >= tight.depth > limits.max_depth
+    assert limits.max_tags >= tight.elements >= built(page).elements
+    found, depth_unknown = check_before_parsing(page, limits)
+    assert depth_unknown and found.starts == 24_001  # settled: the parsed tree gives the depth
+    assert tree_depth(parse_document(load_document(page), limits).dom) == built(page).depth == 3
+    # a link whose text holds a tag is not closed at once: those stay counted one by one
+    nested = "<ul>" + "<li><a href='/x'><b>item</b></a></li>" * 12_000 + "</ul>"
+    assert quick_bound(nested, PARSED_DEPTH, limits.max_tags).depth > PARSED_DEPTH
 
 
 def test_attributes_are_bounded_before_parsing():
@@ -214,7 +245,10 @@ def test_a_large_shallow_page_has_its_depth_measured_on_the_parsed_tree():
     assert depth_unknown and found.starts == 6_001  # left to the parsed tree
     doc = parse_document(load_document(page), limits)
     assert tree_depth(doc.dom) == built(page).depth == 3
-    assert check_structure(page, limits) > 0  # the rules, for methods that never parse
+    # methods that never parse: the spans, each closed at once, bring the quick bound under the
+    # cap (no rule walk either)
+    assert quick_bound(page, limits.max_depth).depth <= limits.max_depth
+    assert check_structure(page, limits) > 0
 
 
 @pytest.mark.parametrize("depth, parsed_first", [(4_001, True), (PARSED_DEPTH + 1, False)])
@@ -251,8 +285,10 @@ def test_many_tags_with_a_few_attributes_each_pass_the_quick_bound():
     assert quick_bound(script + page).attribute_work <= ATTRIBUTE_WORK
     # a tag the input cuts holds everything after it: no claim
     assert quick_bound(page + '<a href="/x" ' + "b " * 40_000).attribute_work > ATTRIBUTE_WORK
-    # past the depth cap the rule walk runs anyway: no scan
-    assert quick_bound(page, max_depth=10).attribute_work > ATTRIBUTE_WORK
+    # past the depth cap the rule walk runs anyway: no scan (the links, each closed at once,
+    # count one level together: a depth bound of 4)
+    assert quick_bound(page, max_depth=10).depth == 4
+    assert quick_bound(page, max_depth=3).attribute_work > ATTRIBUTE_WORK
 
 
 @pytest.mark.parametrize("family", ["soup", "attrs", "rawtext", "foreign"])
@@ -288,11 +324,13 @@ def test_never_undercounts_what_lexbor_builds(family):
 
 
 @pytest.mark.parametrize("family", ["soup", "stray", "adoption", "tables", "foreign", "rawtext",
-                                    "insert", "fmtbomb"])
+                                    "insert", "fmtbomb", "linkstorm", "tinytags"])
 def test_the_quick_bound_never_undercounts_what_lexbor_builds(family):
     for name, source in fuzz_pages(12, family):
-        bound, real = quick_bound(source, max_elements=0), built(source)  # always tightened
-        assert bound.depth >= real.depth and bound.elements >= real.elements, name
+        real = built(source)
+        # always tightened: the elements bound, and the depth bound (then returned as it is)
+        for bound in (quick_bound(source, max_elements=0), quick_bound(source, max_depth=0)):
+            assert bound.depth >= real.depth and bound.elements >= real.elements, name
 
 
 def test_attribute_starts_counts_what_the_pattern_counts():

@@ -163,6 +163,17 @@ _FORMATTING_TAG = re.compile(
     rf"<({'|'.join(sorted(set(_FORMATTING) - {'a'}, key=len, reverse=True))})(?=[\t\n\f\r />])"
     rf"{TAG_REST}([^<]*+</\1(?=[\t\n\f\r />]))?", re.IGNORECASE | re.ASCII)
 
+# Any start tag followed by text and its own end tag, nothing between with a "<" (groups: name,
+# attributes, separators): the element is open only while its text is read, and the end tag
+# pops it in every insertion mode, except for the names in _OUTLIVES_ITS_END_TAG.
+_CLOSED_AT_ONCE = re.compile(
+    rf"<([a-zA-Z][^\t\n\f\r />]*+){TAG_REST}[^<]*+</\1(?=[\t\n\f\r />])",
+    re.IGNORECASE | re.ASCII)
+# Left counted: ``</body>`` and ``</html>`` leave their element open, ``</plaintext>`` is text,
+# ``</form>`` may leave formatting elements that the text re-opened inside the form open, and
+# ``head`` and ``frameset`` switch the insertion mode (no page needs them discounted).
+_OUTLIVES_ITS_END_TAG = frozenset(("html", "head", "body", "form", "frameset", "plaintext"))
+
 
 def quick_bound(source: str, max_depth: int | None = None, max_elements: int | None = None,
                 counted: TagCensus | None = None) -> Structure:
@@ -187,6 +198,16 @@ def quick_bound(source: str, max_depth: int | None = None, max_elements: int | N
     bound, a scan bounds them tag by tag (large pages hold tens of thousands of attributes, a few
     on each tag). The tightening scans run only while the other bounds hold their caps
     (``max_depth``, ``max_elements``; None: no cap), since past a cap ``measure`` runs anyway.
+
+    Before those, when the depth or elements bound passes its cap, a scan finds the elements
+    closed at once: a start tag, text only, the element's own end tag (most links and spans of a
+    large page; ``_closed_at_once``). Only one of them is open at any time, so together they
+    count one level of depth, not one each; a formatting one is never re-opened (one entry
+    fewer to re-open at once), and its end tag runs the adoption agency with nothing above it:
+    no copies. An ``<a>`` start tag runs the agency for an older ``<a>`` still on the list and
+    takes that one off the list; an ``<a>`` closed at once leaves the list before any start tag,
+    so each takes one run off the ``<a>`` start tags' runs too (and one off the links that stay
+    above their children).
     """
     found = counted or census(source)
     starts, ends, total = found.named_starts, found.named_ends, found.starts
@@ -200,7 +221,13 @@ def quick_bound(source: str, max_depth: int | None = None, max_elements: int | N
     runs = sum(ends[n] for n in _FORMATTING) + links + starts["nobr"]
     fixed = total + 2 * cells + ends["p"] + ends["br"] + 3 + triggers + 32 * runs
     reopened = formatting - links  # formatting entries besides the <a> a trigger may re-open
-    if max_depth is not None and depth > max_depth:  # measure() runs anyway: no tightening
+    if ((max_depth is not None and depth > max_depth)
+            or (max_elements is not None and fixed + triggers * reopened > max_elements)):
+        closed = _closed_at_once(source)
+        closed_formatting = sum(closed[n] for n in _FORMATTING) + closed["a"]  # (<a> twice)
+        depth -= max(closed.total() - 1, 0) + closed_formatting
+        fixed -= 32 * closed_formatting
+    if max_depth is not None and depth > max_depth:  # measure() runs anyway: no more tightening
         return Structure(depth, fixed + triggers * reopened, work)
     if max_elements is not None and fixed + triggers * reopened > max_elements:
         reopened = _reopenable_formatting(source, reopened)
@@ -260,6 +287,22 @@ def attribute_scan_by_patterns(source: str, tags: int, attributes: int) -> tuple
                 longest = max(longest, len(source) - place.start())
                 squares += (attributes + 2) ** 2
     return longest, min(squares, STARTS_SQUARED_MOST)
+
+
+def _closed_at_once(source: str) -> Counter[str]:
+    """How many start tags of each name open an element its own end tag closes with only text
+    between (ASCII case folded).
+
+    From its start tag to its end tag such an element is the current node: no start tag comes
+    before its end, so no two of them are open at once, and what text re-opens inside it
+    (formatting elements) the depth bound counts already. A match that is no tag (inside a
+    comment, a script, another tag's quoted value) takes off a ``<`` + letter that was counted
+    as a start tag without being one.
+    """
+    closed = Counter(match.group(1).translate(_UPPER) for match in _CLOSED_AT_ONCE.finditer(source))
+    for name in _OUTLIVES_ITS_END_TAG:
+        closed.pop(name, None)
+    return closed
 
 
 def _reopenable_formatting(source: str, occurrences: int) -> int:
