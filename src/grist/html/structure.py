@@ -153,6 +153,8 @@ def census_by_patterns(source: str) -> TagCensus:
                      attribute_starts(source))
 
 
+# Text without a "<", then the end tag of the name in group 1.
+_OWN_END_AFTER_TEXT = r"[^<]*+</\1(?=[\t\n\f\r />])"
 # The formatting start tags other than <a>, scanned as the tokenizer ends them (groups: name,
 # attributes, separators), and group 4 the element's own end tag when only text lies between
 # (no "<": no tag, comment or raw text): from its start tag to its end tag such an element is
@@ -161,14 +163,13 @@ def census_by_patterns(source: str) -> TagCensus:
 # not pass for "s".
 _FORMATTING_TAG = re.compile(
     rf"<({'|'.join(sorted(set(_FORMATTING) - {'a'}, key=len, reverse=True))})(?=[\t\n\f\r />])"
-    rf"{TAG_REST}([^<]*+</\1(?=[\t\n\f\r />]))?", re.IGNORECASE | re.ASCII)
+    rf"{TAG_REST}({_OWN_END_AFTER_TEXT})?", re.IGNORECASE | re.ASCII)
 
 # Any start tag followed by text and its own end tag, nothing between with a "<" (groups: name,
 # attributes, separators): the element is open only while its text is read, and the end tag
 # pops it in every insertion mode, except for the names in _OUTLIVES_ITS_END_TAG.
-_CLOSED_AT_ONCE = re.compile(
-    rf"<([a-zA-Z][^\t\n\f\r />]*+){TAG_REST}[^<]*+</\1(?=[\t\n\f\r />])",
-    re.IGNORECASE | re.ASCII)
+_CLOSED_AT_ONCE = re.compile(rf"<([a-zA-Z][^\t\n\f\r />]*+){TAG_REST}{_OWN_END_AFTER_TEXT}",
+                             re.IGNORECASE | re.ASCII)
 # Left counted: ``</body>`` and ``</html>`` leave their element open, ``</plaintext>`` is text,
 # ``</form>`` may leave formatting elements that the text re-opened inside the form open, and
 # ``head`` and ``frameset`` switch the insertion mode (no page needs them discounted).
