@@ -439,6 +439,28 @@ def test_the_compiled_attribute_scan_matches_the_patterns(family):
     assert structure._attribute_scan("<a x='<b y z", 2, 4) == (12, 2 * (4 + 2) ** 2)
 
 
+def test_a_tag_the_input_cuts_ends_every_scan_that_reads_tags():
+    import grist.html.structure as structure
+
+    # No ">" after the first tag: every later place starts a tag the input cuts. Each scan took
+    # every "<" again and read to the end from it: 15,000 such places cost 10 s of C, and longer
+    # pages grew with the square of their length. Past the first cut place the attribute scan
+    # counts every place as cut, the most a place can hold; the element scans stop there.
+    page = "<p>" + "<p b c d e " * 20_000
+    places, starts = len(structure._NAME.findall(page)), structure.attribute_starts(page)
+    cut = (len(page) - 3, 1 + 20_000 * (starts + 2) ** 2)  # (the first tag, <p>, has none)
+    assert structure._attribute_scan(page, places, starts) == cut
+    assert structure.attribute_scan_by_patterns(page, places, starts) == cut
+    assert structure._closed_at_once("<i>x</i>" + page) == {"i": 1}
+    assert structure._reopenable_formatting("<b c " * 20_000, 20_000) == 20_000  # all unsure
+    # a tag after the cut one that a scan of its own would close counts as cut as well
+    late = '<a x="1 <b y=2> "'
+    assert structure._attribute_scan(late, 2, 3) == (len(late), 2 * (3 + 2) ** 2)
+    assert structure.attribute_scan_by_patterns(late, 2, 3) == (len(late), 2 * (3 + 2) ** 2)
+    bound, real = quick_bound(page, max_elements=0), built(page)
+    assert bound.depth >= real.depth and bound.elements >= real.elements
+
+
 def test_the_quick_bound_is_the_same_without_the_compiled_scans(monkeypatch):
     import grist.html.structure as structure
 

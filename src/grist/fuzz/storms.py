@@ -172,6 +172,18 @@ def prefix(ctx: Context) -> Made:
     return Made(HEAD + body, f"{unit!r} x {times}")
 
 
+@family("cutstorm", 3)
+def cutstorm(ctx: Context) -> Made:
+    """Start tags with attributes and no ">" after them: the rest of the page is one tag the
+    input cuts, which a scan that tries every "<" again reads to the end from each."""
+    name = ctx.pick(("p", "b", "a", "div", "x-y", "td", "font"))
+    attributes = ctx.pick((" b c d e", " b", " x='", ' x="y" z', " a=1 b=2 c=3", " t='<p>'"))
+    before = ctx.pick(("", "<p>text</p>" * ctx.count(1, 2_000),
+                       "<a href=x>link</a> " * ctx.count(1, 5_000)))
+    body, times = _storm(ctx, lambda i: f"<{name}{attributes} ", 200_000)
+    return Made(HEAD + before + body, f"<{name}{attributes} x {times} after {len(before)} chars")
+
+
 @family("rawtext", 3)
 def rawtext(ctx: Context) -> Made:
     """Markup inside script, style, textarea, title, noscript, xmp, iframe and plaintext."""

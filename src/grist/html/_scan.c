@@ -364,6 +364,7 @@ INLINE Py_ssize_t tag_after_tag(const Text *t, Attributes *seen, unsigned char *
                 i = end;
                 continue;
             }
+            if (is_place(t, i)) break; /* a tag the input cuts: no tag of the pass after it */
         }
         i++;
     }
@@ -372,19 +373,25 @@ INLINE Py_ssize_t tag_after_tag(const Text *t, Attributes *seen, unsigned char *
 
 /* The places no tag of the pass started at, each matched alone, added to `seen`; a tag the input
  * cuts holds everything after it: its attribute starts are at most the page's, `page_starts`, and
- * one more for the character after its name. */
+ * one more for the character after its name. Past the first such place every place is counted
+ * so, unmatched: it holds no more than that, and matching each one alone would read to the end
+ * again and again (time growing with the square of the page's length). */
 INLINE void places_alone(const Text *t, const unsigned char *started, Py_ssize_t page_starts,
                          Attributes *seen) {
     Memo dq = {PY_SSIZE_T_MAX, -1}, sq = {PY_SSIZE_T_MAX, -1};
     Py_ssize_t from, to;
+    int cut = 0;
     for (Py_ssize_t i = 0; i < t->size; i++) {
         if (started[i] || !is_place(t, i)) continue;
-        Py_ssize_t end = match_tag(t, i + 1 + (at(t, i + 1) == '/'), &dq, &sq, &from, &to);
-        if (end >= 0) {
-            add_tag(t, from, to, seen);
-            continue;
+        if (!cut) {
+            Py_ssize_t end = match_tag(t, i + 1 + (at(t, i + 1) == '/'), &dq, &sq, &from, &to);
+            if (end >= 0) {
+                add_tag(t, from, to, seen);
+                continue;
+            }
+            cut = 1;
+            if (t->size - i > seen->longest) seen->longest = t->size - i;
         }
-        if (t->size - i > seen->longest) seen->longest = t->size - i;
         add_square(seen, (long long)page_starts + 2);
     }
 }

@@ -61,6 +61,8 @@ class Structure:
 
 _NAME = re.compile(r"<(/?[a-zA-Z][a-zA-Z0-9]*)")
 _WHOLE_TAG = re.compile(rf"</?{TAG_BODY}")  # groups: name, attributes, separators
+# The same, or (group "cut") the letter of a place where the input cuts the tag.
+_WHOLE_TAG_OR_CUT = re.compile(rf"</?(?:{TAG_BODY}|(?P<cut>[a-zA-Z]))")
 # lexbor compares each attribute of a tag with the ones before it: k attributes cost k^2 steps
 # (62,000 attributes on one tag took it 6 s). Every attribute starts with a character after a
 # separator or a quote, so these counts bound the attributes of a tag and of a page.
@@ -155,6 +157,11 @@ def census_by_patterns(source: str) -> TagCensus:
 
 # Text without a "<", then the end tag of the name in group 1.
 _OWN_END_AFTER_TEXT = r"[^<]*+</\1(?=[\t\n\f\r />])"
+# A tag that never reaches its ">" runs to the end of the input (the tokenizer makes no tag of
+# it or of anything after it): the scans take the rest there as one match (group "cut"), where
+# a failed match would be tried again at every later "<", each try reading to the end (a page of
+# "<b c <b c ..." cost seconds per 100 KB, growing with the square of its length).
+_OR_CUT = r"|(?P<cut>[\s\S]*+)"
 # The formatting start tags other than <a>, scanned as the tokenizer ends them (groups: name,
 # attributes, separators), and group 4 the element's own end tag when only text lies between
 # (no "<": no tag, comment or raw text): from its start tag to its end tag such an element is
@@ -163,13 +170,15 @@ _OWN_END_AFTER_TEXT = r"[^<]*+</\1(?=[\t\n\f\r />])"
 # not pass for "s".
 _FORMATTING_TAG = re.compile(
     rf"<({'|'.join(sorted(set(_FORMATTING) - {'a'}, key=len, reverse=True))})(?=[\t\n\f\r />])"
-    rf"{TAG_REST}({_OWN_END_AFTER_TEXT})?", re.IGNORECASE | re.ASCII)
+    rf"(?:{TAG_REST}({_OWN_END_AFTER_TEXT})?{_OR_CUT})", re.IGNORECASE | re.ASCII)
 
-# Any start tag followed by text and its own end tag, nothing between with a "<" (groups: name,
-# attributes, separators): the element is open only while its text is read, and the end tag
-# pops it in every insertion mode, except for the names in _OUTLIVES_ITS_END_TAG.
-_CLOSED_AT_ONCE = re.compile(rf"<([a-zA-Z][^\t\n\f\r />]*+){TAG_REST}{_OWN_END_AFTER_TEXT}",
-                             re.IGNORECASE | re.ASCII)
+# Every start tag, scanned as the tokenizer ends it (groups: name, attributes, separators), and
+# group 4 its own end tag when only text lies between: such an element is open only while its
+# text is read, and the end tag pops it in every insertion mode, except for the names in
+# _OUTLIVES_ITS_END_TAG.
+_CLOSED_AT_ONCE = re.compile(
+    rf"<([a-zA-Z][^\t\n\f\r />]*+)(?:{TAG_REST}({_OWN_END_AFTER_TEXT})?{_OR_CUT})",
+    re.IGNORECASE | re.ASCII)
 # Left counted: ``</body>`` and ``</html>`` leave their element open, ``</plaintext>`` is text,
 # ``</form>`` may leave formatting elements that the text re-opened inside the form open, and
 # ``head`` and ``frameset`` switch the insertion mode (no page needs them discounted).
@@ -270,23 +279,33 @@ def attribute_scan_by_patterns(source: str, tags: int, attributes: int) -> tuple
     tag, starts a tag at every place, it has scanned them all; else (a quote in a script made
     one tag swallow the next) the places it did not start a tag at are scanned one by one. A tag
     the input cuts has attributes to the end: at most the page's ``attributes`` starts, and one
-    more for the character after its name.
+    more for the character after its name. The pass stops at such a tag, and past the first
+    place that is one, every place is counted so without being matched (matching each would
+    read to the end again and again).
     """
-    tags_scanned = list(_WHOLE_TAG.finditer(source))
+    tags_scanned = []
+    for tag in _WHOLE_TAG_OR_CUT.finditer(source):
+        if tag["cut"] is not None:
+            break
+        tags_scanned.append(tag)
     longest = max((tag.end(2) - tag.start(2) for tag in tags_scanned), default=0)
     squares = sum(_squared_starts(tag.group(2)) for tag in tags_scanned)
     if len(tags_scanned) == tags:
         return longest, min(squares, STARTS_SQUARED_MOST)
     scanned = {tag.start() for tag in tags_scanned}
+    cut = False
     for place in _NAME.finditer(source):
-        if place.start() not in scanned:
+        if place.start() in scanned:
+            continue
+        if not cut:
             whole = _WHOLE_TAG.match(source, place.start())
             if whole:
                 longest = max(longest, whole.end(2) - whole.start(2))
                 squares += _squared_starts(whole.group(2))
-            else:
-                longest = max(longest, len(source) - place.start())
-                squares += (attributes + 2) ** 2
+                continue
+            cut = True
+            longest = max(longest, len(source) - place.start())
+        squares += (attributes + 2) ** 2
     return longest, min(squares, STARTS_SQUARED_MOST)
 
 
@@ -300,7 +319,8 @@ def _closed_at_once(source: str) -> Counter[str]:
     comment, a script, another tag's quoted value) takes off a ``<`` + letter that was counted
     as a start tag without being one.
     """
-    closed = Counter(match.group(1).translate(_UPPER) for match in _CLOSED_AT_ONCE.finditer(source))
+    closed = Counter(match[1].translate(_UPPER) for match in _CLOSED_AT_ONCE.finditer(source)
+                     if match[4])
     for name in _OUTLIVES_ITS_END_TAG:
         closed.pop(name, None)
     return closed
@@ -315,18 +335,18 @@ def _reopenable_formatting(source: str, occurrences: int) -> int:
     attribute text) after the last marker (Noah's Ark). Where the scan started no tag at some
     of the ``occurrences`` (each ``<b``, ``<font`` ... the tag counts saw), a scanned tag
     swallowed them (a quoted value holding markup, a quote left open) or the name goes on
-    (``<b-x>``): each such place, and each scanned tag whose attribute text holds a ``<``, counts
-    as an entry of its own, open and unlike the others, so the bound holds whatever the
-    tokenizer makes of them.
+    (``<b-x>``): each such place, each scanned tag whose attribute text holds a ``<`` and a tag
+    the input cuts count as an entry of their own, open and unlike the others, so the bound
+    holds whatever the tokenizer makes of them.
     """
-    found = _FORMATTING_TAG.findall(source)
+    found = list(_FORMATTING_TAG.finditer(source))
     unsure = occurrences - len(found)
     left_open = []
-    for name, attributes, _, closed in found:
-        if unsure and "<" in attributes:
+    for match in found:
+        if match["cut"] is not None or (unsure and "<" in match[2]):
             unsure += 1
-        elif not closed:
-            left_open.append((name.lower(), attributes))
+        elif not match[4]:
+            left_open.append((match[1].lower(), match[2]))
     return min(len(left_open), 3 * len(set(left_open))) + unsure
 
 
