@@ -263,6 +263,24 @@ def test_a_page_past_the_depth_cap_is_refused_either_way(depth, parsed_first):
         check_structure(page, limits)
 
 
+@pytest.mark.parametrize("head", ["<html><head><title>", "<p>x<noscript><iframe>"])
+def test_the_check_reads_the_source_the_parser_is_given(head):
+    # Unrepaired, the nesting is the title's or the iframe's raw text; the parser is given the
+    # title ended at the next tag and the iframe closed at its start tag (grist.html.parse's
+    # repairs), and would nest 100,000 divs (24 s of lexbor) had the check read the page as sent.
+    from grist.html.parse import repaired_source
+
+    page = head + "<div>" * 100_000 + "words"
+    limits = Limits()
+    assert check_structure(page, limits) > 0  # as sent: raw text, shallow
+    with pytest.raises(LimitExceededError, match="max_depth"):
+        check_structure(repaired_source(page), limits)
+    with pytest.raises(LimitExceededError, match="max_depth"):
+        parse_document(load_document(page), limits)
+    shallow = head + "<div>" * 30 + "words"
+    assert tree_depth(parse_document(load_document(shallow), limits).dom) >= 30
+
+
 @pytest.mark.parametrize("family", ["deep", "soup", "stray", "adoption", "tables", "foreign"])
 def test_the_parsed_depth_is_what_lexbor_built(family):
     for name, source in fuzz_pages(14, family, count=20):

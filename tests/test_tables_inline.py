@@ -169,6 +169,22 @@ def test_a_self_closed_iframe_in_noscript_keeps_the_page() -> None:
     assert close_noscript_raw_text(closed) == closed
 
 
+def test_the_noscript_fix_reads_each_part_of_the_page_once() -> None:
+    # a closed element's content is text: the "<style>" inside it opens nothing
+    page = "<noscript><style>a<style>b</style><iframe></noscript>"
+    assert close_noscript_raw_text(page) == (
+        "<noscript><style>a<style>b</style><iframe></iframe></noscript>")
+    # 20,000 scripts never closed: each is closed at its start tag (every search for its end used
+    # to read to the end of the page: 108 s before parsing); a later script of a name found never
+    # closed is not searched again
+    storm = "<p>x<noscript>" + "<script>" * 20_000
+    assert close_noscript_raw_text(storm) == "<p>x<noscript>" + "<script></script>" * 20_000
+    # a "<noscript" or raw-text start tag the input cuts ends the search
+    assert close_noscript_raw_text("<noscript a " * 20_000) == "<noscript a " * 20_000
+    cut = "<noscript><iframe a " + "<iframe b " * 20_000
+    assert close_noscript_raw_text(cut) == cut
+
+
 def test_explained_completes_the_method_reason_inside_a_table_vote() -> None:
     from grist.document import Block, Document
     from grist.result import Result

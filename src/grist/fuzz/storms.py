@@ -190,7 +190,7 @@ def rawtext(ctx: Context) -> Made:
     name = ctx.pick(("script", "style", "textarea", "title", "noscript", "xmp", "iframe",
                      "noembed", "noframes", "plaintext", "template"))
     inner = ctx.pick(("<div>", "</span>", "<!--<script>", "</" + name + " ", "<p>x",
-                      "<" + name + ">", "-->", "<b>", "</div>"))
+                      "<" + name + ">", "-->", "<b>", "</div>", "<script>", "<iframe>"))
     body, times = _storm(ctx, lambda i: inner, 200_000)
     close = f"</{name}>" if ctx.rng.random() < 0.6 else ""
     tail = ctx.pick(("", "<div></span>" * ctx.count(1, 50_000), "<p>after</p>"))

@@ -26,11 +26,14 @@ from grist.limits import Limits
 # space, "/" or ">" (``<titlex>`` and ``<noscript-x>`` are other elements); where a raw-text
 # element's content ends is ``grist.html.tokens.raw_text_end``'s call.
 _TITLE = re.compile(r"<title(?=[\t\n\f\r />])", re.IGNORECASE | re.ASCII)
-_NOSCRIPT_OPEN = re.compile(r"<noscript(?=[\t\n\f\r />])[^>]*+>", re.IGNORECASE | re.ASCII)
+# A start tag with no ">" after it runs to the end of the input (group "cut"): the searches stop
+# there instead of trying every later "<" again, each try reading to the end.
+_NOSCRIPT_OPEN = re.compile(r"<noscript(?=[\t\n\f\r />])[^>]*+(?:>|(?P<cut>\Z))",
+                            re.IGNORECASE | re.ASCII)
 _NOSCRIPT_CLOSE = re.compile(r"</noscript[\t\n\f\r />]", re.IGNORECASE | re.ASCII)
 # Elements whose content the tokenizer reads as raw text up to their own end tag.
 _RAW_TEXT = re.compile(rf"<({'|'.join(sorted(RCDATA | RAWTEXT | {'script'}))})"
-                       r"(?=[\t\n\f\r />])[^>]*+>", re.IGNORECASE | re.ASCII)
+                       r"(?=[\t\n\f\r />])[^>]*+(?:>|(?P<cut>\Z))", re.IGNORECASE | re.ASCII)
 
 
 def check_tags(found: TagCensus, limits: Limits) -> int:
@@ -151,28 +154,38 @@ def close_noscript_raw_text(source: str) -> str:
     not close an iframe. A browser with scripting on, what page authors test with, reads
     ``noscript`` as raw text ending at ``</noscript>``: the iframe cannot outlive it. So an
     ``iframe``, ``style``, ``textarea``, ... opened and not closed inside a ``noscript`` is closed
-    just after its start tag.
+    just after its start tag; the content of one that is closed is text, skipped.
+
+    Each search goes forward only, so the work is linear in the page: an element that is never
+    closed means that no later one of its name is either (for ``script`` too, though its escapes
+    could let a later one close: on pages made of unclosed scripts, which then all end at once).
     """
     pieces: list[str] = []
     last = 0
     position = 0
     while True:
         opened_noscript = _NOSCRIPT_OPEN.search(source, position)
-        if opened_noscript is None:
+        if opened_noscript is None or opened_noscript["cut"] is not None:
             break
         start = opened_noscript.end()
         closed = _NOSCRIPT_CLOSE.search(source, start)
         end = closed.start() if closed else len(source)
         position = end
         inner = source[start:end]
-        if "<" not in inner:
-            continue
-        for opened in _RAW_TEXT.finditer(inner):
+        at = 0
+        never_closed: set[str] = set()
+        while (opened := _RAW_TEXT.search(inner, at)) is not None and opened["cut"] is None:
             name = opened.group(1).lower()
-            if raw_text_end(inner, opened.end(), name) == len(inner):  # never closed
-                cut = start + opened.end()
-                pieces += [source[last:cut], f"</{name}>"]
-                last = cut
+            at = opened.end()
+            if name not in never_closed:
+                content_end = raw_text_end(inner, at, name)
+                if content_end < len(inner):
+                    at = content_end
+                    continue
+                never_closed.add(name)
+            cut = start + at
+            pieces += [source[last:cut], f"</{name}>"]
+            last = cut
         if closed is None:
             break
     if not pieces:
@@ -182,23 +195,36 @@ def close_noscript_raw_text(source: str) -> str:
 
 
 def parse_document(doc: Document, limits: Limits | None = None) -> Document:
-    """Fill ``doc.dom`` (and ``doc.title`` when the source had none) once the page passed
-    ``check_structure`` (its depth measured on the parsed tree when only that was in doubt);
-    returns ``doc``."""
+    """Fill ``doc.dom`` (and ``doc.title`` when the source had none) once the page, as repaired
+    for the parser (``repaired_source``), passed ``check_structure`` (its depth measured on the
+    parsed tree when only that was in doubt); returns ``doc``."""
     limits = limits or Limits()
     found, depth_unknown = check_before_parsing(doc.html, limits)
-    dom = build_dom(doc, may_hold_noscript=found.named_starts["noscript"] > 0).dom
+    source = repaired_source(doc.html, may_hold_noscript=found.named_starts["noscript"] > 0)
+    if source is not doc.html:  # the repairs made markup of raw text: check what lexbor reads
+        found, depth_unknown = check_before_parsing(source, limits)
+    dom = _parsed(doc, source).dom
     if depth_unknown and dom is not None:
         check_depth(dom, limits)
     return doc
 
 
-def build_dom(doc: Document, may_hold_noscript: bool = True) -> Document:
-    """``parse_document`` without the structure check: only for a page that passed it.
+def repaired_source(html: str, may_hold_noscript: bool = True) -> str:
+    """What lexbor is given: ``html`` with an unterminated title ended and raw-text elements left
+    open in a ``noscript`` closed (the same object when neither is there).
     ``may_hold_noscript=False`` (the census found no ``<noscript``) skips that fix's scan."""
-    source = close_unterminated_title(doc.html)
-    if may_hold_noscript:
-        source = close_noscript_raw_text(source)
+    source = close_unterminated_title(html)
+    return close_noscript_raw_text(source) if may_hold_noscript else source
+
+
+def build_dom(doc: Document, may_hold_noscript: bool = True) -> Document:
+    """``parse_document`` without the structure check: only for a page whose repaired source
+    (``repaired_source``) passed it."""
+    return _parsed(doc, repaired_source(doc.html, may_hold_noscript))
+
+
+def _parsed(doc: Document, source: str) -> Document:
+    """``doc`` with the DOM of ``source`` (and its title when it had none)."""
     try:
         doc.dom = LexborHTMLParser(source)
     except (SelectolaxError, MemoryError) as exc:  # within the caps this should not happen
