@@ -156,9 +156,10 @@ def close_noscript_raw_text(source: str) -> str:
     ``iframe``, ``style``, ``textarea``, ... opened and not closed inside a ``noscript`` is closed
     just after its start tag; the content of one that is closed is text, skipped.
 
-    Each search goes forward only, so the work is linear in the page: an element that is never
-    closed means that no later one of its name is either (for ``script`` too, though its escapes
-    could let a later one close: on pages made of unclosed scripts, which then all end at once).
+    Each search goes forward only, so the work is linear in the page: once an element is never
+    closed, no later one of its name is looked up (exact for every name but ``script``, whose
+    escapes can let a later script close where an earlier one does not; such a later script is
+    then closed at its start tag too).
     """
     pieces: list[str] = []
     last = 0
