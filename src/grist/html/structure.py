@@ -61,8 +61,13 @@ class Structure:
 
 _NAME = re.compile(r"<(/?[a-zA-Z][a-zA-Z0-9]*)")
 _WHOLE_TAG = re.compile(rf"</?{TAG_BODY}")  # groups: name, attributes, separators
-# The same, or (group "cut") the letter of a place where the input cuts the tag.
-_WHOLE_TAG_OR_CUT = re.compile(rf"</?(?:{TAG_BODY}|(?P<cut>[a-zA-Z]))")
+# A tag that never reaches its ">" runs to the end of the input (the tokenizer makes no tag of
+# it or of anything after it): the scans take the rest there as one match (group "cut"), where
+# a failed match would be tried again at every later "<", each try reading to the end (a page of
+# "<b c <b c ..." cost seconds per 100 KB, growing with the square of its length).
+_OR_CUT = r"|(?P<cut>[\s\S]*+)"
+# ``_WHOLE_TAG``, or (group "cut") the rest of the input from a place where a tag is cut.
+_WHOLE_TAG_OR_CUT = re.compile(rf"</?(?=[a-zA-Z])(?:{TAG_BODY}{_OR_CUT})")
 # lexbor compares each attribute of a tag with the ones before it: k attributes cost k^2 steps
 # (62,000 attributes on one tag took it 6 s). Every attribute starts with a character after a
 # separator or a quote, so these counts bound the attributes of a tag and of a page.
@@ -157,11 +162,6 @@ def census_by_patterns(source: str) -> TagCensus:
 
 # Text without a "<", then the end tag of the name in group 1.
 _OWN_END_AFTER_TEXT = r"[^<]*+</\1(?=[\t\n\f\r />])"
-# A tag that never reaches its ">" runs to the end of the input (the tokenizer makes no tag of
-# it or of anything after it): the scans take the rest there as one match (group "cut"), where
-# a failed match would be tried again at every later "<", each try reading to the end (a page of
-# "<b c <b c ..." cost seconds per 100 KB, growing with the square of its length).
-_OR_CUT = r"|(?P<cut>[\s\S]*+)"
 # The formatting start tags other than <a>, scanned as the tokenizer ends them (groups: name,
 # attributes, separators), and group 4 the element's own end tag when only text lies between
 # (no "<": no tag, comment or raw text): from its start tag to its end tag such an element is
