@@ -10,19 +10,19 @@ import sys
 from grist import __version__
 from grist.errors import GristError
 
-# Subcommand modules, in the order ``grist --help`` lists them.
-_SUBCOMMANDS = (
-    "grist.cli.extract",
-    "grist.cli.evaluate",
-    "grist.cli.bench",
-    "grist.cli.train",
-    "grist.cli.dedup",
-    "grist.cli.serve",
-    "grist.cli.inspect",
-    "grist.cli.batch",
-    "grist.cli.stream",
-    "grist.cli.templates",
-)
+# Subcommands and their modules, in the order ``grist --help`` lists them.
+_SUBCOMMANDS = {
+    "extract": "grist.cli.extract",
+    "eval": "grist.cli.evaluate",
+    "bench": "grist.cli.bench",
+    "train": "grist.cli.train",
+    "dedup": "grist.cli.dedup",
+    "serve": "grist.cli.serve",
+    "inspect": "grist.cli.inspect",
+    "batch": "grist.cli.batch",
+    "stream": "grist.cli.stream",
+    "templates": "grist.cli.templates",
+}
 
 
 def version() -> str:
@@ -39,21 +39,40 @@ def version() -> str:
     return f"grist {__version__} ({walk}; {scans})"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of ``grist``. When ``argv`` names a subcommand only its module is imported:
+    a subcommand's module imports what it runs (the model, the HTTP client, the cluster code),
+    and loading all of them made every call, ``grist extract`` on one page included, wait for
+    the others'."""
     parser = argparse.ArgumentParser(
         prog="grist", description="Extract the main content of web pages."
     )
     parser.add_argument("--version", action="version", version=version())
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module_name in _SUBCOMMANDS:
+    for name in _commands_to_load(sys.argv[1:] if argv is None else argv):
+        module_name = _SUBCOMMANDS[name]
         if importlib.util.find_spec(module_name) is not None:
             importlib.import_module(module_name).register(subparsers)
     return parser
 
 
+def _commands_to_load(argv: list[str]) -> tuple[str, ...]:
+    """The subcommands whose modules ``argv`` needs: the one it names; none for ``--version``;
+    all for ``grist --help`` and when it names none or an unknown one, so that help and the
+    "invalid choice" error list them all."""
+    for word in argv:
+        if word == "--version":
+            return ()
+        if word in ("-h", "--help"):
+            return tuple(_SUBCOMMANDS)
+        if not word.startswith("-"):
+            return (word,) if word in _SUBCOMMANDS else tuple(_SUBCOMMANDS)
+    return tuple(_SUBCOMMANDS)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 a page failed, 2 usage error)."""
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
