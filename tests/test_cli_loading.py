@@ -12,10 +12,10 @@ import pytest
 from grist.cli import _SUBCOMMANDS, main
 
 
-def cli_modules_after(statement: str) -> list[str]:
-    """The ``grist.cli.*`` modules a fresh interpreter has imported after ``statement``."""
+def modules_after(statement: str, prefixes: tuple[str, ...] = ("grist.cli.",)) -> list[str]:
+    """The modules named by ``prefixes`` a fresh interpreter has imported after ``statement``."""
     code = (f"import json, sys\n{statement}\n"
-            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('grist.cli.'))))")
+            f"print(json.dumps(sorted(m for m in sys.modules if m.startswith({prefixes!r}))))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, timeout=120)
     return json.loads(done.stdout)
@@ -23,13 +23,20 @@ def cli_modules_after(statement: str) -> list[str]:
 
 def test_a_named_command_loads_its_module_alone():
     def after(argv: list[str]) -> list[str]:
-        return cli_modules_after(f"from grist.cli import build_parser; build_parser({argv!r})")
+        return modules_after(f"from grist.cli import build_parser; build_parser({argv!r})")
 
-    extract_alone = cli_modules_after("import grist.cli.extract")
-    assert "grist.cli.serve" not in extract_alone and "grist.cli.train" not in extract_alone
+    extract_alone = modules_after("import grist.cli.extract")
+    assert "grist.cli.extract" in extract_alone
+    assert not {"grist.cli.serve", "grist.cli.train", "grist.cli.batch"} & set(extract_alone)
     assert after(["extract", "--format", "json", "page.html"]) == extract_alone
-    assert after(["-h"]) == sorted(_SUBCOMMANDS.values())
+    assert set(_SUBCOMMANDS.values()) <= set(after(["-h"]))
     assert after(["--version"]) == []
+
+
+def test_extracting_local_pages_loads_no_http_client_and_no_executor():
+    heavy = ("httpx", "grist.batch.run", "grist.batch.local", "grist.sites.model")
+    assert modules_after("import grist.cli.extract", heavy) == []
+    assert modules_after("import grist.cli.batch", heavy) != []  # (the probe sees them)
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["-h", "extract"]])

@@ -4,12 +4,12 @@ run,) finish the shards, and add up what happened — on the local executor or o
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grist.batch.cores import default_jobs
 from grist.batch.job import JobConfig, Plan, open_job, plan, write_atomic
 from grist.batch.local import LocalExecutor, RunReport, Task
 from grist.batch.worker import ShardCounts, ShardFiles
@@ -17,11 +17,6 @@ from grist.errors import GristError
 from grist.io.sinks import Summary
 
 SUMMARY_FILE = "summary.json"
-
-
-def default_jobs() -> int:
-    """All the cores this process may use."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 @dataclass

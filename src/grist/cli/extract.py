@@ -16,10 +16,9 @@ import tempfile
 from pathlib import Path
 
 from grist.api import Extractor
-from grist.batch.job import JobConfig
-from grist.batch.run import BatchOptions, default_jobs, run_job
-from grist.cli.batch import (add_executor_options, add_input_list_option, add_output_options,
-                             named_inputs, output_options)
+from grist.batch.cores import default_jobs
+from grist.cli.options import (add_executor_options, add_input_list_option, add_output_options,
+                               named_inputs, output_options)
 from grist.crosspage import CrossPageModel
 from grist.errors import GristError
 from grist.io.records import read_final
@@ -91,7 +90,11 @@ def _name(source: Source, label: str) -> str:
 
 def _run_parallel(args: argparse.Namespace, inputs: list[str], sources: list[Source]) -> int:
     """A batch on ``-j`` worker processes (grist batch's executor, into a temporary folder),
-    written in input order as the one-process path writes it."""
+    written in input order as the one-process path writes it (the executor is imported here:
+    one page in one process does not need it)."""
+    from grist.batch.job import JobConfig
+    from grist.batch.run import BatchOptions, run_job
+
     config = JobConfig(method=args.method, model=args.model, time_budget=args.time_budget,
                        page_timeout=3 * args.time_budget, text_format=args.format,
                        options=output_options(args))

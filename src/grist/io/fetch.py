@@ -10,6 +10,9 @@ stops as soon as it passes the size cap. Every failure (DNS, refused connection,
 error status, too large, wrong type, redirect loop, robots.txt) becomes a FetchError with a plain
 message; ``retryable`` says whether trying later may help. Every entry point takes
 ``transport=``, which replaces the network (tests, or a guard that vets addresses).
+
+httpx is imported by the calls that use it: reading local pages (``grist extract page.html``)
+loads this module through the input readers and should not pay for an HTTP client.
 """
 
 from __future__ import annotations
@@ -18,13 +21,15 @@ import asyncio
 import time
 from collections.abc import Collection
 from dataclasses import dataclass
-
-import httpx
+from typing import TYPE_CHECKING
 
 from grist import __version__
 from grist.errors import FetchError
 from grist.io.hosts import HostGate, RobotsCache
 from grist.limits import Limits
+
+if TYPE_CHECKING:
+    import httpx
 
 USER_AGENT = f"grist/{__version__} (main-content extractor; python-httpx)"
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
@@ -111,6 +116,8 @@ class _Body:
 
 
 def _describe(exc: Exception) -> FetchError:
+    import httpx
+
     if isinstance(exc, httpx.TimeoutException):
         return FetchError("timed out", retryable=True)
     if isinstance(exc, httpx.TooManyRedirects):
@@ -138,6 +145,8 @@ def fetch(
 
     ``kinds``: the content types accepted (None: any). ``transport`` replaces the network.
     """
+    import httpx
+
     config = config or FetchConfig()
     body = _Body(config)
     try:
@@ -161,6 +170,8 @@ class AsyncFetcher:
 
     def __init__(self, config: FetchConfig | None = None, *,
                  transport: httpx.AsyncBaseTransport | None = None) -> None:
+        import httpx
+
         self.config = config or FetchConfig()
         self.client = httpx.AsyncClient(transport=transport, **_client_options(self.config))
         self.gate = HostGate(self.config.host_concurrency, self.config.host_delay)
@@ -199,6 +210,8 @@ class AsyncFetcher:
 
     async def _once(self, url: str, kinds: Collection[str] | None,
                     headers: dict[str, str]) -> FetchedPage:
+        import httpx
+
         body = _Body(self.config)
         try:
             async with self.gate.slot(url):
