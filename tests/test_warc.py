@@ -128,3 +128,67 @@ def test_a_whole_file_gzip_stream_is_read(tmp_path):
     path.write_bytes(gzip.compress(b"".join(response(n) for n in range(4))))
     items = list(read_warc(path))
     assert [i.page.url for i in items] == [f"https://site{n % 3}.example/{n}" for n in range(4)]
+
+
+URLS = [f"https://site{n % 3}.example/{n}" for n in range(8)]
+
+
+def pages_and_errors(path) -> list[tuple[int, str | None, bool]]:
+    """(offset, page URL or None, has an error) of every item."""
+    return [(i.offset, i.page.url if i.page else None, i.error is not None)
+            for i in read_warc(path)]
+
+
+# the first member's deflate data (not even its WARC header decodes), or its gzip magic
+@pytest.mark.parametrize("damaged", [slice(12, 40), slice(2, 3)])
+def test_a_damaged_first_member_costs_only_its_record(tmp_path, damaged):
+    path = tmp_path / "first.warc.gz"
+    offsets = write_warc(path, [response(n) for n in range(8)])
+    data = bytearray(path.read_bytes())
+    data[damaged] = bytes(damaged.stop - damaged.start)
+    path.write_bytes(bytes(data))
+    items = list(read_warc(path))
+    assert items[0].offset == 0 and items[0].error is not None and items[0].page is None
+    assert f"bytes 0-{offsets[1]}" in str(items[0].error)
+    assert [i.page.url for i in items[1:]] == URLS[1:]
+
+
+def test_a_cut_from_the_first_member_into_the_fourth_loses_only_those(tmp_path):
+    path = tmp_path / "cut.warc.gz"
+    offsets = write_warc(path, [response(n) for n in range(8)])
+    data = path.read_bytes()
+    start, end = offsets[0] + 200, offsets[3] + 50  # the first record's header still decodes
+    path.write_bytes(data[:start] + data[end:])
+    found = pages_and_errors(path)
+    assert found[0] == (0, None, True)
+    assert [url for _, url, _ in found[1:]] == URLS[4:]
+    assert [offset for offset, _, _ in found[1:]] == [o - (end - start) for o in offsets[4:]]
+
+
+def test_a_damaged_header_blames_its_own_record_not_the_one_before(tmp_path):
+    path = tmp_path / "header.warc"
+    offsets = write_warc(path, [response(n) for n in range(6)], compress=False)
+    data = bytearray(path.read_bytes())
+    data[offsets[3] + 2: offsets[3] + 12] = bytes(10)  # "WA" then zeros: no record starts here
+    path.write_bytes(bytes(data))
+    found = pages_and_errors(path)
+    assert found[:3] == [(offsets[n], URLS[n], False) for n in range(3)]
+    assert found[3][:2] == (offsets[3], None) and found[3][2]
+    assert [url for _, url, _ in found[4:]] == URLS[4:6]
+
+
+def test_a_record_read_past_its_end_does_not_hide_the_next_one(tmp_path):
+    # Record 2 loses "gth: N\r\n" of its WARC Content-Length line, so its WARC header runs on
+    # into the HTTP header, whose Content-Length the reader then takes for the record's: it ends
+    # exactly where record 3 starts, and record 3 must still be read.
+    path = tmp_path / "length.warc"
+    offsets = write_warc(path, [response(n) for n in range(6)], compress=False)
+    data = path.read_bytes()
+    cut = data.index(b"Content-Length:", offsets[2]) + len(b"Content-Len")
+    line_end = data.index(b"\r\n", cut) + 2
+    path.write_bytes(data[:cut] + data[line_end:])
+    shift = line_end - cut
+    found = pages_and_errors(path)
+    assert found[:2] == [(offsets[n], URLS[n], False) for n in range(2)]
+    assert found[2] == (offsets[2], None, True)
+    assert found[3:] == [(offsets[n] - shift, URLS[n], False) for n in range(3, 6)]

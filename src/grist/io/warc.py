@@ -60,8 +60,9 @@ def is_warc(path: str | Path) -> bool:
 
 
 def read_warc(path: str | Path, limits: Limits | None = None) -> Iterator[WarcItem]:
-    """Every record of a WARC file as a WarcItem (see the module doc); raises NotWarcError when
-    the file does not start with a WARC record, before yielding anything."""
+    """Every record of a WARC file as a WarcItem (see the module doc); raises NotWarcError,
+    before yielding anything, when no WARC record can be found in the file. A file whose first
+    record is damaged starts with an error item for the bytes before the first readable one."""
     limits = limits or Limits()
     path = Path(path)
     try:
@@ -71,11 +72,19 @@ def read_warc(path: str | Path, limits: Limits | None = None) -> Iterator[WarcIt
         raise GristError(f"cannot read {path}: {exc.strerror or exc}") from None
     with handle:
         gz = handle.read(3) == _GZIP_MAGIC
-        if not _starts_record(handle, 0, gz):
+        first = 0 if _starts_record(handle, 0, gz) else _next_record(handle, 1, gz, size)
+        if first is None and not gz:  # a damaged gzip header hides the members after it
+            first = _next_record(handle, 1, True, size)
+            if first is not None:
+                gz = True
+        if first is None:
             raise NotWarcError(_not_warc(handle, gz, size))
-        framed = not gz or _one_record_per_member(handle)
+        framed = not gz or _one_record_per_member(handle, first, size)
         reader = _Reader(handle, str(path), size, gz, framed, limits)
-        start: int | None = 0
+        if first > 0:
+            yield WarcItem(0, "", f"{path}@0", error=WarcError(
+                f"data that is not a WARC record; bytes 0-{first} of {path} skipped"))
+        start: int | None = first
         while start is not None:
             start = yield from reader.run(start)
 
@@ -155,15 +164,38 @@ def _gzip_member(handle: BinaryIO, offset: int,
     return consumed - len(inflater.unused_data), head, total
 
 
-def _one_record_per_member(handle: BinaryIO) -> bool:
+def _one_record_per_member(handle: BinaryIO, offset: int, size: int) -> bool:
     """Whether a .gz WARC compresses each record as its own gzip member (the standard, which
-    gives records their own offsets) rather than the whole file as one stream."""
-    _, head, _ = _gzip_member(handle, 0, cap=0)
+    gives records their own offsets) rather than the whole file as one stream. Read from the
+    member at ``offset``; when that one is damaged, from whether a later member starts a record."""
+    _, head, _ = _gzip_member(handle, offset, cap=0)
     end = _record_end(head)
-    if end is None:
-        return False
-    length, _, total = _gzip_member(handle, 0, cap=end)
-    return length is not None and total == end
+    if end is not None:
+        length, _, total = _gzip_member(handle, offset, cap=end)
+        if length is not None and total == end:
+            return True
+        if total > end:  # more than one record in the member: one stream
+            return False
+    return _next_record(handle, offset + 1, True, size) is not None
+
+
+def _next_record(handle: BinaryIO, offset: int, gz: bool, size: int) -> int | None:
+    """The first offset at or after ``offset`` where a readable record starts (a gzip member
+    holding one, or a ``WARC/1.`` line)."""
+    marker = _GZIP_MAGIC if gz else b"WARC/1."
+    position = offset
+    while position < size:
+        handle.seek(position)
+        chunk = handle.read(_CHUNK + len(marker))
+        found = chunk.find(marker)
+        if found < 0:
+            position += _CHUNK
+            continue
+        candidate = position + found
+        if _starts_record(handle, candidate, gz):
+            return candidate
+        position = candidate + 1
+    return None
 
 
 class _Reader:
@@ -200,7 +232,10 @@ class _Reader:
             return None
         if pending is not None and damaged > pending.offset:
             yield pending
-        resume = self._next_start(damaged + 1) if self.framed else None
+            if self.framed and _starts_record(self.handle, damaged, self.gz):
+                return damaged  # the next record starts where the last one ends: read it again
+        resume = (_next_record(self.handle, damaged + 1, self.gz, self.size) if self.framed
+                  else None)
         end = self.size if resume is None else resume
         where = f"bytes {damaged}-{end} of {self.name} skipped"
         if pending is not None and damaged == pending.offset:
@@ -232,11 +267,19 @@ class _Reader:
             if end is None or last.offset + end > self.size:
                 return last.offset
             after = last.offset + end
-            if failure and not _starts_record(self.handle, after, False):
+            if failure and not _starts_record(self.handle, after, False) \
+                    and not self._closed_at(after):
                 return last.offset  # the next header is not where this record's length says
         if failure or self._rest_has_data(after):
             return after
         return None
+
+    def _closed_at(self, offset: int) -> bool:
+        """Whether the bytes before ``offset`` are the CRLF CRLF that ends every record: then a
+        record's length led to its own end, and a header that does not follow is the next
+        record's damage, not this one's."""
+        self.handle.seek(offset - 4)
+        return self.handle.read(4) == b"\r\n\r\n"
 
     def _rest_has_data(self, offset: int) -> bool:
         self.handle.seek(offset)
@@ -244,23 +287,6 @@ class _Reader:
             if chunk.strip(b"\r\n\t \x00"):
                 return True
         return False
-
-    def _next_start(self, offset: int) -> int | None:
-        """The first offset at or after ``offset`` where a readable record starts."""
-        marker = _GZIP_MAGIC if self.gz else b"WARC/1."
-        position = offset
-        while position < self.size:
-            self.handle.seek(position)
-            chunk = self.handle.read(_CHUNK + len(marker))
-            found = chunk.find(marker)
-            if found < 0:
-                position += _CHUNK
-                continue
-            candidate = position + found
-            if _starts_record(self.handle, candidate, self.gz):
-                return candidate
-            position = candidate + 1
-        return None
 
     def _item(self, record: Any) -> WarcItem:
         """A fastwarc record as a WarcItem (reads the payload of a page-type record)."""
