@@ -117,6 +117,26 @@ def test_not_a_warc_is_one_error_line(tmp_path):
     assert "not a WARC file" in records[0]["error"]
 
 
+def test_damaged_starts_and_cut_off_json_lines_cost_only_what_is_damaged(tmp_path):
+    from test_cli_inputs import cut_json_lines
+
+    cut, whole = cut_json_lines(tmp_path, 6, 0.6)
+    warc = tmp_path / "first-damaged.warc.gz"
+    offsets = write_warc(warc, [response(n) for n in range(5)])
+    data = bytearray(warc.read_bytes())
+    data[12:40] = bytes(28)  # the first member: not even its header decodes
+    warc.write_bytes(bytes(data))
+    run = grist("batch", str(cut), str(warc), "--out", str(tmp_path / "out"), "--quiet")
+    assert run.returncode == 1
+    records = outputs(tmp_path / "out")
+    errors = [(r["input"], r["reason"]) for r in records if "error" in r]
+    assert errors == [(f"{cut}:{whole + 1}", "dataset-error"), (f"{warc}@0", "warc-error")]
+    assert len(records) == whole + 1 + 5
+    assert sorted(r["url"] for r in records if r["source"] == str(warc) and "error" not in r) \
+        == sorted(f"https://site{n % 3}.example/{n}" for n in range(1, 5))
+    assert f"{whole + 6} pages, {whole + 4} results, 2 errors" in run.stderr
+
+
 @pytest.mark.parametrize("fmt", ["jsonl.gz", "parquet", "warc"])
 def test_output_formats(tmp_path, fmt):
     inputs, pages = mixed_inputs(tmp_path)

@@ -96,3 +96,39 @@ def test_with_metadata_and_explain(capsys, standin: str, tmp_path: Path) -> None
     assert set(compact_block) == {"text", "role", "label", "score", "reason"}
     assert {"path", "tag", "info", "cell"} <= set(explained_block)
     assert json.loads(compact)["metadata"]["sitename"] == "Coast"
+
+
+def cut_json_lines(tmp_path: Path, records: int, keep: float) -> tuple[Path, int]:
+    """A .jsonl.gz of ``records`` pages (random words, so that compression keeps their order of
+    size) cut to ``keep`` of its bytes; returns it and how many whole lines it still holds."""
+    import random
+
+    rng = random.Random(7)
+    words = ["".join(rng.choice("abcdefghij") for _ in range(6)) for _ in range(2000)]
+    lines = [json.dumps({"id": f"p{n}", "html": "<html><body><p>" + " ".join(
+        rng.choice(words) for _ in range(300)) + ".</p></body></html>"}) for n in range(records)]
+    data = gzip.compress(("\n".join(lines) + "\n").encode())
+    path = tmp_path / "crawl.jsonl.gz"
+    path.write_bytes(data[: int(len(data) * keep)])
+    whole = 0
+    try:
+        with gzip.open(path, "rt") as handle:
+            for line in handle:
+                whole += line.endswith("\n")
+    except EOFError:
+        pass
+    return path, whole
+
+
+def test_a_cut_off_json_lines_file_keeps_its_whole_lines_and_the_other_inputs(
+        capsys, standin: str, tmp_path: Path) -> None:
+    cut, whole = cut_json_lines(tmp_path, 6, 0.6)
+    assert 1 <= whole < 6
+    plain, _ = _pages(tmp_path)
+    code, out, err = run(capsys, "--method", standin, "--format", "json", str(cut), str(plain))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["input"] for r in records] == [
+        *(f"{cut}:{n} (p{n - 1})" for n in range(1, whole + 1)), f"{cut}:{whole + 1}", str(plain)]
+    assert f"past line {whole}" in records[whole]["error"]
+    assert records[whole]["reason"] == "dataset-error" and "harbour" in records[-1]["text"]
+    assert code == 1 and f"{whole + 2} pages, {whole + 1} results, 1 error" in err

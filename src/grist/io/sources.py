@@ -103,8 +103,10 @@ def is_json_lines(path: str | Path) -> bool:
 
 def json_records(location: str) -> Iterator[tuple[str, dict[str, Any] | GristError]]:
     """``(label, record)`` for every non-empty line of a JSON-lines file (``-``: stdin), the label
-    being ``FILE:LINE``; a line that is not a JSON object gives a DatasetError in its place. A
-    file that cannot be opened at all raises DatasetError."""
+    being ``FILE:LINE``; a line that is not a JSON object gives a DatasetError in its place, and
+    so does the rest of a file that cannot be read to its end (a cut-off or corrupt .gz: the
+    lines before it are given, and the caller goes on with its other inputs). A file that cannot
+    be opened at all raises DatasetError."""
     handle: Any
     if location == "-":
         handle = sys.stdin
@@ -115,6 +117,7 @@ def json_records(location: str) -> Iterator[tuple[str, dict[str, Any] | GristErr
             handle = opener(path, "rt", encoding="utf-8", errors="replace")
         except OSError as exc:
             raise DatasetError(f"cannot read {location}: {exc.strerror or exc}") from None
+    number = 0
     try:
         for number, line in enumerate(handle, 1):
             if not line.strip():
@@ -129,8 +132,9 @@ def json_records(location: str) -> Iterator[tuple[str, dict[str, Any] | GristErr
                 yield label, DatasetError(f"line {number} is not a JSON object")
                 continue
             yield label, record
-    except (OSError, EOFError) as exc:  # a truncated or corrupt .gz
-        raise DatasetError(f"cannot read {location}: {exc}") from None
+    except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt .gz
+        yield f"{location}:{number + 1}", DatasetError(
+            f"cannot read {location} past line {number}: {exc}")
     finally:
         if handle is not sys.stdin:
             handle.close()
