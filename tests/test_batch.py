@@ -217,7 +217,7 @@ def test_extract_on_workers_writes_what_one_process_writes(tmp_path, fmt):
     strip = [line.split(" in ")[0] for line in one.stderr.splitlines()]
     assert [line.split(" in ")[0] for line in many.stderr.splitlines()] == strip
     assert strip[0].startswith("grist: skipped: ") and strip[0].endswith("empty.html: empty file")
-    assert strip[-1] == "grist extract: 6 pages, 6 results, 0 errors, 1 other files skipped"
+    assert strip[-1] == "grist extract: 6 pages, 6 results, 0 errors, 1 other file skipped"
 
 
 def test_extract_reads_a_warc_file(tmp_path):

@@ -132,3 +132,20 @@ def test_a_cut_off_json_lines_file_keeps_its_whole_lines_and_the_other_inputs(
     assert f"past line {whole}" in records[whole]["error"]
     assert records[whole]["reason"] == "dataset-error" and "harbour" in records[-1]["text"]
     assert code == 1 and f"{whole + 2} pages, {whole + 1} results, 1 error" in err
+
+
+def test_a_damaged_page_in_a_folder_is_an_error_not_a_skipped_file(
+        capsys, standin: str, tmp_path: Path) -> None:
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "a.html").write_text(PAGE)
+    page = gzip.compress((PAGE * 200).encode())
+    (folder / "cut.html.gz").write_bytes(page[: len(page) // 2])  # starts like a page
+    (folder / "logo.png.gz").write_bytes(gzip.compress(b"\x89PNG\r\n\x1a\n" + bytes(3000))[:40])
+    code, out, err = run(capsys, "--method", standin, "--format", "json", str(folder))
+    records = {Path(r["input"]).name: r for r in map(json.loads, out.splitlines())}
+    assert set(records) == {"a.html", "cut.html.gz"}
+    assert records["cut.html.gz"]["reason"] == "corrupt-input"
+    assert "not valid gzip data" in records["cut.html.gz"]["error"]
+    assert "skipped:" in err and "logo.png.gz" in err
+    assert code == 1 and "2 pages, 1 result, 1 error (1 corrupt-input), 1 other file skipped" in err

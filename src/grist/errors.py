@@ -30,6 +30,12 @@ class NoTextError(GristError):
     reason = "no-text"
 
 
+class CorruptInputError(GristError):
+    """Compressed input (a .gz page) whose data is damaged or cut off."""
+
+    reason = "corrupt-input"
+
+
 class LimitExceededError(GristError):
     """A documented cap (input size, node count, nesting depth) was hit; see ``grist.Limits``."""
 

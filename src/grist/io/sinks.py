@@ -54,7 +54,7 @@ class Summary:
     def line(self) -> str:
         kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(self.errors.items()))
         errors = sum(self.errors.values())
-        skipped = f", {self.skipped_files} other files skipped" if self.skipped_files else ""
+        skipped = f", {_count(self.skipped_files, 'other file')} skipped" if self.skipped_files else ""
         return (f"grist {self.command}: {_count(self.pages, 'page')}, "
                 f"{_count(self.results, 'result')}, {_count(errors, 'error')}"
                 f"{f' ({kinds})' if kinds else ''}{skipped} in "

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from grist.document import RawPage
-from grist.errors import DatasetError, GristError, LimitExceededError
+from grist.errors import CorruptInputError, DatasetError, GristError, LimitExceededError
 from grist.html.decode import sniff_binary
 from grist.io.fetch import FetchConfig, fetch, is_url
 from grist.limits import Limits
@@ -77,7 +77,7 @@ def gunzip(data: bytes, limits: Limits) -> bytes:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
             out = stream.read(limits.max_bytes + 1)
     except (OSError, EOFError, zlib.error) as exc:
-        raise GristError(f"the file is not valid gzip data ({exc})") from None
+        raise CorruptInputError(f"the file is not valid gzip data ({exc})") from None
     if len(out) > limits.max_bytes:
         raise _too_large(limits)
     return out
@@ -210,10 +210,27 @@ class Source:
                 return
             yield RawPage(data, input=self.input)
         except GristError as exc:
-            if self.sniff:
+            if self.sniff and not _starts_like_html(Path(self.location)):
                 yield Skipped(self.input, str(exc))
                 return
             yield Unreadable(self.input, exc)
+
+
+def _starts_like_html(path: Path) -> bool:
+    """Whether a file found in a folder that could not be read whole (too large, a damaged .gz)
+    starts like an HTML page: then it is a page that failed, an error record, not a file that
+    is no page. Reads the first bytes only, a .gz decompressed as far as it goes."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(_SNIFF_BYTES * 4)
+    except OSError:
+        return False
+    if head.startswith(_GZIP):
+        try:
+            head = zlib.decompressobj(31).decompress(head, _SNIFF_BYTES)
+        except zlib.error:
+            return False
+    return not_html_reason(head[:_SNIFF_BYTES]) is None
 
 
 def _stem(path: Path) -> str:
