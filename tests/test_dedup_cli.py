@@ -42,7 +42,7 @@ def test_dedup_folder_documents(tmp_path, capsys):
     groups = _groups(out)
     assert len(groups) == 1 and groups[0]["size"] == 2
     assert {m["key"].rsplit("/", 1)[-1] for m in groups[0]["members"]} == {"a.html", "b.html"}
-    assert "1 near-duplicates in 1 groups" in err
+    assert "1 near-duplicate in 1 group," in err
 
 
 def test_dedup_jsonl_blocks_and_saved_index(tmp_path, capsys):

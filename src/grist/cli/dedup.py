@@ -22,6 +22,7 @@ from grist.dedup.index import FingerprintIndex
 from grist.dedup.stage import FINGERPRINTS
 from grist.errors import GristError
 from grist.io.sources import Skipped, Unreadable, expand, is_json_lines, json_records
+from grist.io.sinks import counted
 from grist.methods import DEFAULT_METHOD
 from grist.progress import progress
 from grist.render.json_output import dumps
@@ -139,7 +140,8 @@ def run(args: argparse.Namespace) -> int:
     for message in errors:
         print(f"grist: skipped {message}", file=sys.stderr)
     duplicates = sum(len(g) - 1 for g in groups)
-    print(f"grist dedup: {pages} pages read, {texts} {args.level}s fingerprinted ({short} under "
-          f"--min-words {args.min_words} left out), {duplicates} near-duplicates in {len(groups)} "
-          f"groups, {len(errors)} skipped inputs, index of {len(index)}", file=sys.stderr)
+    print(f"grist dedup: {counted(pages, 'page')} read, {counted(texts, args.level)} fingerprinted "
+          f"({short} under --min-words {args.min_words} left out), "
+          f"{counted(duplicates, 'near-duplicate')} in {counted(len(groups), 'group')}, "
+          f"{counted(len(errors), 'skipped input')}, index of {len(index)}", file=sys.stderr)
     return 0

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from grist.document import RawPage
-from grist.io.sinks import Summary, message_of, reason_of
+from grist.io.sinks import Summary, counted, message_of, reason_of
 from grist.io.sources import Unreadable, expand
 from grist.io.warc import is_warc, read_warc
 from grist.progress import progress
@@ -135,5 +135,5 @@ def run(args: argparse.Namespace) -> int:
             print(dumps(record))
     else:
         print(_text(model, args.show))
-    print(f"{summary.line()}; {len(model.clusters_)} clusters", file=sys.stderr)
+    print(f"{summary.line()}; {counted(len(model.clusters_), 'cluster')}", file=sys.stderr)
     return 1 if failed else 0

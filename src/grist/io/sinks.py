@@ -54,15 +54,16 @@ class Summary:
     def line(self) -> str:
         kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(self.errors.items()))
         errors = sum(self.errors.values())
-        skipped = f", {_count(self.skipped_files, 'other file')} skipped" if self.skipped_files else ""
-        return (f"grist {self.command}: {_count(self.pages, 'page')}, "
-                f"{_count(self.results, 'result')}, {_count(errors, 'error')}"
+        skipped = f", {counted(self.skipped_files, 'other file')} skipped" if self.skipped_files else ""
+        return (f"grist {self.command}: {counted(self.pages, 'page')}, "
+                f"{counted(self.results, 'result')}, {counted(errors, 'error')}"
                 f"{f' ({kinds})' if kinds else ''}{skipped} in "
                 f"{time.perf_counter() - self.started:.1f} s"
                 + "".join(f"; {note}" for note in self.notes))
 
 
-def _count(n: int, noun: str) -> str:
+def counted(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless n is 1 ("1 page", "3 pages")."""
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
