@@ -192,3 +192,39 @@ def test_a_record_read_past_its_end_does_not_hide_the_next_one(tmp_path):
     assert found[:2] == [(offsets[n], URLS[n], False) for n in range(2)]
     assert found[2] == (offsets[2], None, True)
     assert found[3:] == [(offsets[n] - shift, URLS[n], False) for n in range(3, 6)]
+
+
+@pytest.mark.parametrize("compress", [True, False])
+def test_no_damage_costs_a_record_it_does_not_touch(tmp_path, compress):
+    """One random flip, zeroing, cut, insertion or duplication of 1-1,000 bytes per file (fixed
+    seeds): every record whose bytes it leaves alone is still read as a page, and every item is
+    a page, an error or a record of a type that is not a page."""
+    import random
+
+    records = [response(n) for n in range(12)]
+    urls = [f"https://site{n % 3}.example/{n}" for n in range(12)]
+    for case in range(60):
+        rng = random.Random(case)
+        path = tmp_path / f"m{case}.warc{'.gz' if compress else ''}"
+        offsets = write_warc(path, records, compress)
+        data = bytearray(path.read_bytes())
+        ends = [*offsets[1:], len(data)]
+        kind = rng.choice(["flip", "zero", "cut", "insert", "dup"])
+        at, size = rng.randrange(len(data)), rng.choice([1, 3, 10, 100, 1000])
+        if kind == "flip":
+            for i in range(at, min(at + size, len(data))):
+                data[i] ^= rng.randrange(1, 256)
+        elif kind == "zero":
+            data[at:at + size] = bytes(len(data[at:at + size]))
+        elif kind == "cut":
+            del data[at:at + size]
+        else:
+            data[at:at] = bytes(rng.randrange(256) for _ in range(size)) if kind == "insert" \
+                else data[at:at + size]
+        path.write_bytes(bytes(data))
+        reach = at + (size if kind in ("flip", "zero", "cut") else 1)
+        untouched = [urls[n] for n in range(12) if not (offsets[n] < reach and at < ends[n])]
+        items = list(read_warc(path))
+        assert all(not (i.page and i.error) for i in items), (case, kind, at, size)
+        read = {i.page.url for i in items if i.page}
+        assert set(untouched) <= read, (case, kind, at, size)
