@@ -135,6 +135,20 @@ def test_json_ld_with_common_faults_is_read() -> None:
     assert parse_block("{not json") is None
 
 
+def test_json_ld_nested_past_the_stack_is_no_error() -> None:
+    deep = 5000
+    assert parse_block("[" * deep + "]" * deep) is None  # deeper than json can read
+    nested_name = '{"name":' * 900 + '"Ann Lee"' + "}" * 900  # json reads it; grist does not dig
+    found = meta('<script type="application/ld+json">{"@type": "NewsArticle", "headline": '
+                 + "[" * 950 + '"Deep"' + "]" * 950 + f', "author": {nested_name}}}</script>'
+                 '<script type="application/ld+json">' + "[" * deep + "]" * deep + "</script>"
+                 "<title>Harbour reopens</title>")
+    assert found.title == "Harbour reopens" and found.authors == ()
+    shallow = meta('<script type="application/ld+json">{"@type": "NewsArticle", "author": '
+                   '[[{"name": {"name": "Ann Lee"}}]]}</script>')
+    assert shallow.authors == ("Ann Lee",)
+
+
 def test_language_detected_from_text_or_declared() -> None:
     french = "Le port a rouvert lundi après deux ans de travaux, et les bateaux sont revenus."
     assert page_language(french * 2, ["en"]) == "fr"  # the text wins over a template's lang

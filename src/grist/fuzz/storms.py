@@ -215,3 +215,32 @@ def tables(ctx: Context) -> Made:
                      "<tbody><tr><th>x", "</td></tr></table>", "<table><select><option>x"))
     body, times = _storm(ctx, lambda i: unit, 100_000)
     return Made(HEAD + body, f"{unit!r} x {times}")
+
+
+@family("metastorm", 3)
+def metastorm(ctx: Context) -> Made:
+    """What the metadata readers parse: JSON-LD nested deep or wide or broken, microdata scopes
+    within scopes, meta tags and dated lines by the thousand (read when metadata is asked for)."""
+    depth = ctx.count(1, 100_000)
+    unit = ctx.pick((
+        '<script type="application/ld+json">' + "[" * depth + "]" * depth + "</script>",
+        '<script type="application/ld+json">{"@type":"Article","author":' + '{"name":' * depth
+        + '"x"' + "}" * depth + "}</script>",
+        '<script type="application/ld+json">{"@type":"Article","headline":' + "[" * depth
+        + '"x"' + "]" * depth + "}</script>",
+        '<script type="application/ld+json">{"@graph":[{"@type":"NewsArticle","image":'
+        + '{"url":' * depth + '"/i.png"' + "}" * depth + "}]}</script>",
+        '<script type="application/ld+json">{"@type":"Article",,"name":"x",}' + "{" * depth
+        + "</script>",
+        '<div itemscope itemtype="https://schema.org/Article">' * depth
+        + '<span itemprop="name">x</span>' + "</div>" * depth,
+    ))
+    times = ctx.count(1, 20_000)
+    many = ctx.pick((
+        '<meta property="article:tag" content="t{i}">', '<meta name="author" content="A {i}">',
+        '<time datetime="2020-01-0{d}">d</time>', "<p>Posted on March {d}, 2024 by W{i}.</p>",
+        '<link rel="author" href="/a{i}">', '<a rel="author" href="/author/{i}">A {i}</a>'))
+    repeated = "".join(many.replace("{i}", str(i)).replace("{d}", str(i % 9 + 1))
+                       for i in range(times))
+    return Made(HEAD + unit + repeated + "<p>" + sentence(ctx.rng, 30) + "</p>",
+                f"{unit[:60]!r} (depth {depth}), {many!r} x {times}")

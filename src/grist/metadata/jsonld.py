@@ -16,6 +16,7 @@ from typing import Any
 _CONTROL = re.compile(r"[\x00-\x1f]")
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _MAX_OBJECTS = 500
+_MAX_NESTING = 8  # lists and objects a value is read through (real values: one or two)
 
 
 def parse_block(text: str) -> Any:
@@ -27,9 +28,11 @@ def parse_block(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         pass
+    except RecursionError:  # arrays or objects nested past the interpreter's stack
+        return None
     try:
         return json.loads(_TRAILING_COMMA.sub(r"\1", _CONTROL.sub(" ", text)))
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
@@ -54,41 +57,47 @@ def types(obj: dict[str, Any]) -> set[str]:
     return {str(n).rsplit("/", 1)[-1] for n in names if isinstance(n, str)}
 
 
-def text_of(value: Any) -> str | None:
+def text_of(value: Any, depth: int = 0) -> str | None:
     """A plain string from a JSON-LD value: a string, a number, the ``name``/``@value`` of an
-    object, or the first of a list that gives one."""
+    object, or the first of a list that gives one (read through a few levels of nesting)."""
     if isinstance(value, str):
         return value.strip() or None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
+    if depth >= _MAX_NESTING:
+        return None
     if isinstance(value, dict):
-        return text_of(value.get("name") or value.get("@value"))
+        return text_of(value.get("name") or value.get("@value"), depth + 1)
     if isinstance(value, list):
         for item in value:
-            found = text_of(item)
+            found = text_of(item, depth + 1)
             if found:
                 return found
     return None
 
 
-def texts_of(value: Any) -> list[str]:
+def texts_of(value: Any, depth: int = 0) -> list[str]:
     """Every string a JSON-LD value holds (a list of people, of keywords, ...)."""
     if isinstance(value, list):
-        return [t for item in value for t in texts_of(item)]
-    found = text_of(value)
+        if depth >= _MAX_NESTING:
+            return []
+        return [t for item in value for t in texts_of(item, depth + 1)]
+    found = text_of(value, depth)
     return [found] if found else []
 
 
-def url_of(value: Any) -> str | None:
+def url_of(value: Any, depth: int = 0) -> str | None:
     """A URL from a JSON-LD value: a string, an ImageObject's ``url``/``contentUrl``, or the
-    first of a list."""
+    first of a list (read through a few levels of nesting)."""
     if isinstance(value, str):
         return value.strip() or None
+    if depth >= _MAX_NESTING:
+        return None
     if isinstance(value, dict):
-        return url_of(value.get("url") or value.get("contentUrl") or value.get("@id"))
+        return url_of(value.get("url") or value.get("contentUrl") or value.get("@id"), depth + 1)
     if isinstance(value, list):
         for item in value:
-            found = url_of(item)
+            found = url_of(item, depth + 1)
             if found:
                 return found
     return None

@@ -14,6 +14,10 @@ from dataclasses import dataclass, field
 from grist.document import Block
 from grist.segment.tables import cell_grid, looks_like_data
 
+# Lists nested deeper than this are written at this depth: real pages nest a few levels, hostile
+# ones thousands, and a renderer's nested elements (TEI's list in item in list) must stay few.
+MAX_LIST_NESTING = 32
+
 
 @dataclass(frozen=True)
 class Part:
@@ -83,7 +87,8 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
             while (j < n and _is_item(blocks[j]) and blocks[j].quote_depth == block.quote_depth
                    and (in_layout_table or blocks[j].cell is None)):
                 j += 1
-            items = [(b.list_depth, b.list_kind, b) for b in blocks[i:j]]
+            top = min(b.list_depth for b in blocks[i:j]) + MAX_LIST_NESTING - 1
+            items = [(min(b.list_depth, top), b.list_kind, b) for b in blocks[i:j]]
             parts.append(Part("list", items=items, quote=block.quote_depth))
         else:
             parts.append(_single(block))
