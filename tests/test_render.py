@@ -202,3 +202,18 @@ def test_thousands_of_nested_spans_and_lists_render(fmt: str, standin: str) -> N
         assert max(indents) == 4 * (MAX_LIST_NESTING - 1)
     if fmt == "xml":
         assert out.count("<list") == MAX_LIST_NESTING
+
+
+def test_unclosed_inline_elements_carry_a_bounded_number_of_spans(standin: str) -> None:
+    """A thousand unclosed ``<i>`` stay open over every later block; past MAX_OPEN_INLINE they
+    make no spans (each block carried all of them: work and spans quadratic in the page)."""
+    from grist.segment.inline import MAX_OPEN_INLINE
+
+    page = ("<html><body>" + "<i>" * 1000 + "".join(f"<p>Paragraph {n} has enough words.</p>"
+                                                     for n in range(40)) + "</body></html>")
+    result = grist.extract(page, method=standin)
+    kept = [b for b in result.blocks if b.text.startswith("Paragraph")]
+    assert len(kept) == 40
+    assert all(len(b.inline) == MAX_OPEN_INLINE for b in kept)
+    out = result.render("markdown")
+    assert all(f"Paragraph {n} has enough words." in out for n in range(40))

@@ -117,11 +117,11 @@ class Runner:
         try:
             result = extractor(job["content"], job["url"], http_charset=job["http_charset"])
             record["extract_s"] = time.perf_counter() - wall
-            # What a user does next: read the text, write JSON, Markdown with links, images and
-            # the page's metadata, TEI; each must work on any result.
+            # What a user does next: read the text, write it in every format with links, images
+            # and the page's metadata; each must work on any result.
             result.text.encode("utf-8")
-            result.to_markdown(links=True, images=True, with_metadata=True).encode("utf-8")
-            result.to_xml(links=True, images=True).encode("utf-8")
+            for fmt in ("markdown", "html", "xml", "csv"):
+                result.render(fmt, links=True, images=True, with_metadata=True).encode("utf-8")
             if len(result.blocks) <= JSON_MAX_BLOCKS:
                 result.to_json().encode("utf-8")
             record["blocks"] = len(result.blocks)

@@ -93,6 +93,7 @@ class _BlockBuilder:
         self.region_count = 0
         self.table_count = 0
         self.open_marks: list[tuple[str, Any]] = []  # inline elements open now: (kind, node)
+        self.unmarked = 0  # inline elements open now past MAX_OPEN_INLINE (they make no marks)
         self.link: Any = None  # the link open now
         self.brs = 0  # <br> elements since the last visible text
         self.first_node = self.last_node = -1  # the current block's first and last text node

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from grist.document import TableInfo
-from grist.segment.inline import CLOSE, INLINE_KINDS, OPEN, POINT, code_language
+from grist.segment.inline import CLOSE, INLINE_KINDS, MAX_OPEN_INLINE, OPEN, POINT, code_language
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.segment.blocks import _BlockBuilder, _Open
@@ -51,6 +51,9 @@ def _leave_link(b: _BlockBuilder, o: _Open, tag: str) -> None:
 def _enter_inline(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
     """Emphasis, code, deletion open a span; in ``pre`` only a ``code``'s language matters."""
     if not o.pre:
+        if len(b.open_marks) >= MAX_OPEN_INLINE:
+            b.unmarked += 1
+            return
         kind = INLINE_KINDS[tag]
         b.open_marks.append((kind, None))
         b.marks.append((len(b.pieces), kind, None, OPEN))
@@ -61,6 +64,9 @@ def _enter_inline(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
 
 def _leave_inline(b: _BlockBuilder, o: _Open, tag: str) -> None:
     if not o.pre:
+        if b.unmarked:  # the walk leaves elements in the reverse order it entered them
+            b.unmarked -= 1
+            return
         b.close_mark(INLINE_KINDS[tag])
     elif tag == "code":
         o.code_languages.pop()
