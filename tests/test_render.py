@@ -183,10 +183,10 @@ def test_text_renderer_unchanged(result: Result) -> None:
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "json", "html", "xml", "csv"])
 def test_thousands_of_nested_spans_and_lists_render(fmt: str, standin: str) -> None:
-    """Past Python's recursion limit: spans past MAX_NESTING are written as their parent's
+    """Past Python's recursion limit: spans past MAX_OPEN_INLINE are written as their parent's
     text, lists past MAX_LIST_NESTING at that depth; every word is still there."""
-    from grist.render.inline import MAX_NESTING
     from grist.render.layout import MAX_LIST_NESTING
+    from grist.segment.inline import MAX_OPEN_INLINE
 
     spans = "<b><i>" * 1500 + "deepest words" + "</i></b>" * 1500
     lists = "<ul><li>level words " * 1500 + "</li></ul>" * 1500
@@ -197,7 +197,7 @@ def test_thousands_of_nested_spans_and_lists_render(fmt: str, standin: str) -> N
     copies = 2 if fmt == "json" else 1  # JSON has the text and each block's
     assert "deepest words" in out and out.count("level words") == 1500 * copies
     if fmt == "markdown":
-        assert out.count("**") <= 2 * MAX_NESTING
+        assert out.count("**") <= 2 * MAX_OPEN_INLINE
         indents = [len(line) - len(line.lstrip(" ")) for line in out.splitlines()]
         assert max(indents) == 4 * (MAX_LIST_NESTING - 1)
     if fmt == "xml":

@@ -22,9 +22,6 @@ if TYPE_CHECKING:  # pragma: no cover
 SAFE_SCHEMES = frozenset(("http", "https", "mailto", "ftp", "tel"))
 _URL_NOISE = re.compile(r"[\x00-\x1f\x7f]")  # browsers drop tabs and newlines inside URLs
 _ALWAYS = frozenset(("em", "strong", "code", "del"))
-# Spans nested deeper than this are written as their parent's text: real pages nest a handful,
-# hostile ones thousands, and every renderer walks the tree recursively.
-MAX_NESTING = 32
 
 
 def safe_url(href: str, base: str | None) -> str | None:
@@ -70,7 +67,8 @@ def _wanted(span: Inline, options: RenderOptions, base: str | None) -> Inline | 
 
 def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
     """The block's text as a tree of the spans the options keep (well nested; a span crossing
-    another is dropped, nothing nests inside code, and nothing deeper than ``MAX_NESTING``)."""
+    another is dropped, and nothing nests inside code). The segmenter makes no span past
+    ``grist.segment.inline.MAX_OPEN_INLINE`` levels, so the renderers' recursion stays shallow."""
     text = block.text
     spans = [s for s in (_wanted(s, options, base) for s in block.inline) if s is not None]
     root = Node("root")
@@ -84,9 +82,8 @@ def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
             _add_text(node, text[position:end])
             position = end
         parent, parent_end = stack[-1]
-        if span.end > parent_end or parent.kind == "code" or span.start < position \
-                or len(stack) > MAX_NESTING:
-            continue  # crosses its parent, inside code, overlaps what was written, too deep
+        if span.end > parent_end or parent.kind == "code" or span.start < position:
+            continue  # crosses its parent, inside code, or overlaps what was written
         _add_text(parent, text[position:span.start])
         position = span.start
         if span.kind == "image":
