@@ -83,6 +83,15 @@ def gunzip(data: bytes, limits: Limits) -> bytes:
     return out
 
 
+def gzip_head(data: bytes, size: int) -> bytes:
+    """The first ``size`` bytes that gzip ``data`` (its start will do) decompresses to, as far as
+    it goes; b"" when not even they can be read."""
+    try:
+        return zlib.decompressobj(31).decompress(data, size)
+    except zlib.error:
+        return b""
+
+
 def read_list(location: str) -> list[str]:
     """The inputs listed in a file (``-``: stdin), one per line; blank lines and lines starting
     with ``#`` are ignored."""
@@ -226,10 +235,7 @@ def _starts_like_html(path: Path) -> bool:
     except OSError:
         return False
     if head.startswith(_GZIP):
-        try:
-            head = zlib.decompressobj(31).decompress(head, _SNIFF_BYTES)
-        except zlib.error:
-            return False
+        head = gzip_head(head, _SNIFF_BYTES)
     return not_html_reason(head[:_SNIFF_BYTES]) is None
 
 

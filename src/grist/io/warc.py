@@ -25,6 +25,7 @@ from typing import Any, BinaryIO
 
 from grist.document import RawPage
 from grist.errors import GristError, LimitExceededError, NotHTMLError, NotWarcError, WarcError
+from grist.io.sources import gzip_head
 from grist.limits import Limits
 from grist.optional import require
 
@@ -119,12 +120,7 @@ def _head(handle: BinaryIO, offset: int, gz: bool, size: int = 4096) -> bytes:
     """The first bytes of the (decompressed) data at ``offset``; b"" when they cannot be read."""
     handle.seek(offset)
     raw = handle.read(size if not gz else _CHUNK)
-    if not gz:
-        return raw
-    try:
-        return zlib.decompressobj(31).decompress(raw, size)
-    except zlib.error:
-        return b""
+    return gzip_head(raw, size) if gz else raw
 
 
 def _starts_record(handle: BinaryIO, offset: int, gz: bool) -> bool:
