@@ -7,6 +7,7 @@ import csv
 import gzip
 import io
 import json
+import zlib
 from pathlib import Path
 
 import pytest
@@ -110,14 +111,8 @@ def cut_json_lines(tmp_path: Path, records: int, keep: float) -> tuple[Path, int
     data = gzip.compress(("\n".join(lines) + "\n").encode())
     path = tmp_path / "crawl.jsonl.gz"
     path.write_bytes(data[: int(len(data) * keep)])
-    whole = 0
-    try:
-        with gzip.open(path, "rt") as handle:
-            for line in handle:
-                whole += line.endswith("\n")
-    except EOFError:
-        pass
-    return path, whole
+    readable = zlib.decompressobj(31).decompress(path.read_bytes())  # all zlib gets out of it
+    return path, readable.count(b"\n")
 
 
 def test_a_cut_off_json_lines_file_keeps_its_whole_lines_and_the_other_inputs(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import zlib
 from pathlib import Path
 
 from stream_server import article
@@ -95,3 +96,26 @@ def test_a_warc_file_replays_its_pages_in_time_or_file_order(tmp_path: Path) -> 
                  str(tmp_path / "out.jsonl"), "--quiet"]) == 0
     out = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert [r["url"].rsplit("/", 1)[1] for r in out] == ["3.html", "4.html", "1.html"]
+
+
+def test_a_cut_off_json_lines_file_replays_its_whole_lines_in_either_order(tmp_path: Path) -> None:
+    """Time order decompresses the file first; a cut there stopped the whole replay."""
+    lines = [record(n, f"2021-03-{n:02d}") for n in range(1, 9)]
+    data = gzip.compress(("\n".join(lines) + "\n").encode(), compresslevel=0)  # lines kept whole
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(data[: len(data) * 5 // 8])
+    (tmp_path / "more.jsonl").write_text(record(20, "2021-02-01") + "\n")
+    whole = zlib.decompressobj(31).decompress(cut.read_bytes()).count(b"\n")
+    assert 1 <= whole < 8
+    for order in ("time", "file"):
+        found = list(replay_pages([cut, tmp_path / "more.jsonl"], order))
+        pages = [p.url.rsplit("/", 1)[1] for p in found if not isinstance(p, Unreadable)]
+        expected = [f"{n}.html" for n in range(1, whole + 1)]
+        assert pages == (["20.html", *expected] if order == "time" else [*expected, "20.html"])
+        [error] = [p for p in found if isinstance(p, Unreadable)]
+        assert error.input == f"{cut}:{whole + 1}" and f"past line {whole}" in str(error.error)
+    out = tmp_path / "out.jsonl"
+    assert main(["stream", "--replay", str(cut), str(tmp_path / "more.jsonl"), "--out", str(out),
+                 "--quiet"]) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == whole + 2 and sum("error" in r for r in records) == 1

@@ -19,7 +19,7 @@ import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from grist.document import RawPage
 from grist.errors import CorruptInputError, DatasetError, GristError, LimitExceededError
@@ -30,6 +30,9 @@ from grist.limits import Limits
 JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
 _GZIP = b"\x1f\x8b"
 _SNIFF_BYTES = 4096
+_GZIP_READ = 1 << 16  # compressed bytes read at a time
+_GZIP_OUT = 1 << 20  # at most this much decompressed per call (a small bomb stays small)
+_GZIP_SALVAGE = 256  # compressed bytes fed at a time when finding where damage starts
 # Tags whose presence near the start of a file says it is an HTML page (or a fragment of one).
 _HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body", b"<title", b"<meta", b"<div",
                  b"<p>", b"<p ", b"<table", b"<article", b"<section", b"<h1", b"<h2", b"<ul",
@@ -92,6 +95,74 @@ def gzip_head(data: bytes, size: int) -> bytes:
         return b""
 
 
+def gzip_chunks(handle: BinaryIO) -> Iterator[bytes]:
+    """The bytes a gzip stream (one member or many) decompresses to, a piece at a time; at a cut
+    or damage, CorruptInputError after every byte before it (``gzip`` would drop the last piece
+    it had decompressed)."""
+    inflater, started = zlib.decompressobj(31), False
+    while data := handle.read(_GZIP_READ):
+        pending = False
+        while data or pending:  # pending: the last call filled its output, so more may wait
+            if not started:
+                data = data.lstrip(b"\0")  # zero padding between or after members
+                if not data:
+                    break
+                started = True
+            saved = inflater.copy()
+            try:
+                out = inflater.decompress(data, _GZIP_OUT)
+            except zlib.error as exc:
+                yield from _up_to_damage(saved, data)
+                raise CorruptInputError(f"the gzip data is damaged ({exc})") from None
+            if out:
+                yield out
+            data, pending = inflater.unconsumed_tail, len(out) == _GZIP_OUT
+            if inflater.eof:
+                data, inflater, started = inflater.unused_data, zlib.decompressobj(31), False
+                pending = False
+    if started:
+        raise CorruptInputError("the gzip data is cut off")
+
+
+def _up_to_damage(inflater: Any, data: bytes) -> Iterator[bytes]:
+    """What ``data`` decompresses to before the byte ``inflater`` fails on (a piece at a time,
+    then a byte at a time through the piece that fails)."""
+    start, step = 0, _GZIP_SALVAGE
+    while start < len(data):
+        saved = inflater.copy()
+        try:
+            out = inflater.decompress(data[start:start + step])
+        except zlib.error:
+            if step == 1:
+                return
+            inflater, step = saved, 1
+            continue
+        if out:
+            yield out
+        start += step
+
+
+def gzip_lines(handle: BinaryIO) -> Iterator[bytes]:
+    """The whole lines of gzip-compressed text, each with its ``\\n``; a last line cut off by
+    damage is not given (CorruptInputError follows the lines before it)."""
+    parts: list[bytes] = []
+    for chunk in gzip_chunks(handle):
+        start = 0
+        while (end := chunk.find(b"\n", start)) >= 0:
+            parts.append(chunk[start:end + 1])
+            yield b"".join(parts)
+            parts, start = [], end + 1
+        parts.append(chunk[start:])
+    if any(parts):
+        yield b"".join(parts)
+
+
+def cut_off(location: str, lines: int, exc: GristError) -> tuple[str, DatasetError]:
+    """The label and error standing for the rest of a JSON-lines file read to line ``lines``."""
+    return f"{location}:{lines + 1}", DatasetError(
+        f"cannot read {location} past line {lines}: {exc}")
+
+
 def read_list(location: str) -> list[str]:
     """The inputs listed in a file (``-``: stdin), one per line; blank lines and lines starting
     with ``#`` are ignored."""
@@ -121,14 +192,17 @@ def json_records(location: str) -> Iterator[tuple[str, dict[str, Any] | GristErr
         handle = sys.stdin
     else:
         path = Path(location)
-        opener = gzip.open if path.suffix == ".gz" else open
         try:
-            handle = opener(path, "rt", encoding="utf-8", errors="replace")
+            handle = open(path, "rb" if path.suffix == ".gz" else "r",  # noqa: SIM115
+                          **({} if path.suffix == ".gz" else {"encoding": "utf-8",
+                                                              "errors": "replace"}))
         except OSError as exc:
             raise DatasetError(f"cannot read {location}: {exc.strerror or exc}") from None
+    lines = (line.decode("utf-8", "replace") for line in gzip_lines(handle)) \
+        if location != "-" and Path(location).suffix == ".gz" else handle
     number = 0
     try:
-        for number, line in enumerate(handle, 1):
+        for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             label = f"{location}:{number}"
@@ -141,9 +215,9 @@ def json_records(location: str) -> Iterator[tuple[str, dict[str, Any] | GristErr
                 yield label, DatasetError(f"line {number} is not a JSON object")
                 continue
             yield label, record
-    except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt .gz
-        yield f"{location}:{number + 1}", DatasetError(
-            f"cannot read {location} past line {number}: {exc}")
+    except (OSError, CorruptInputError) as exc:  # a truncated or corrupt .gz, a failing disk
+        yield cut_off(location, number, exc if isinstance(exc, GristError) else
+                      CorruptInputError(exc.strerror or str(exc)))
     finally:
         if handle is not sys.stdin:
             handle.close()

@@ -16,17 +16,15 @@ temporary file, then reads the records in order.
 
 from __future__ import annotations
 
-import gzip
 import json
-import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from grist.document import RawPage
-from grist.errors import ConfigError, DatasetError, GristError
-from grist.io.sources import PageOrError, Unreadable, is_json_lines, json_records, read_capped, \
-    record_page
+from grist.errors import ConfigError, CorruptInputError, DatasetError, GristError
+from grist.io.sources import PageOrError, Unreadable, cut_off, gzip_lines, is_json_lines, \
+    json_records, read_capped, record_page
 from grist.io.warc import WarcItem, is_warc, read_record, read_warc
 from grist.limits import Limits
 from grist.stream.urltree import parse_date
@@ -115,6 +113,20 @@ def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
             offset += len(line)
 
 
+def _decompress(path: Path, target: Path) -> Unreadable | None:
+    """``path`` (gzip JSON lines) decompressed into ``target``, its whole lines; the error that
+    stands for the rest when it is cut off or damaged."""
+    lines = 0
+    with open(path, "rb") as source, open(target, "wb") as out:
+        try:
+            for line in gzip_lines(source):
+                out.write(line)
+                lines += 1
+        except CorruptInputError as exc:
+            return Unreadable(*cut_off(str(path), lines, exc))
+    return None
+
+
 def _again(path: Path, offset: int) -> PageOrError:
     item = read_record(path, offset)
     return _warc_item(item) or Unreadable(item.input, GristError("the record is not a page"))
@@ -156,22 +168,26 @@ def time_order(paths: Sequence[Path]) -> Iterator[PageOrError]:
             if not is_json_lines(path):
                 index.append((float("inf"), len(index), path, None, str(path)))
                 continue
-            readable = path
+            readable, damage = path, None
             if path.suffix == ".gz":
                 readable = Path(scratch) / f"{len(index)}.jsonl"
-                with gzip.open(path, "rb") as src, open(readable, "wb") as dst:
-                    shutil.copyfileobj(src, dst)
+                damage = _decompress(path, readable)
             for number, offset, line in _lines(readable):
                 index.append((_date_of(line), len(index), readable, offset, f"{path}:{number}"))
+            if damage is not None:
+                index.append((float("inf"), len(index), path, None, damage))
         index.sort()
         handles: dict[Path, object] = {}
         try:
             for _, _, path, offset, label in index:
+                if isinstance(label, Unreadable):
+                    yield label
+                    continue
                 if offset is None:
                     yield _html_page(path)
                     continue
                 if offset < 0:  # a WARC record, at offset -1 - offset
-                    yield label if isinstance(label, Unreadable) else _again(path, -1 - offset)
+                    yield _again(path, -1 - offset)
                     continue
                 handle = handles.get(path) or handles.setdefault(path, open(path, "rb"))  # noqa: SIM115
                 handle.seek(offset)  # type: ignore[attr-defined]
