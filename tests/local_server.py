@@ -40,9 +40,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_response(302)
             self.send_header("Location", "/article.html")
             self.end_headers()
-        elif self.path == "/loop":
+        elif self.path in ("/loop", "/badport"):
             self.send_response(302)
-            self.send_header("Location", "/loop")
+            self.send_header("Location", "/loop" if self.path == "/loop" else
+                             "http://127.0.0.1:99999/article.html")
             self.end_headers()
         elif self.path == "/slow.html":
             time.sleep(1.0)

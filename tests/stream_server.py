@@ -1,9 +1,10 @@
-"""A feed-and-page server on 127.0.0.1 for the stream tests: feeds (RSS, Atom, broken), a home
-page announcing a feed, articles on two templates, redirects, and pages that misbehave (hang,
-garbage, 500, too large, redirect loop, not HTML, disallowed by robots.txt)."""
+"""A feed-and-page server on 127.0.0.1 for the stream tests: feeds (RSS, Atom, JSON Feed, broken),
+a home page announcing a feed, articles on two templates, redirects, and pages that misbehave
+(hang, garbage, 500, too large, redirect loop, not HTML, disallowed by robots.txt)."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -60,6 +61,12 @@ class Site:
         return ('<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom">'
                 f"<title>{name}</title>{entries}</feed>").encode()
 
+    def json_feed(self, name: str) -> bytes:
+        return json.dumps({"version": "https://jsonfeed.org/version/1.1", "title": name, "items": [
+            {"id": link, "url": link, "title": title, "summary": text,
+             "date_published": f"2020-09-13T{10 + i % 10}:00:00+02:00"}
+            for i, (title, link, text) in enumerate(self.items.get(name, []))]}).encode()
+
 
 SITE = Site()
 
@@ -83,6 +90,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._redirect(f"/articles/{path[4:]}.html")
         if path == "/loop":
             return self._redirect("/loop")
+        if path == "/badport":
+            return self._redirect("http://127.0.0.1:99999/a.html")
         if path == "/hang.html":
             time.sleep(3)
             return self._send(200, "text/html", article(999))
@@ -103,6 +112,12 @@ class _Handler(BaseHTTPRequestHandler):
     def _feed(self, name: str) -> None:
         if name == "notxml.xml":
             return self._send(200, "application/rss+xml", b"this is not XML at all {]")
+        if name == "hostile.xml":  # feedparser itself raises on this encoding declaration
+            return self._send(200, "application/rss+xml",
+                              b'<?xml version="1.0" encoding="\xff\xfe"?><rss version="2.0">'
+                              b"<channel><item><link>/articles/1.html</link></item></channel></rss>")
+        if name.endswith(".json"):
+            return self._send(200, "application/feed+json", SITE.json_feed(name))
         body = SITE.atom(name) if name.endswith(".atom") else SITE.rss(name)
         etag = f'"{hash(body) & 0xFFFFFFFF:x}"'
         if self.headers.get("If-None-Match") == etag:

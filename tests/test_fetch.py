@@ -40,6 +40,7 @@ def test_fetch_follows_redirects_and_sends_user_agent(server: ThreadingHTTPServe
         ("/broken", "HTTP 500"),
         ("/image.png", "the server sent image/png, not an HTML page"),
         ("/loop", "too many redirects"),
+        ("/badport", r"not a valid http\(s\) URL \(Port out of range"),
         ("/declared-big.html", f"the page is {BIG_BYTES} bytes; the limit is 100000"),
         ("/streamed.html", "larger than the limit of 100000 bytes"),
     ],
@@ -75,9 +76,12 @@ def test_dns_failure_is_a_fetch_error() -> None:
         fetch("http://no-such-host.invalid/", transport=httpx.MockTransport(fail))
 
 
-def test_invalid_url() -> None:
-    with pytest.raises(FetchError, match="not a valid http"):
-        fetch("http://[::1")
+@pytest.mark.parametrize(("url", "why"), [("http://[::1", "Invalid IPv6 URL"),
+                                          ("http://127.0.0.1:99999/", "Port out of range"),
+                                          ("http:///a.html", "")])
+def test_invalid_url(url: str, why: str) -> None:
+    with pytest.raises(FetchError, match=rf"not a valid http\(s\) URL.*{why}"):
+        fetch(url)
 
 
 def test_is_url() -> None:

@@ -1,7 +1,8 @@
-"""Feeds: the feed list, RSS/Atom parsing, item history hashes, discovery, which feeds are due."""
+"""Feeds: the feed list, RSS/Atom/JSON Feed parsing, item history hashes, discovery, which feeds are due."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -44,6 +45,44 @@ def test_rss_and_atom_entries_with_absolute_links_and_utc_dates() -> None:
 def test_what_is_not_a_feed_is_a_feed_error(content: bytes) -> None:
     with pytest.raises(FeedError, match="not an RSS or Atom feed"):
         parse_feed(content, "https://a.example/feed")
+
+
+def test_a_json_feed_gives_its_items_with_utc_dates() -> None:
+    feed = json.dumps({"version": "https://jsonfeed.org/version/1.1", "items": [
+        {"id": "1", "url": "/j/1", "title": "One", "summary": "S",
+         "date_published": "2020-01-07T10:00:00+01:00"},
+        {"id": "2", "external_url": "https://c.example/2", "content_text": "T",
+         "date_modified": "2020-01-08T00:00:00Z"},
+        {"id": "3", "title": "no link"}, "not an item",
+        {"id": "4", "url": "https://c.example/4", "date_published": "yesterday"}]}).encode()
+    assert parse_feed(b"\xef\xbb\xbf " + feed, "https://c.example/feed.json").entries == [
+        Entry("https://c.example/j/1", "One", "S", "2020-01-07T09:00:00+00:00"),
+        Entry("https://c.example/2", None, "T", "2020-01-08T00:00:00+00:00"),
+        Entry("https://c.example/4", None, None, None)]
+    for content in (b'{"items": "none"}', b"{broken", b'{"version": "x"}'):
+        with pytest.raises(FeedError, match="not a JSON feed"):
+            parse_feed(content, "https://c.example/feed.json")
+
+
+@pytest.mark.parametrize(("ttl", "seconds"), [("45", 2700.0), ("\u00b2", None), ("-5", None),
+                                              ("9" * 400, 86400.0), ("0000030", 1800.0)])
+def test_a_feed_ttl_is_whole_minutes_up_to_a_day(ttl: str, seconds: float | None) -> None:
+    rss = RSS.replace(b"<ttl>45</ttl>", f"<ttl>{ttl}</ttl>".encode())
+    assert parse_feed(rss, "https://a.example/feed.xml").ttl == seconds
+
+
+def test_a_date_no_calendar_holds_is_no_date() -> None:
+    atom = ATOM.replace(b"2020-01-08T00:00:00Z", b"9999-12-31T23:59:59-14:00")
+    [entry] = parse_feed(atom, "https://b.example/atom").entries
+    assert entry.url == "https://b.example/2" and entry.date is None
+
+
+@pytest.mark.parametrize("content", [
+    b'<?xml version="1.0" encoding="\xff\xfe"?><rss version="2.0"><channel></channel></rss>',
+    RSS.replace(b"One", b"&#99999999999999999999;")])
+def test_a_feed_that_breaks_feedparser_is_a_feed_error(content: bytes) -> None:
+    with pytest.raises(FeedError, match="not a readable feed"):
+        parse_feed(content, "https://a.example/feed.xml")
 
 
 def test_item_history_hash_covers_title_description_and_date() -> None:

@@ -152,3 +152,24 @@ def test_feed_list_lines_name_the_problem(tmp_path: Path, bad: str, capsys) -> N
     assert main(["stream", "--feeds", str(feeds), "--state", str(tmp_path / "s.db"), "--out",
                  str(tmp_path / "o.jsonl"), "--once", "--quiet"]) == 1
     assert "feeds.txt:2:" in capsys.readouterr().err
+
+
+def test_json_feeds_are_read_and_hostile_feeds_and_links_get_error_records(
+        site: Site, tmp_path: Path) -> None:
+    b = site.base
+    site.items["news.json"] = [("Good", f"{b}/articles/31.html", "ok"),
+                               ("Open bracket", "http://[::1/a.html", ""),
+                               ("Port", "http://127.0.0.1:99999/a.html", ""),
+                               ("Redirected to a bad port", f"{b}/badport", "")]
+    pages, errors = run_once(tmp_path, [f"{b}/feeds/news.json", f"{b}/feeds/hostile.xml"],
+                             "--attempts", "1")
+    assert [p["url"] for p in pages] == [f"{b}/articles/31.html"]
+    by_source = {e["input"]: e for e in errors}
+    assert by_source[f"{b}/feeds/hostile.xml"]["reason"] == "feed-error"
+    assert "not a readable feed" in by_source[f"{b}/feeds/hostile.xml"]["error"]
+    for link, why in (("http://[::1/a.html", "Invalid IPv6 URL"),
+                      ("http://127.0.0.1:99999/a.html", "Port out of range"),
+                      (f"{b}/badport", "Port out of range")):
+        error = by_source[link]["error"]
+        assert error.startswith("not a valid http(s) URL (") and why in error, error
+    assert counters(tmp_path)["errors"] == 4 and counters(tmp_path)["extracted"] == 1

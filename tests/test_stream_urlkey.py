@@ -99,6 +99,14 @@ def test_non_http_urls_have_no_key() -> None:
         url_key("ftp://files.example/a", None)
 
 
+@pytest.mark.parametrize(("url", "why"), [("http://[::1/a", "Invalid IPv6 URL"),
+                                          ("https://news.example:99999/a", "Port out of range"),
+                                          ("https://news.example:8o/a", "Port could not be cast")])
+def test_a_malformed_url_says_what_is_wrong_with_it(url: str, why: str) -> None:
+    with pytest.raises(ValueError, match=f"not a valid URL: .*{why}"):
+        url_key(url, None)
+
+
 def test_branch_is_domain_host_path_query() -> None:
     assert branch("http://news.bbc.co.uk/1/hi/world.stm?x=1") == (
         "bbc.co.uk", "news.bbc.co.uk", "1", "hi", "world.stm", "?x=1")

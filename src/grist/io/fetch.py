@@ -22,6 +22,7 @@ import time
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from grist import __version__
 from grist.errors import FetchError
@@ -71,6 +72,17 @@ class FetchedPage:
 def is_url(source: str) -> bool:
     """True when ``source`` is an http(s) URL rather than a path."""
     return source.lower().startswith(("http://", "https://"))
+
+
+def _check_url(url: str) -> None:
+    """FetchError for a URL no request can reach: not http(s), no host, a port out of range."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - reading it checks it
+    except ValueError as exc:
+        raise FetchError(f"not a valid http(s) URL ({exc})") from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise FetchError("not a valid http(s) URL")
 
 
 def _check_headers(response: httpx.Response, config: FetchConfig,
@@ -131,9 +143,20 @@ def _describe(exc: Exception) -> FetchError:
     return FetchError(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
 
 
-def _client_options(config: FetchConfig) -> dict:
+def _check_request(request: httpx.Request) -> None:
+    """Every request, redirects included, goes to a URL a socket can reach (httpx would pass a
+    redirect's port 99999 on: the sync socket wraps it to another port, the async one raises)."""
+    _check_url(str(request.url))
+
+
+async def _check_request_async(request: httpx.Request) -> None:
+    _check_request(request)
+
+
+def _client_options(config: FetchConfig, asynchronous: bool = False) -> dict:
+    check = _check_request_async if asynchronous else _check_request
     return {"follow_redirects": True, "max_redirects": config.max_redirects,
-            "timeout": config.timeout,
+            "timeout": config.timeout, "event_hooks": {"request": [check]},
             "headers": {"User-Agent": config.user_agent, "Accept": "text/html,*/*;q=0.5"}}
 
 
@@ -148,6 +171,7 @@ def fetch(
     import httpx
 
     config = config or FetchConfig()
+    _check_url(url)
     body = _Body(config)
     try:
         with (
@@ -173,7 +197,8 @@ class AsyncFetcher:
         import httpx
 
         self.config = config or FetchConfig()
-        self.client = httpx.AsyncClient(transport=transport, **_client_options(self.config))
+        self.client = httpx.AsyncClient(transport=transport,
+                                        **_client_options(self.config, asynchronous=True))
         self.gate = HostGate(self.config.host_concurrency, self.config.host_delay)
         self.robots = RobotsCache(self.config.user_agent)
 
@@ -190,6 +215,7 @@ class AsyncFetcher:
                     etag: str | None = None, last_modified: str | None = None) -> FetchedPage:
         """Download ``url`` (a conditional request when validators are given: status 304 then
         means unchanged), retrying failures that may pass; raise FetchError when it fails."""
+        _check_url(url)
         if self.config.robots:
             await self._check_robots(url)
         headers = {}

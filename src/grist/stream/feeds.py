@@ -1,4 +1,5 @@
-"""Feeds: the user's feed list, RSS/Atom parsing (feedparser), discovery and item history.
+"""Feeds: the user's feed list, RSS/Atom (feedparser) and JSON Feed parsing, discovery and item
+history.
 
 A *reader* (seed 003 §2) follows one site through one or more feeds and remembers every item it
 accepted by a hash of the item's title, description and publication date, so an item seen again
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import calendar
 import datetime
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +30,7 @@ FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xm
               "application/feed+json")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)([smhd]?)")
 _UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+MAX_TTL = 86_400.0  # a feed's <ttl> is honoured up to a day (a huge one must not stop polling)
 
 
 @dataclass(frozen=True)
@@ -101,20 +104,50 @@ def read_feed_list(path: str | Path) -> list[FeedSpec]:
 
 
 def _date(entry: dict) -> str | None:
+    """The entry's publication (or update, or creation) time in UTC; None when it has none that a
+    calendar holds (feeds do say year 9999 in a time zone east of UTC)."""
     for name in ("published_parsed", "updated_parsed", "created_parsed"):
         parsed = entry.get(name)
         if parsed:
-            seconds = calendar.timegm(parsed)
-            return datetime.datetime.fromtimestamp(seconds, datetime.UTC).isoformat()
+            try:
+                moment = datetime.datetime.fromtimestamp(calendar.timegm(parsed), datetime.UTC)
+            except (ValueError, OverflowError, OSError):
+                continue
+            return moment.isoformat()
     return None
 
 
+def _ttl(value: object) -> float | None:
+    """Seconds an RSS ``<ttl>`` (minutes) asks for, at most ``MAX_TTL``; None when it is not a
+    whole number."""
+    text = str(value).strip() if value is not None else ""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    minutes = text.lstrip("0") or "0"
+    return MAX_TTL if len(minutes) > 6 else min(int(minutes) * 60.0, MAX_TTL)
+
+
+def _absolute(base_url: str, link: str) -> str:
+    """``link`` resolved against the feed's URL; as written when it cannot be (the page's fetch
+    then says what is wrong with it, in the item's error record)."""
+    try:
+        return urljoin(base_url, link)
+    except ValueError:
+        return link
+
+
 def parse_feed(content: bytes, base_url: str, headers: dict[str, str] | None = None) -> ParsedFeed:
-    """The entries of an RSS or Atom document; FeedError when it is not a feed."""
+    """The entries of an RSS, Atom or JSON Feed document; FeedError when it is not a feed."""
+    if content.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+        return parse_json_feed(content, base_url)
     import feedparser
 
-    parsed = feedparser.parse(content, response_headers={"content-location": base_url,
-                                                         **(headers or {})})
+    try:
+        parsed = feedparser.parse(content, response_headers={"content-location": base_url,
+                                                             **(headers or {})})
+    except Exception as exc:  # noqa: BLE001 - feedparser 6.0.14 raises on some damaged feeds
+        # (an encoding declaration that is not UTF-8, a character reference past U+10FFFF)
+        raise FeedError(f"not a readable feed ({type(exc).__name__}: {exc})") from None
     if not parsed.get("version") and not parsed.entries:
         problem = parsed.get("bozo_exception")
         detail = f": {problem}" if problem else ""
@@ -125,10 +158,51 @@ def parse_feed(content: bytes, base_url: str, headers: dict[str, str] | None = N
                                           if ln.get("href")), None)
         if not link:
             continue
-        entries.append(Entry(urljoin(base_url, link), entry.get("title"),
+        entries.append(Entry(_absolute(base_url, link), entry.get("title"),
                              entry.get("summary") or entry.get("description"), _date(entry)))
-    ttl = parsed.feed.get("ttl")
-    return ParsedFeed(entries, float(ttl) * 60 if ttl and str(ttl).isdigit() else None)
+    return ParsedFeed(entries, _ttl(parsed.feed.get("ttl")))
+
+
+def parse_json_feed(content: bytes, base_url: str) -> ParsedFeed:
+    """The items of a JSON Feed (jsonfeed.org, 1.0 and 1.1): ``url`` (or ``external_url``),
+    ``title``, ``summary`` (or ``content_text``) and ``date_published`` (or ``date_modified``)."""
+    try:
+        feed = json.loads(content)
+    except ValueError as exc:
+        raise FeedError(f"not a JSON feed: {exc}") from None
+    items = feed.get("items") if isinstance(feed, dict) else None
+    if not isinstance(items, list):
+        raise FeedError("not a JSON feed: no list of 'items'")
+    entries = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        link = _text(item, "url") or _text(item, "external_url")
+        if link:
+            entries.append(Entry(_absolute(base_url, link), _text(item, "title"),
+                                 _text(item, "summary") or _text(item, "content_text"),
+                                 _json_date(_text(item, "date_published")
+                                            or _text(item, "date_modified"))))
+    return ParsedFeed(entries, None)
+
+
+def _text(item: dict, name: str) -> str | None:
+    value = item.get(name)
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _json_date(value: str | None) -> str | None:
+    """An RFC 3339 date of a JSON Feed in UTC, as RSS and Atom dates are given."""
+    try:
+        moment = datetime.datetime.fromisoformat(value) if value else None
+    except ValueError:
+        return None
+    if moment is None or moment.tzinfo is None:
+        return None
+    try:
+        return moment.astimezone(datetime.UTC).isoformat()
+    except OverflowError:
+        return None
 
 
 def discover_feeds(html: bytes | str, base_url: str) -> list[str]:
@@ -145,7 +219,7 @@ def discover_feeds(html: bytes | str, base_url: str) -> list[str]:
         title = (attrs.get("title") or "").lower()
         href = (attrs.get("href") or "").strip()
         if "alternate" in rels and kind in FEED_TYPES and href and "comment" not in title + href:
-            found.append(urljoin(base_url, href))
+            found.append(_absolute(base_url, href))
     if not found:
         raise FeedError("the page is neither a feed nor announces one (no <link rel=alternate "
                         "type=application/rss+xml or atom+xml>)")

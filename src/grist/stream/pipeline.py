@@ -103,10 +103,10 @@ class Processor:
         """Process the page of ``item`` (``page.url`` is the response URL); ``fetched``: it was
         downloaded now (not replayed). The ``_cid_`` is the item's title, or the page's own
         ``<title>`` when the item has none (a stored page), as seed 003 §6 suggests."""
-        key = None
+        key: str | GristError | None = None
         if item.title:  # the key is known before any parsing
             key = self._key(item, page, item.title)
-            if key is None or self.store.key_item(key) is not None:
+            if not isinstance(key, str) or self.store.key_item(key) is not None:
                 return self._duplicate_or_bad(item, key, fetched)
         try:
             result = self.extractor(page, stream=self.tree)
@@ -114,7 +114,7 @@ class Processor:
             return self.failure(item, exc, "extract", fetched)
         if key is None:
             key = self._key(item, page, result.title or None)
-            if key is None or self.store.key_item(key) is not None:
+            if not isinstance(key, str) or self.store.key_item(key) is not None:
                 return self._duplicate_or_bad(item, key, fetched)
         record = self.tree.record(key, page.url or item.url, self.tree.hashes(result.blocks),
                                   parse_date(page.date) or time.time())
@@ -124,17 +124,17 @@ class Processor:
         return self._finish(item, Outcome(DONE, url_key=key, doc=record, evicted=evicted,
                                           sink=position, counters=counters))
 
-    def _key(self, item: Item, page: RawPage, title: str | None) -> str | None:
+    def _key(self, item: Item, page: RawPage, title: str | None) -> str | GristError:
+        """The page's URL key, or the error saying why its URL gives none."""
         try:
             return url_key(page.url or item.url, title, self.tree.rules, self.tree.hash)
-        except ValueError:
-            return None
+        except ValueError as exc:
+            return GristError(f"the page's URL gives no URL key: {exc}")
 
-    def _duplicate_or_bad(self, item: Item, key: str | None, fetched: bool) -> str:
+    def _duplicate_or_bad(self, item: Item, key: str | GristError, fetched: bool) -> str:
         counted = ("pages_fetched",) if fetched else ()
-        if key is None:
-            return self.failure(item, GristError("the page's URL is not an http(s) URL"),
-                                "url-key", fetched)
+        if isinstance(key, GristError):
+            return self.failure(item, key, "url-key", fetched)
         first = self.store.key_item(key)
         return self._finish(item, Outcome(DUPLICATE, f"same URL key as item {first}",
                                           url_key=key, counters=(*counted, "duplicates")))

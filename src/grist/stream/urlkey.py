@@ -142,12 +142,15 @@ def normalise_url(url: str, extra: Sequence[tuple[str, str]] = ()) -> tuple[str,
 
     Raises ValueError for a URL without an http(s) scheme and a host.
     """
-    parts = urlsplit(url.strip())
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError as exc:  # a bracketed host left open, a port out of range
+        raise ValueError(f"not a valid URL: {url!r} ({exc})") from None
     scheme = parts.scheme.lower()
     if scheme not in _DEFAULT_PORTS or not parts.hostname:
         raise ValueError(f"not an http(s) URL: {url!r}")
     host = _host(parts.hostname)
-    port = parts.port
     origin = f"{scheme}://{host}" + (f":{port}" if port and port != _DEFAULT_PORTS[scheme] else "")
     path = _remove_dot_segments(_fix_escapes(parts.path or "/", _PATH_SAFE))
     pairs = sorted([*split_query(parts.query), *extra], key=lambda pair: pair[0])
