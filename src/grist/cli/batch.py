@@ -11,6 +11,7 @@ from grist.batch.job import OUTPUT_FORMATS, JobConfig
 from grist.batch.run import BatchOptions, default_jobs, run_job
 from grist.cli.options import (add_executor_options, add_input_list_option, add_output_options,
                                named_inputs, output_options)
+from grist.cli.values import COUNT, SECONDS, SIMILARITY
 from grist.io.sinks import Summary
 from grist.limits import Limits
 from grist.methods import DEFAULT_METHOD, available_methods
@@ -43,21 +44,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="format of each shard's output (default: jsonl)")
     parser.add_argument("--text-format", choices=("text", "markdown", "html"), default="text",
                         help="how the text field is written (default: text)")
-    parser.add_argument("--time-budget", type=float, default=Limits.time_budget,
+    parser.add_argument("--time-budget", type=SECONDS, default=Limits.time_budget,
                         metavar="SECONDS", help="time a page may take inside the extraction")
-    parser.add_argument("--page-timeout", type=float, metavar="SECONDS",
+    parser.add_argument("--page-timeout", type=SECONDS, metavar="SECONDS",
                         help="hard limit after which a page's worker is killed and replaced "
                         "(default: 3 x the time budget)")
-    parser.add_argument("--files-per-shard", type=int, default=500, metavar="N",
+    parser.add_argument("--files-per-shard", type=COUNT, default=500, metavar="N",
                         help="page files per shard (each WARC or JSON-lines file is one shard)")
     parser.add_argument("--dedup", nargs="?", const="mark", choices=("mark", "drop"),
                         help="find near-duplicate documents across the whole run and mark them "
                         "(duplicate_of) or drop them (default when given: mark)")
-    parser.add_argument("--dedup-threshold", type=float, default=JobConfig.dedup_threshold,
+    parser.add_argument("--dedup-threshold", type=SIMILARITY, default=JobConfig.dedup_threshold,
                         metavar="J", help="Jaccard similarity of word shingles for --dedup")
     parser.add_argument("--site-aware", action="store_true",
                         help="fit a site model per host with enough pages, then extract with it")
-    parser.add_argument("--site-min-pages", type=int, default=JobConfig.site_min_pages,
+    parser.add_argument("--site-min-pages", type=COUNT, default=JobConfig.site_min_pages,
                         metavar="N", help="pages a host needs for its own site model")
     parser.add_argument("--site-model", metavar="MODULE:CLASS",
                         help="the site model class (default: grist.sites:SiteModel)")

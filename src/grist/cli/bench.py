@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from grist.cli.values import COUNT, SECONDS, whole
 from grist.errors import DatasetError
 from grist.evaluate.bench import run_bench
 from grist.io.datasets import DEFAULT_DATASETS_DIR, resolve_dataset
@@ -46,11 +47,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--methods", nargs="*", help="grist methods (default: those available)")
     parser.add_argument("--peers", nargs="*", help=f"peers (default: all of {', '.join(PEERS)})")
     parser.add_argument("--quick", action="store_true", help=f"first {QUICK_PAGES} pages each")
-    parser.add_argument("--limit", type=int, help="first N pages of each dataset")
-    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
-    parser.add_argument("--timeout", type=float, default=20.0, help="seconds per page")
-    parser.add_argument("--rounds", type=int, default=1000, help="bootstrap resamples")
-    parser.add_argument("--worst", type=int, default=0, metavar="N",
+    parser.add_argument("--limit", type=COUNT, help="first N pages of each dataset")
+    parser.add_argument("--jobs", type=COUNT, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--timeout", type=SECONDS, default=20.0, help="seconds per page")
+    parser.add_argument("--rounds", type=COUNT, default=1000, help="bootstrap resamples")
+    parser.add_argument("--worst", type=whole(0), default=0, metavar="N",
                         help="list the N pages where each method loses most to the best peer")
     parser.add_argument("--out", default="docs/benchmarks", help="report folder")
     parser.add_argument(

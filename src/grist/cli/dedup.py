@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from grist.api import Extractor
+from grist.cli.values import COUNT, SIMILARITY, whole
 from grist.dedup.documents import MinHashConfig, MinHashGroups
 from grist.dedup.groups import DuplicateGroups
 from grist.dedup.index import FingerprintIndex
@@ -43,15 +44,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fingerprint", choices=("minhash", *FINGERPRINTS),
                         help="minhash (MinHash-LSH over word shingles; default for documents), "
                         "simhash or modified_simhash (seed 001; default for blocks)")
-    parser.add_argument("-k", type=int, default=3,
+    parser.add_argument("-k", type=whole(0, 63), default=3,
                         help="simhash: max differing bits of near-duplicates (default 3)")
-    parser.add_argument("--threshold", type=float, default=MinHashConfig.threshold,
+    parser.add_argument("--threshold", type=SIMILARITY, default=MinHashConfig.threshold,
                         help="minhash: Jaccard similarity of near-duplicates "
                         f"(default {MinHashConfig.threshold})")
-    parser.add_argument("--shingle", type=int, default=MinHashConfig.shingle,
+    parser.add_argument("--shingle", type=COUNT, default=MinHashConfig.shingle,
                         help=f"minhash: words per shingle (default {MinHashConfig.shingle})")
     parser.add_argument("--method", default=DEFAULT_METHOD, help="extraction method for raw HTML")
-    parser.add_argument("--min-words", type=int, default=5, help="ignore shorter texts")
+    parser.add_argument("--min-words", type=whole(0), default=5, help="ignore shorter texts")
     parser.add_argument("--index", type=Path, metavar="FILE", help="load this index first")
     parser.add_argument("--save-index", type=Path, metavar="FILE", help="write the index here")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")

@@ -8,6 +8,7 @@ import sys
 
 
 from grist.api import Extractor
+from grist.cli.values import COUNT
 from grist.progress import progress
 from grist.errors import GristError
 from grist.io.datasets import DEFAULT_DATASETS_DIR, read_dataset, resolve_dataset
@@ -30,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(input/, GoldStandard/), or a dataset name in --datasets-dir",
     )
     parser.add_argument("--method", "-m", default=DEFAULT_METHOD, help="extraction method")
-    parser.add_argument("--limit", type=int, help="only the first N pages")
+    parser.add_argument("--limit", type=COUNT, help="only the first N pages")
     parser.add_argument("--datasets-dir", default=str(DEFAULT_DATASETS_DIR))
     parser.add_argument("--quiet", "-q", action="store_true", help="print only the mean")
     parser.set_defaults(func=handle)

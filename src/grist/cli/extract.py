@@ -19,6 +19,7 @@ from grist.api import Extractor
 from grist.batch.cores import default_jobs
 from grist.cli.options import (add_executor_options, add_input_list_option, add_output_options,
                                named_inputs, output_options)
+from grist.cli.values import SECONDS
 from grist.crosspage import CrossPageModel
 from grist.errors import GristError
 from grist.io.records import read_final
@@ -68,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--time-budget",
-        type=float,
+        type=SECONDS,
         default=Limits.time_budget,
         metavar="SECONDS",
         help=f"time allowed per page (default: {Limits.time_budget:g})",

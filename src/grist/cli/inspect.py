@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from grist.cli.values import whole
 from grist.document import RawPage
 from grist.errors import GristError
 from grist.io.sources import Unreadable, expand
@@ -34,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("page", metavar="PATH|URL|-", help="the page to inspect")
     parser.add_argument("--method", default=None, help="method to show first (default: auto)")
     parser.add_argument("--url", default=None, help="the page's address, for a file or stdin")
-    parser.add_argument("--port", type=int, default=0, help="port (default: any free one)")
+    parser.add_argument("--port", type=whole(0, 65535), default=0, help="port (default: any free one)")
     parser.add_argument("--no-browser", action="store_true",
                         help="only print the inspector's address")
     add_service_options(parser)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from grist.batch.cores import default_jobs
+from grist.cli.values import COUNT
 from grist.errors import GristError
 from grist.io.sources import read_list
 
@@ -59,5 +60,5 @@ def named_inputs(args: argparse.Namespace, kinds: str) -> list[str]:
 
 def add_executor_options(parser: argparse.ArgumentParser, default: str = "every core") -> None:
     """``-j`` (shared with ``grist extract``, whose default differs: say it in ``default``)."""
-    parser.add_argument("-j", "--jobs", type=int, metavar="N", default=None,
+    parser.add_argument("-j", "--jobs", type=COUNT, metavar="N", default=None,
                         help=f"worker processes (default: {default}, here {default_jobs()})")

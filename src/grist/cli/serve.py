@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from grist.cli.values import COUNT, SECONDS, number, whole
 from grist.errors import GristError
 
 
@@ -20,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_service_options(parser)
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default: 127.0.0.1; 0.0.0.0 for all)")
-    parser.add_argument("--port", type=int, default=8080, help="port (default: 8080)")
+    parser.add_argument("--port", type=whole(0, 65535), default=8080, help="port (default: 8080)")
     parser.add_argument("--sites-dir", type=Path, metavar="DIR",
                         help="folder of site models: enables site= and POST /sites/NAME/update")
     parser.add_argument("--site-model", default="grist.sites:SiteModel", metavar="MODULE:CLASS",
@@ -35,23 +36,23 @@ def add_service_options(parser: argparse.ArgumentParser) -> None:
     from grist.service.settings import MiB, ServiceSettings
 
     defaults = ServiceSettings(workers=1)
-    parser.add_argument("--workers", type=int, default=None, metavar="N",
+    parser.add_argument("--workers", type=COUNT, default=None, metavar="N",
                         help="extraction processes (default: one per core)")
-    parser.add_argument("--max-in-flight", type=int, default=defaults.max_in_flight, metavar="N",
+    parser.add_argument("--max-in-flight", type=COUNT, default=defaults.max_in_flight, metavar="N",
                         help="pages handled at once; more get 503 (default: %(default)s)")
-    parser.add_argument("--max-body-mib", type=float, default=defaults.max_body / MiB,
+    parser.add_argument("--max-body-mib", type=number(0, above=True), default=defaults.max_body / MiB,
                         metavar="MIB", help="largest request body or fetched page "
                         "(default: %(default)g)")
-    parser.add_argument("--time-budget", type=float, default=defaults.time_budget,
+    parser.add_argument("--time-budget", type=SECONDS, default=defaults.time_budget,
                         metavar="SECONDS", help="time one request may take, fetch included; "
                         "504 beyond (default: %(default)g)")
-    parser.add_argument("--fetch-timeout", type=float, default=defaults.fetch_timeout,
+    parser.add_argument("--fetch-timeout", type=SECONDS, default=defaults.fetch_timeout,
                         metavar="SECONDS",
                         help="time a URL download may take (default: %(default)g)")
     parser.add_argument("--allow-network", action="append", default=[], metavar="CIDR",
                         help="let URL fetching reach this network although it is private "
                              "(repeatable; e.g. 10.1.0.0/16)")
-    parser.add_argument("--worker-max-jobs", type=int, default=defaults.worker_max_jobs,
+    parser.add_argument("--worker-max-jobs", type=whole(0), default=defaults.worker_max_jobs,
                         metavar="N", help="replace a worker after N jobs (0: never; default: "
                         "%(default)s)")
 

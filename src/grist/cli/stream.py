@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+from grist.cli.values import COUNT, SECONDS, number, whole
 from grist.errors import ConfigError
 from grist.io.fetch import AsyncFetcher, FetchConfig
 from grist.limits import Limits
@@ -74,28 +75,30 @@ def _tree_options(parser: argparse._ArgumentGroup) -> None:
                         help="block hash (md5 is the paper's; fixed for a state file)")
     parser.add_argument("--url-rules", metavar="FILE",
                         help="URL-key query rules (default: the bundled seed 003 Table 1 file)")
-    parser.add_argument("--max-docs", type=int, default=Retention.max_docs,
+    parser.add_argument("--max-docs", type=COUNT, default=Retention.max_docs,
                         help="documents the tree keeps per domain")
     parser.add_argument("--max-age", default="14d",
                         help="documents older than this leave the tree (default 14d)")
-    parser.add_argument("--keep-recent", type=int, default=Retention.keep_recent,
+    parser.add_argument("--keep-recent", type=whole(0), default=Retention.keep_recent,
                         help="the most recent documents a domain always keeps")
 
 
 def _fetch_options(parser: argparse._ArgumentGroup) -> None:
-    parser.add_argument("--timeout", type=float, default=FetchConfig.timeout,
+    parser.add_argument("--timeout", type=SECONDS, default=FetchConfig.timeout,
                         help="seconds a download may take")
-    parser.add_argument("--host-delay", type=float, default=FetchConfig.host_delay,
+    parser.add_argument("--host-delay", type=number(0), default=FetchConfig.host_delay,
                         help="seconds between two requests to one host")
-    parser.add_argument("--host-concurrency", type=int, default=FetchConfig.host_concurrency)
-    parser.add_argument("--retries", type=int, default=FetchConfig.retries,
+    parser.add_argument("--host-concurrency", type=COUNT,
+                        default=FetchConfig.host_concurrency,
+                        help="requests to one host at once")
+    parser.add_argument("--retries", type=whole(0), default=FetchConfig.retries,
                         help="immediate retries of a request that failed in a way that may pass")
-    parser.add_argument("--attempts", type=int, default=StreamConfig.max_attempts,
+    parser.add_argument("--attempts", type=COUNT, default=StreamConfig.max_attempts,
                         help="tries of a page (spread over --retry-delay, doubling) before its "
                         "error record")
     parser.add_argument("--retry-delay", default="5m",
                         help="wait before trying a failed page again (default 5m)")
-    parser.add_argument("--max-bytes", type=int, default=FetchConfig.max_bytes,
+    parser.add_argument("--max-bytes", type=COUNT, default=FetchConfig.max_bytes,
                         help="largest page downloaded")
     parser.add_argument("--ignore-robots", action="store_true",
                         help="do not read robots.txt (only for sites you run)")

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from grist.cli.values import whole
 from grist.document import RawPage
 from grist.io.sinks import Summary, counted, message_of, reason_of
 from grist.io.sources import Unreadable, expand
@@ -50,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "keeps text on the site's other pages (fitting extracts every page with "
                         "auto, about 2-3x slower); template only drops; none changes nothing "
                         f"(default: {SiteConfig.decide})")
-    parser.add_argument("--show", type=int, default=15, metavar="N",
+    parser.add_argument("--show", type=whole(0), default=15, metavar="N",
                         help="template paths shown per cluster in text output (default: 15)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)

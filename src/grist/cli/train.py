@@ -15,6 +15,7 @@ import numpy as np
 
 from grist.classify.boosted import AutoModel, TrainConfig
 from grist.classify.tree import DecisionTree
+from grist.cli.values import COUNT
 from grist.errors import ModelError
 from grist.features.auto import stage1_features
 from grist.features.text import FEATURE_NAMES
@@ -32,12 +33,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--method", choices=("auto", "tree"), default="auto")
     parser.add_argument("--out", required=True, help="model file to write")
-    parser.add_argument("--limit", type=int, default=None, help="pages per source at most")
-    parser.add_argument("--rounds", type=int, default=TrainConfig.rounds,
+    parser.add_argument("--limit", type=COUNT, default=None, help="pages per source at most")
+    parser.add_argument("--rounds", type=COUNT, default=TrainConfig.rounds,
                         help="boosting rounds of stage 1 (auto)")
-    parser.add_argument("--min-leaf", type=int, default=None,
+    parser.add_argument("--min-leaf", type=COUNT, default=None,
                         help="smallest leaf in blocks (default: auto 40, tree 1000)")
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--threads", type=COUNT, default=1)
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.set_defaults(func=handler)
 

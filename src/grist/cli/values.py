@@ -1,0 +1,51 @@
+"""Argument types for numeric options: a value the option cannot use is refused by argparse
+with the option's name (``argument -j/--jobs: must be 1 or more, not 0``) instead of hanging (no
+host slot), dividing by zero or silently matching nothing."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+
+
+def whole(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An integer from ``low`` (to ``high``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        _check(value, text, low, high, above=False)
+        return value
+
+    return parse
+
+
+def number(low: float, *, above: bool = False, high: float | None = None) -> Callable[[str], float]:
+    """A number from ``low`` (more than ``low`` when ``above``; to ``high``); ``inf`` is one."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if math.isnan(value):
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}")
+        _check(value, text, low, high, above)
+        return value
+
+    return parse
+
+
+def _check(value: float, text: str, low: float, high: float | None, above: bool) -> None:
+    if value < low or (above and value == low) or (high is not None and value > high):
+        start = f"more than {low:g}" if above else f"{low:g} or more"
+        span = start if high is None else f"{start} and at most {high:g}"
+        raise argparse.ArgumentTypeError(f"must be {span}, not {text}")
+
+
+COUNT = whole(1)  # how many of something there must be at least one of
+SECONDS = number(0, above=True)  # a time limit (inf: none)
+SIMILARITY = number(0, above=True, high=1)  # a Jaccard similarity that can match something

@@ -1,0 +1,47 @@
+"""Numeric options refuse values they cannot use, naming the option, before any work starts."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from grist.cli import main
+from grist.cli.values import COUNT, SECONDS, SIMILARITY, number, whole
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["extract", "-j", "0", "p.html"], "argument -j/--jobs: must be 1 or more, not 0"),
+    (["extract", "--time-budget", "0", "p.html"], "argument --time-budget: must be more than 0"),
+    (["batch", "--files-per-shard", "0", "p.html", "--out", "o"], "--files-per-shard: must be 1"),
+    (["batch", "--dedup-threshold", "1.5", "p.html", "--out", "o"],
+     "--dedup-threshold: must be more than 0 and at most 1, not 1.5"),
+    (["dedup", "-k", "64", "p.html"], "argument -k: must be 0 or more and at most 63, not 64"),
+    (["dedup", "--shingle", "zero", "p.html"], "argument --shingle: not a whole number: 'zero'"),
+    (["stream", "--feeds", "f", "--state", "s", "--out", "o", "--host-concurrency", "0"],
+     "argument --host-concurrency: must be 1 or more, not 0"),
+    (["stream", "--replay", "p", "--out", "o", "--timeout", "nan"],
+     "argument --timeout: not a number: 'nan'"),
+    (["serve", "--port", "70000"], "argument --port: must be 0 or more and at most 65535"),
+    (["serve", "--max-in-flight", "0"], "argument --max-in-flight: must be 1 or more, not 0"),
+    (["train", "--threads", "-1", "--out", "m"], "argument --threads: must be 1 or more, not -1"),
+])
+def test_a_value_the_option_cannot_use_is_refused_by_name(
+        capsys: pytest.CaptureFixture[str], tmp_path, monkeypatch, args: list[str],
+        message: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    assert stop.value.code == 2 and message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # refused before anything was written
+
+
+def test_the_types_keep_the_bounds_they_name() -> None:
+    assert COUNT("3") == 3 and whole(0)("0") == 0 and whole(0, 63)("63") == 63
+    assert SECONDS("0.5") == 0.5 and SECONDS("inf") == float("inf") and number(0)("0") == 0.0
+    assert SIMILARITY("1") == 1.0
+    for parse, text in ((COUNT, "0"), (COUNT, "1.5"), (SECONDS, "-1"), (SECONDS, "0"),
+                        (SIMILARITY, "0"), (SIMILARITY, "1.01"), (number(0), "-inf"),
+                        (whole(0, 63), "-1")):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse(text)
