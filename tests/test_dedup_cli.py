@@ -74,3 +74,48 @@ def test_dedup_stdin_against_loaded_index(tmp_path, capsys, monkeypatch):
     (group,) = _groups(capsys.readouterr().out)
     assert [m["key"] for m in group["members"]] == ["archived", "new"]
     assert main(["dedup", str(tmp_path / "missing.jsonl"), "--quiet"]) == 1
+
+
+def test_a_saved_index_keeps_its_fingerprint_function(tmp_path, capsys):
+    """An index of plain simhash fingerprints was read back as modified simhash ones, so the same
+    story matched nothing in the next run."""
+    (tmp_path / "a.html").write_text(_page(STORY))
+    (tmp_path / "b.html").write_text(_page(STORY, nav="Front page"))
+    saved = tmp_path / "idx.npz"
+    assert main(["dedup", str(tmp_path / "a.html"), "--fingerprint", "simhash", "--quiet",
+                 "--save-index", str(saved)]) == 0
+    assert FingerprintIndex.load(saved).fingerprint == "simhash"
+    capsys.readouterr()
+    assert main(["dedup", str(tmp_path / "b.html"), "--index", str(saved), "--quiet"]) == 0
+    (group,) = _groups(capsys.readouterr().out)
+    assert [m["key"] for m in group["members"]] == [str(tmp_path / "a.html"),
+                                                     str(tmp_path / "b.html")]
+    for other in ("modified_simhash", "minhash"):
+        assert main(["dedup", str(tmp_path / "b.html"), "--index", str(saved),
+                     "--fingerprint", other, "--quiet"]) == 1
+        assert "holds simhash fingerprints" in capsys.readouterr().err
+
+
+def test_a_damaged_or_foreign_index_file_is_a_clear_error(tmp_path, capsys):
+    (tmp_path / "a.html").write_text(_page(STORY))
+    saved = tmp_path / "minhash.npz"
+    assert main(["dedup", str(tmp_path / "a.html"), "--quiet", "--save-index", str(saved)]) == 0
+    whole = saved.read_bytes()
+    flipped = bytearray(whole)
+    flipped[len(whole) // 2] ^= 0xFF
+    damaged = "is not an index written by grist dedup"
+    cases = {"cut.npz": (whole[: len(whole) // 3], (damaged,)),
+             # its listing is whole: asked for simhash, it is a MinHash index first
+             "flipped.npz": (bytes(flipped), (damaged, "is a MinHash index")),
+             "page.npz": (b"<p>not an index</p>", ("not a NumPy .npz file",))}
+    for name, (data, messages) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        for extra in ([], ["--fingerprint", "simhash"], ["--fingerprint", "minhash"]):
+            capsys.readouterr()
+            assert main(["dedup", str(tmp_path / "a.html"), "--index", str(tmp_path / name),
+                         "--quiet", *extra]) == 1, (name, extra)
+            err = capsys.readouterr().err
+            assert any(m in err for m in messages) and "Traceback" not in err, (name, extra)
+    assert main(["dedup", str(tmp_path / "a.html"), "--index", str(saved), "--fingerprint",
+                 "simhash", "--quiet"]) == 1
+    assert "is a MinHash index: leave out --fingerprint" in capsys.readouterr().err

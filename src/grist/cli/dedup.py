@@ -99,15 +99,21 @@ def _items(source: str, level: str, extractor: Extractor, errors: list[str]) -> 
 
 def _finder(args: argparse.Namespace) -> tuple[DuplicateGroups | MinHashGroups, Any]:
     """The duplicate finder the options ask for, and its index (keys, size, save)."""
+    if args.index and not MinHashGroups.is_index(args.index):  # a simhash index: its function
+        index = FingerprintIndex.load(args.index)
+        stored = index.fingerprint or "modified_simhash"  # older files do not say: the default
+        if args.fingerprint not in (None, stored):
+            raise GristError(f"{args.index} holds {stored} fingerprints: leave out --fingerprint "
+                             "to use it as it is")
+        return DuplicateGroups(index, FINGERPRINTS[stored]), index
     fingerprint = args.fingerprint or ("minhash" if args.level == "document" else
                                        "modified_simhash")
-    if args.index and not args.fingerprint and not MinHashGroups.is_index(args.index):
-        fingerprint = "modified_simhash"  # a simhash index says how to fingerprint
     if fingerprint == "minhash":
         groups = MinHashGroups.load(args.index, args.threshold) if args.index else \
             MinHashGroups(MinHashConfig(shingle=args.shingle, threshold=args.threshold))
         return groups, groups
-    index = FingerprintIndex.load(args.index) if args.index else FingerprintIndex(args.k)
+    index = FingerprintIndex.load(args.index) if args.index else \
+        FingerprintIndex(args.k, fingerprint)
     return DuplicateGroups(index, FINGERPRINTS[fingerprint]), index
 
 

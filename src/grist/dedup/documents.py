@@ -17,10 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
+from grist.dedup.index import INDEX_FILE_ERRORS, other_kind, unreadable_index
 from grist.dedup.lsh import candidate_pairs, choose_bands
 from grist.dedup.minhash import EMPTY, MinHasher, element_hashes
 from grist.dedup.similarity import shingles
-from grist.errors import DatasetError
 from grist.features.tokens import tokens
 
 
@@ -155,7 +155,7 @@ class MinHashGroups:
         try:
             with np.load(path, allow_pickle=False) as data:
                 return "settings" in data.files
-        except (OSError, ValueError):
+        except INDEX_FILE_ERRORS:
             return False
 
     @classmethod
@@ -163,12 +163,14 @@ class MinHashGroups:
         """Read what ``save`` wrote (its shingles and hash functions; ``threshold`` may change)."""
         try:
             with np.load(path, allow_pickle=False) as data:
+                if mismatch := other_kind(path, data.files, "MinHash"):
+                    raise mismatch
                 shingle, num_perm, min_words, seed = data["settings"].tolist()
                 config = MinHashConfig(shingle, num_perm, float(
                     data["threshold"] if threshold is None else threshold), min_words, seed)
                 groups = cls(config)
                 groups._rows = [data["signatures"]]
                 groups.keys = data["keys"].tolist()
-        except (OSError, KeyError, ValueError) as exc:
-            raise DatasetError(f"cannot read MinHash index {path}: {exc}") from None
+        except INDEX_FILE_ERRORS as exc:
+            raise unreadable_index(path, exc) from None
         return groups

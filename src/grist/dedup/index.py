@@ -11,6 +11,7 @@ tables are rebuilt when the buffer outgrows 1/32 of the index (amortised O(log n
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -34,13 +35,39 @@ def _dtype(width: int) -> type:
     return np.uint16 if width <= 16 else np.uint32 if width <= 32 else np.uint64
 
 
-class FingerprintIndex:
-    """Stores (fingerprint, key) pairs; ``query`` returns every stored entry within ``k`` bits."""
+# what reading an index file with np.load raises when the file is missing, damaged or not one
+INDEX_FILE_ERRORS = (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile)
 
-    def __init__(self, k: int = 3) -> None:
+
+def unreadable_index(path: str | Path, exc: Exception) -> DatasetError:
+    """The error for an index file that is missing, damaged or not an index."""
+    if isinstance(exc, OSError):
+        return DatasetError(f"cannot read the index {path}: {exc.strerror or exc}")
+    detail = "not a NumPy .npz file" if "pickled" in str(exc) else str(exc) or type(exc).__name__
+    return DatasetError(f"{path} is not an index written by grist dedup --save-index, or it is "
+                        f"damaged ({detail})")
+
+
+def other_kind(path: str | Path, files: list[str], wanted: str) -> DatasetError | None:
+    """The error for a MinHash index given where a simhash one is wanted, or the reverse."""
+    kind = "MinHash" if "settings" in files else "simhash" if "k" in files else None
+    if kind is None or kind == wanted:
+        return None
+    return DatasetError(f"{path} is a {kind} index: leave out --fingerprint to use it as it is")
+
+
+class FingerprintIndex:
+    """Stores (fingerprint, key) pairs; ``query`` returns every stored entry within ``k`` bits.
+
+    ``fingerprint`` names the function the fingerprints come from, saved with them so that a
+    later run adds comparable ones (None: not said, as in files written before it was saved).
+    """
+
+    def __init__(self, k: int = 3, fingerprint: str | None = None) -> None:
         if not 0 <= k < BITS:
             raise ValueError(f"k must be in [0, {BITS}), got {k}")
         self.k = k
+        self.fingerprint = fingerprint
         self._ranges = _ranges(k)
         self._fps = np.empty(0, dtype=np.uint64)
         self._keys: list[str] = []
@@ -147,15 +174,20 @@ class FingerprintIndex:
         """Write the fingerprints, keys and k to ``path`` (NumPy ``.npz``)."""
         self._flush()
         with open(path, "wb") as fh:
-            np.savez(fh, fps=self._fps, keys=np.array(self._keys, dtype=str), k=np.int64(self.k))
+            named = {"fingerprint": np.array(self.fingerprint)} if self.fingerprint else {}
+            np.savez(fh, fps=self._fps, keys=np.array(self._keys, dtype=str), k=np.int64(self.k),
+                     **named)
 
     @classmethod
     def load(cls, path: str | Path) -> FingerprintIndex:
         """Read an index written by ``save``."""
         try:
             with np.load(path, allow_pickle=False) as data:
-                index = cls(int(data["k"]))
+                if mismatch := other_kind(path, data.files, "simhash"):
+                    raise mismatch
+                index = cls(int(data["k"]), str(data["fingerprint"]) if "fingerprint" in data.files
+                            else None)
                 index.add_many(data["fps"], data["keys"].tolist())
-        except (OSError, KeyError, ValueError) as exc:
-            raise DatasetError(f"cannot read fingerprint index {path}: {exc}") from None
+        except INDEX_FILE_ERRORS as exc:
+            raise unreadable_index(path, exc) from None
         return index
