@@ -93,6 +93,22 @@ def test_every_record_once_and_the_summary_adds_up(tmp_path):
     assert other.returncode == 1 and "holds another job" in other.stderr
 
 
+def test_a_damaged_marker_or_job_file_is_a_clear_error_on_resume(tmp_path):
+    for n in range(4):
+        (tmp_path / f"p{n}.html").write_text(page_html(n))
+    args = ["batch", *(str(tmp_path / f"p{n}.html") for n in range(4)), "--out",
+            str(tmp_path / "out"), "-j", "1", "--files-per-shard", "2", "--method", "justext"]
+    assert grist(*args).returncode == 0
+    marker = tmp_path / "out" / "shard-00001.done"
+    marker.write_text(marker.read_text()[:3])  # damaged by something outside grist
+    again = grist(*args)
+    assert again.returncode == 1 and "Traceback" not in again.stderr
+    assert f"{marker} is damaged" in again.stderr and "shard-00001.*" in again.stderr
+    (tmp_path / "out" / "job.json").write_text("garbage")
+    again = grist(*args)
+    assert again.returncode == 1 and "job.json is damaged (not JSON)" in again.stderr
+
+
 def test_hung_and_crashing_pages_cost_only_themselves(tmp_path):
     pages = [page_html(n) for n in range(8)]
     pages[2] = page_html(2, "HANG")

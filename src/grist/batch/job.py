@@ -145,6 +145,17 @@ def write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def _other_job(out: Path, held: str) -> str:
+    """Why ``out`` cannot take this job: it holds another, or its job file is damaged."""
+    try:
+        json.loads(held)
+    except ValueError:
+        return (f"{out / JOB_FILE} is damaged (not JSON): delete it and rerun the command that "
+                f"made {out} to resume, or choose another --out")
+    return (f"{out} holds another job (different inputs or options); rerun the same command to "
+            "resume it, or choose another --out")
+
+
 def open_job(out: Path, job: Plan) -> None:
     """Record the job in ``out/job.json``, or check that the folder holds this same job."""
     try:
@@ -154,8 +165,8 @@ def open_job(out: Path, job: Plan) -> None:
     path = out / JOB_FILE
     text = job.to_json()
     if path.exists():
-        if path.read_text(encoding="utf-8") != text:
-            raise GristError(f"{out} holds another job (different inputs or options); "
-                             "rerun the same command to resume it, or choose another --out")
+        held = path.read_text(encoding="utf-8", errors="replace")
+        if held != text:
+            raise GristError(_other_job(out, held))
         return
     write_atomic(path, text)

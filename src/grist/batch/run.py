@@ -77,7 +77,7 @@ def shard_counts(job: Plan, out: Path) -> list[ShardCounts]:
         marker = files.done if files.done.exists() else files.extracted
         if not marker.exists():
             raise GristError(f"{shard.id} did not finish; rerun the same command to resume")
-        counts.append(ShardCounts.from_json(marker.read_text(encoding="utf-8")))
+        counts.append(ShardCounts.read(marker))
     return counts
 
 

@@ -84,6 +84,16 @@ class ShardCounts:
         return cls(data["results"], Counter(data["errors"]), Counter(data["skipped"]),
                    data.get("duplicates", 0))
 
+    @classmethod
+    def read(cls, marker: Path) -> ShardCounts:
+        """The counts a shard's marker holds; GristError when something outside grist damaged
+        it (markers are written whole or not at all)."""
+        try:
+            return cls.from_json(marker.read_text(encoding="utf-8"))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise GristError(f"{marker} is damaged ({exc}); delete it and the shard's other "
+                             f"files ({marker.stem}.*) to extract the shard again") from None
+
 
 class Reporter(Protocol):
     """Where a worker says which page it is on (the local executor's watchdog listens)."""
@@ -226,7 +236,7 @@ def extract_shard(shard: Shard, config: JobConfig, out: Path, extractor: Extract
     files = ShardFiles(out, shard, config)
     for marker in (files.done, files.extracted):
         if marker.exists():
-            return ShardCounts.from_json(marker.read_text(encoding="utf-8"))
+            return ShardCounts.read(marker)
     done, counts = resume_point(files.part)
     sketcher = DocumentSketcher(dedup_config(config)) if config.dedup else None
     if sketcher is not None:
@@ -265,13 +275,13 @@ def finish_shard(shard: Shard, config: JobConfig, out: Path,
     from line number to the input it duplicates), then ``.done``; idempotent after a kill."""
     files = ShardFiles(out, shard, config)
     if not files.done.exists():
-        counts = ShardCounts.from_json(files.extracted.read_text(encoding="utf-8"))
+        counts = ShardCounts.read(files.extracted)
         counts.duplicates = write_final(files.part, files.final, config.output_format,
                                         duplicates or {}, drop=config.dedup == "drop")
         write_atomic(files.done, counts.to_json())
     for leftover in (files.part, files.extracted, files.signatures):
         leftover.unlink(missing_ok=True)
-    return ShardCounts.from_json(files.done.read_text(encoding="utf-8"))
+    return ShardCounts.read(files.done)
 
 
 def run_shard(shard: Shard, config: JobConfig, out: Path, extractor: Extractor,
