@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import json
+import zlib
 
 import httpx
 import pytest
@@ -134,6 +136,35 @@ def test_body_cap(service: str) -> None:
 
     streamed = httpx.post(service + "/extract", content=chunks(), headers={"content-type": "text/html"})
     assert streamed.status_code == 413
+
+
+def test_compressed_bodies_are_read_within_the_cap(service: str) -> None:
+    plain = post_html(service, ARTICLE.encode())
+    for encoding, packed in (("gzip", gzip.compress(ARTICLE.encode())),
+                             ("deflate", zlib.compress(ARTICLE.encode()))):
+        response = post_html(service, packed, **{"content-encoding": encoding})
+        assert response.status_code == 200 and response.text == plain.text
+    as_json = httpx.post(service + "/extract", content=gzip.compress(json.dumps(
+        {"html": ARTICLE, "format": "markdown"}).encode()), headers={
+        "content-type": "application/json", "content-encoding": "gzip"}, timeout=30)
+    assert as_json.status_code == 200 and STORY in as_json.text
+    bomb = post_html(service, gzip.compress(b"<p>" + b"a " * 2_000_000 + b"</p>"),
+                     **{"content-encoding": "gzip"})
+    assert bomb.status_code == 413 and bomb.json()["reason"] == "too-large"
+    packed = gzip.compress(ARTICLE.encode())
+    for body, encoding, status, reason in (
+            (packed[: len(packed) // 2], "gzip", 400, "invalid-body"),
+            (ARTICLE.encode(), "gzip", 400, "invalid-body"),
+            (packed, "br", 415, "unsupported-media-type")):
+        response = post_html(service, body, **{"content-encoding": encoding})
+        assert (response.status_code, response.json()["reason"]) == (status, reason)
+
+
+def test_json_nested_past_the_parser_is_a_400(service: str) -> None:
+    deep = httpx.post(service + "/extract", content=b"[" * 100_000 + b"]" * 100_000,
+                      headers={"content-type": "application/json"}, timeout=30)
+    assert deep.status_code == 400 and deep.json()["reason"] == "invalid-json"
+    assert "nest deeper" in deep.json()["error"]
 
 
 def test_time_budget_gives_504_with_the_reason(service: str) -> None:

@@ -8,6 +8,7 @@ leaves out).
 from __future__ import annotations
 
 import json
+import zlib
 from typing import Any
 
 from fastapi import Request
@@ -19,19 +20,45 @@ RAW_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "application/oc
 
 
 async def read_body(request: Request, cap: int) -> bytes:
-    """The request body, refused with 413 as soon as it passes ``cap`` bytes."""
+    """The request body, decompressed when its Content-Encoding is gzip or deflate, refused with
+    413 as soon as it (or what it decompresses to) passes ``cap`` bytes."""
     declared = request.headers.get("content-length", "")
     too_large = ServiceError(413, "too-large", f"the request body is larger than the limit of "
                              f"{cap} bytes")
     if declared.isdigit() and int(declared) > cap:
         raise too_large
+    inflater = _inflater(request.headers.get("content-encoding", ""))
     chunks, size = [], 0
     async for chunk in request.stream():
+        if inflater is not None:
+            chunk = _inflate(inflater, chunk, cap - size + 1)
         size += len(chunk)
         if size > cap:
             raise too_large
         chunks.append(chunk)
+    if inflater is not None and not inflater.eof and size:
+        raise ServiceError(400, "invalid-body", "the compressed request body is cut off")
     return b"".join(chunks)
+
+
+def _inflater(encoding: str) -> Any:
+    """A decompressor for the body's Content-Encoding (None: identity); 415 for others."""
+    name = encoding.strip().lower()
+    if name in ("", "identity"):
+        return None
+    if name in ("gzip", "x-gzip", "deflate"):
+        return zlib.decompressobj(47)  # gzip or zlib header, told apart by zlib
+    raise ServiceError(415, "unsupported-media-type", f"the request body's Content-Encoding "
+                       f"{encoding!r} is not one grist reads (gzip, deflate)")
+
+
+def _inflate(inflater: Any, chunk: bytes, room: int) -> bytes:
+    """What ``chunk`` decompresses to, at most ``room`` bytes (a bomb stops at the cap)."""
+    try:
+        return inflater.decompress(chunk, room)
+    except zlib.error as exc:
+        raise ServiceError(400, "invalid-body", f"the compressed request body is damaged "
+                           f"({exc})") from None
 
 
 def _media_type(request: Request) -> tuple[str, str | None]:
@@ -73,6 +100,9 @@ def _json_object(body: bytes) -> dict[str, Any]:
         value = json.loads(body)
     except ValueError as exc:
         raise ServiceError(400, "invalid-json", f"the body is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ServiceError(400, "invalid-json", "the body is not valid JSON for grist: its arrays "
+                           "or objects nest deeper than Python's parser goes") from None
     if not isinstance(value, dict):
         raise ServiceError(422, "invalid-request", "the JSON body must be an object")
     return value
