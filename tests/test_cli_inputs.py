@@ -129,6 +129,22 @@ def test_a_cut_off_json_lines_file_keeps_its_whole_lines_and_the_other_inputs(
     assert code == 1 and f"{whole + 2} pages, {whole + 1} results, 1 error" in err
 
 
+def test_json_lines_nested_past_the_parser_are_errors_and_bad_utf8_is_replaced(
+        capsys, standin: str, tmp_path: Path) -> None:
+    data = tmp_path / "pages.jsonl"
+    page = json.dumps({"id": "good", "html": PAGE}).encode()
+    data.write_bytes(b"\n".join([
+        page, b"[" * 100_000 + b"]" * 100_000, b'{"html": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        page.replace(b"harbour", b"harb\xffour")]) + b"\n")
+    code, out, err = run(capsys, "--method", standin, "--format", "json", str(data))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["input"] for r in records] == [f"{data}:{n}" + (" (good)" if n in (1, 4) else "")
+                                             for n in (1, 2, 3, 4)]
+    assert all("nests arrays or objects deeper" in r["error"] for r in records[1:3])
+    assert "harb\ufffdour" in records[3]["text"]
+    assert code == 1 and "4 pages, 2 results, 2 errors" in err
+
+
 def test_a_damaged_page_in_a_folder_is_an_error_not_a_skipped_file(
         capsys, standin: str, tmp_path: Path) -> None:
     folder = tmp_path / "site"

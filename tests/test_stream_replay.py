@@ -119,3 +119,16 @@ def test_a_cut_off_json_lines_file_replays_its_whole_lines_in_either_order(tmp_p
                  "--quiet"]) == 0
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(records) == whole + 2 and sum("error" in r for r in records) == 1
+
+
+def test_a_line_nested_past_the_parser_is_an_error_in_either_order(tmp_path: Path) -> None:
+    lines = [record(1, "2021-03-02").encode(), b"[" * 100_000 + b"]" * 100_000,
+             record(2, "2021-03-01").encode()]
+    (tmp_path / "p.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    for order in ("time", "file"):
+        found = list(replay_pages([tmp_path / "p.jsonl"], order))
+        assert [getattr(p, "url", "").rsplit("/", 1)[-1] for p in found if
+                not isinstance(p, Unreadable)] == (["2.html", "1.html"] if order == "time"
+                                                   else ["1.html", "2.html"])
+        [error] = [p for p in found if isinstance(p, Unreadable)]
+        assert error.input.endswith("p.jsonl:2") and "deeper" in str(error.error)

@@ -66,7 +66,7 @@ def decode(data: bytes, origin: str, kind: str, version: int) -> dict[str, Any]:
         if data[:2] == b"\x1f\x8b":
             data = gzip.decompress(data)
         document = json.loads(data)
-    except (OSError, ValueError, EOFError) as exc:
+    except (OSError, ValueError, EOFError, RecursionError) as exc:
         raise ModelError(f"cannot read model {origin}: {exc}") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ModelError(f"{origin} is not a grist model file")

@@ -187,40 +187,40 @@ def json_records(location: str) -> Iterator[tuple[str, dict[str, Any] | GristErr
     so does the rest of a file that cannot be read to its end (a cut-off or corrupt .gz: the
     lines before it are given, and the caller goes on with its other inputs). A file that cannot
     be opened at all raises DatasetError."""
-    handle: Any
-    if location == "-":
-        handle = sys.stdin
-    else:
-        path = Path(location)
+    handle: Any = sys.stdin
+    if location != "-":
         try:
-            handle = open(path, "rb" if path.suffix == ".gz" else "r",  # noqa: SIM115
-                          **({} if path.suffix == ".gz" else {"encoding": "utf-8",
-                                                              "errors": "replace"}))
+            handle = open(location, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
             raise DatasetError(f"cannot read {location}: {exc.strerror or exc}") from None
-    lines = (line.decode("utf-8", "replace") for line in gzip_lines(handle)) \
-        if location != "-" and Path(location).suffix == ".gz" else handle
+    lines = gzip_lines(handle) if Path(location).suffix == ".gz" else handle
     number = 0
     try:
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
-            label = f"{location}:{number}"
-            try:
-                record = json.loads(line)
-            except ValueError as exc:
-                yield label, DatasetError(f"line {number} is not JSON ({exc.msg})")
-                continue
-            if not isinstance(record, dict):
-                yield label, DatasetError(f"line {number} is not a JSON object")
-                continue
-            yield label, record
+            yield f"{location}:{number}", json_object(line)
     except (OSError, CorruptInputError) as exc:  # a truncated or corrupt .gz, a failing disk
         yield cut_off(location, number, exc if isinstance(exc, GristError) else
                       CorruptInputError(exc.strerror or str(exc)))
     finally:
         if handle is not sys.stdin:
             handle.close()
+
+
+def json_object(line: str | bytes) -> dict[str, Any] | DatasetError:
+    """A JSON-lines record, or the DatasetError saying why the line is not one (bytes are read
+    as UTF-8, a bad sequence replaced as in any page text)."""
+    try:
+        record = json.loads(line.decode("utf-8", "replace") if isinstance(line, bytes) else line)
+    except ValueError as exc:
+        return DatasetError(f"the line is not JSON ({getattr(exc, 'msg', exc)})")
+    except RecursionError:
+        return DatasetError("the line nests arrays or objects deeper than Python's JSON parser "
+                            "goes")
+    if not isinstance(record, dict):
+        return DatasetError("the line is not a JSON object")
+    return record
 
 
 def record_page(label: str, record: dict[str, Any]) -> PageOrError:

@@ -170,6 +170,8 @@ def parse_json_feed(content: bytes, base_url: str) -> ParsedFeed:
         feed = json.loads(content)
     except ValueError as exc:
         raise FeedError(f"not a JSON feed: {exc}") from None
+    except RecursionError:
+        raise FeedError("not a JSON feed: it nests deeper than Python's JSON parser goes") from None
     items = feed.get("items") if isinstance(feed, dict) else None
     if not isinstance(items, list):
         raise FeedError("not a JSON feed: no list of 'items'")

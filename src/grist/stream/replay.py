@@ -16,7 +16,6 @@ temporary file, then reads the records in order.
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -24,7 +23,7 @@ from pathlib import Path
 from grist.document import RawPage
 from grist.errors import ConfigError, CorruptInputError, DatasetError, GristError
 from grist.io.sources import PageOrError, Unreadable, cut_off, gzip_lines, is_json_lines, \
-    json_records, read_capped, record_page
+    json_object, json_records, read_capped, record_page
 from grist.io.warc import WarcItem, is_warc, read_record, read_warc
 from grist.limits import Limits
 from grist.stream.urltree import parse_date
@@ -138,21 +137,16 @@ def _moment(page: PageOrError) -> float:
 
 
 def _date_of(line: bytes) -> float:
-    try:
-        date = json.loads(line).get("date")
-    except (ValueError, AttributeError):
-        return float("inf")
+    record = json_object(line)
+    date = record.get("date") if isinstance(record, dict) else None
     moment = parse_date(date) if isinstance(date, str) else None
     return float("inf") if moment is None else moment
 
 
 def _parse(line: bytes, label: str) -> PageOrError:
-    try:
-        record = json.loads(line)
-    except ValueError as exc:
-        return Unreadable(label, DatasetError(f"the line is not JSON ({exc})"))
-    if not isinstance(record, dict):
-        return Unreadable(label, DatasetError("the line is not a JSON object"))
+    record = json_object(line)
+    if isinstance(record, DatasetError):
+        return Unreadable(label, record)
     return _with_url(record_page(label, record))
 
 
