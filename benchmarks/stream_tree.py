@@ -39,10 +39,11 @@ from grist.crosspage import apply_verdicts
 from grist.document import RawPage
 from grist.errors import GristError
 from grist.evaluate.metrics import lcs_prf
+from grist.io.dates import parse_date
 from grist.methods.auto import AutoConfig
 from grist.stream.hashing import HASHES, block_hashes
 from grist.stream.urlkey import url_key
-from grist.stream.urltree import UrlTree, parse_date
+from grist.stream.urltree import UrlTree
 
 SAMPLE_TEXTS: list[str] = []  # block texts of the replayed pages, for the hash speed figures
 HEURISTICS = ("strict", "strict-support-100", "strict-at-domain", "relaxed-at-domain-500")

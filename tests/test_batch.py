@@ -216,6 +216,28 @@ def test_dedup_across_the_run(tmp_path, mode):
     assert not list((tmp_path / "out").glob("*.minhash"))
 
 
+
+def test_warc_output_headers_hold_one_line_each_and_name_the_file(tmp_path):
+    """A record's URL (user data in JSON lines) with CR LF in it wrote headers of its own, and
+    the warcinfo record named the temporary file."""
+    evil = "https://e.example/a\r\nWARC-Type: resource\r\nContent-Length: 5\r\n\r\nEVIL!"
+    lines = [{"html": page_html(1), "url": evil, "date": "2021-03-04T05:06:07+02:00"},
+             {"html": page_html(2), "url": "https://e.example/b", "date": "yesterday\r\nX-Evil: 1"}]
+    (tmp_path / "p.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
+    assert grist("batch", str(tmp_path / "p.jsonl"), "--out", str(tmp_path / "out"),
+                 "--output-format", "warc", "--quiet").returncode == 0
+    from fastwarc.warc import ArchiveIterator
+    path = tmp_path / "out" / "shard-00000.warc.gz"
+    found = [(str(r.record_type), dict(r.headers)) for r in ArchiveIterator(str(path))]
+    assert [kind for kind, _ in found] == ["warcinfo", "conversion", "conversion"]
+    assert found[0][1]["WARC-Filename"] == path.name
+    first, second = found[1][1], found[2][1]
+    assert first["WARC-Target-URI"] == evil.replace("\r\n", "%0D%0A")
+    assert first["WARC-Date"] == "2021-03-04T03:06:07Z"
+    assert "X-Evil" not in second and second["WARC-Date"].endswith("Z")
+    assert "X-Evil" not in str(found) and "EVIL" not in "".join(k for k, _ in found)
+
+
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_extract_on_workers_writes_what_one_process_writes(tmp_path, fmt):
     folder = tmp_path / "pages"

@@ -11,18 +11,20 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import uuid
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from grist import __version__
+from grist.io.dates import parse_date, warc_date
 from grist.optional import require
 
 FINAL_SUFFIX = {"jsonl": ".jsonl", "jsonl.gz": ".jsonl.gz", "parquet": ".parquet",
                 "warc": ".warc.gz"}
 _ROW_GROUP = 5000
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")  # never inside a WARC header value
 _NAMESPACE = uuid.UUID("6f1c1a52-6a4e-4f7e-9d43-2a3c6d1b9e10")
 
 
@@ -71,7 +73,7 @@ def write_final(part: Path, final: Path, fmt: str, duplicates: dict[int, str],
     elif fmt == "parquet":
         _write_parquet(_records(part, duplicates, drop, seen), tmp)
     elif fmt == "warc":
-        _write_warc(_records(part, duplicates, drop, seen), tmp)
+        _write_warc(_records(part, duplicates, drop, seen), tmp, final.name)
     else:
         raise ValueError(f"unknown output format {fmt!r}")
     os.replace(tmp, final)
@@ -102,28 +104,38 @@ def record_uuid(*parts: str) -> str:
 
 def _warc_record(kind: str, headers: dict[str, str], block: bytes, content_type: str) -> bytes:
     lines = [b"WARC/1.1", f"WARC-Type: {kind}".encode()]
-    lines += [f"{name}: {value}".encode() for name, value in headers.items()]
+    lines += [f"{name}: {_CONTROLS.sub(_escape, value)}".encode()
+              for name, value in headers.items()]
     lines += [f"Content-Type: {content_type}".encode(), f"Content-Length: {len(block)}".encode()]
     return b"\r\n".join(lines) + b"\r\n\r\n" + block + b"\r\n\r\n"
 
 
+def _escape(match: re.Match[str]) -> str:
+    """A control character in a header value, percent-escaped: a CR LF from a page's URL or id
+    would otherwise start a header (or a record) of its own."""
+    return f"%{ord(match.group()):02X}"
+
+
 def _warc_date(record: dict[str, Any]) -> str:
-    if record.get("date"):
-        return str(record["date"])
+    """The record's date as WARC writes dates; the source file's time when it has no readable
+    one."""
+    moment = parse_date(record.get("date")) if isinstance(record.get("date"), str) else None
+    if moment is not None and (written := warc_date(moment)):
+        return written
     source = record.get("source")
-    stamp = os.path.getmtime(source) if source and os.path.exists(source) else 0.0
-    return datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return warc_date(os.path.getmtime(source) if source and os.path.exists(source) else 0.0) \
+        or "1970-01-01T00:00:00Z"
 
 
-def _write_warc(records: Iterator[dict[str, Any]], path: Path) -> None:
+def _write_warc(records: Iterator[dict[str, Any]], path: Path, name: str) -> None:
     """One gzip member per record: a ``warcinfo``, then per page a ``conversion`` record (the
     extracted text) or a ``metadata`` record (the error), each ``WARC-Refers-To`` its source
     record when the page came from a WARC file."""
     info = f"software: grist/{__version__}\r\nformat: WARC File Format 1.1\r\n".encode()
     with open(path, "wb") as handle:
         handle.write(gzip.compress(_warc_record(
-            "warcinfo", {"WARC-Record-ID": record_uuid("warcinfo", path.name),
-                         "WARC-Date": "1970-01-01T00:00:00Z", "WARC-Filename": path.name},
+            "warcinfo", {"WARC-Record-ID": record_uuid("warcinfo", name),
+                         "WARC-Date": "1970-01-01T00:00:00Z", "WARC-Filename": name},
             info, "application/warc-fields"), mtime=0))
         for record in records:
             headers = {"WARC-Record-ID": record_uuid(record["source"], record["input"]),

@@ -19,6 +19,7 @@ from typing import Any
 from grist.api import Extractor
 from grist.document import RawPage
 from grist.errors import FetchError, GristError
+from grist.io.dates import parse_date
 from grist.io.fetch import FetchConfig
 from grist.limits import Limits
 from grist.result import Result
@@ -27,7 +28,7 @@ from grist.stream.sink import Sink
 from grist.stream.store import DONE, DUPLICATE, FAILED, RETRY, Item, Outcome, SqliteStore
 from grist.stream.tree import Retention
 from grist.stream.urlkey import branch, url_key
-from grist.stream.urltree import UrlTree, parse_date
+from grist.stream.urltree import UrlTree
 
 BLOCK_FIELDS = ("index", "text", "label", "decided_by", "reason", "score", "role")
 

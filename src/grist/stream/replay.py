@@ -22,11 +22,11 @@ from pathlib import Path
 
 from grist.document import RawPage
 from grist.errors import ConfigError, CorruptInputError, DatasetError, GristError
+from grist.io.dates import parse_date
 from grist.io.sources import PageOrError, Unreadable, cut_off, gzip_lines, is_json_lines, \
     json_object, json_records, read_capped, record_page
 from grist.io.warc import WarcItem, is_warc, read_record, read_warc
 from grist.limits import Limits
-from grist.stream.urltree import parse_date
 
 ORDERS = ("time", "file")
 

@@ -22,7 +22,6 @@ if it were, so both orders give the same verdicts.
 from __future__ import annotations
 
 import base64
-import datetime
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -32,6 +31,7 @@ from grist.crosspage import Verdict
 from grist.document import BOILERPLATE, CONTENT, Block, Document, RawPage
 from grist.errors import GristError, ModelError
 from grist.features.matrix import FeatureMatrix
+from grist.io.dates import parse_date
 from grist.modelfile import decode, write_model
 from grist.stream.hashing import DEFAULT_HASH, block_hashes, check_hash, normalise_block
 from grist.stream.heuristics import heuristic as named_heuristic
@@ -40,19 +40,6 @@ from grist.stream.urlkey import UrlRules, node_label, url_key
 
 KIND, VERSION = "url-tree", 1
 COLUMNS = ("tree_support", "tree_count", "tree_share", "tree_repeated")
-
-
-def parse_date(value: str | None) -> float | None:
-    """Seconds since the epoch of an ISO 8601 date (UTC when it has no zone); None if unreadable."""
-    if not value:
-        return None
-    try:
-        moment = datetime.datetime.fromisoformat(value.strip())
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=datetime.UTC)
-    return moment.timestamp()
 
 
 def _headline(text: str, title: str) -> bool:
