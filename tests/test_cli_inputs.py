@@ -145,6 +145,18 @@ def test_json_lines_nested_past_the_parser_are_errors_and_bad_utf8_is_replaced(
     assert code == 1 and "4 pages, 2 results, 2 errors" in err
 
 
+def test_names_past_what_file_systems_take_are_shortened_and_stay_apart(
+        capsys, standin: str, tmp_path: Path) -> None:
+    data = tmp_path / "pages.jsonl"
+    data.write_text("".join(json.dumps({"id": name, "html": PAGE}) + "\n"
+                            for name in ("x" * 400, "x" * 399, "é" * 300, "short")))
+    code, _, err = run(capsys, "--method", standin, "--out", str(tmp_path / "out"), str(data))
+    assert code == 0 and "4 pages, 4 results" in err
+    names = sorted(p.name for p in (tmp_path / "out" / "pages").iterdir())
+    assert len(names) == 4 and all(len(n.encode()) <= 210 for n in names)
+    assert "4_(short).txt" in names
+
+
 def test_a_damaged_page_in_a_folder_is_an_error_not_a_skipped_file(
         capsys, standin: str, tmp_path: Path) -> None:
     folder = tmp_path / "site"

@@ -132,3 +132,14 @@ def test_a_line_nested_past_the_parser_is_an_error_in_either_order(tmp_path: Pat
                                                    else ["1.html", "2.html"])
         [error] = [p for p in found if isinstance(p, Unreadable)]
         assert error.input.endswith("p.jsonl:2") and "deeper" in str(error.error)
+
+
+def test_a_host_longer_than_any_dns_name_gets_a_folder_it_fits_in(tmp_path: Path) -> None:
+    hosts = ["a" * 300 + ".example", "é" * 200 + ".example"]
+    (tmp_path / "p.jsonl").write_text("".join(record(n, None, f"https://{host}/{n}.html") + "\n"
+                                              for n, host in enumerate(hosts)))
+    assert main(["stream", "--replay", str(tmp_path / "p.jsonl"), "--out",
+                 str(tmp_path / "out"), "--quiet"]) == 0
+    folders = [p for p in (tmp_path / "out").iterdir() if p.is_dir()]
+    assert len(folders) == 2 and all(len(p.name.encode()) <= 200 for p in folders)
+    assert all(len(list(p.glob("*.json"))) == 1 for p in folders)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+import xxhash
 from tqdm import tqdm
 
 from grist.errors import GristError
@@ -32,6 +33,18 @@ def message_of(exc: BaseException) -> str:
     """What a user reads about a failure: the grist message, or the type of an internal error."""
     return str(exc) if isinstance(exc, GristError) else f"{type(exc).__name__}: {exc}"
 
+
+MAX_NAME = 200  # bytes of a file or folder name grist makes, within file systems' 255
+
+
+def short_name(name: str) -> str:
+    """``name`` as a file or folder name: itself, or when longer than ``MAX_NAME`` bytes (a long
+    URL, a record's id) its start and a hash of the whole, so names stay distinct."""
+    data = name.encode("utf-8", "surrogatepass")
+    if len(data) <= MAX_NAME:
+        return name
+    start = data[:MAX_NAME - 17].decode("utf-8", "ignore")
+    return f"{start}-{xxhash.xxh3_64_hexdigest(data)}"
 
 @dataclass
 class Summary:
@@ -135,6 +148,6 @@ class ResultSink:
             n += 1
             stem = f"{name}-{n}"
         self.used.add(stem)
-        path = self.out / (stem + FORMATS[self.fmt].suffix)
+        path = self.out / ("/".join(map(short_name, stem.split("/"))) + FORMATS[self.fmt].suffix)
         path.parent.mkdir(parents=True, exist_ok=True)
         return path

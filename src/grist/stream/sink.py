@@ -20,6 +20,7 @@ from typing import Any, Protocol
 import xxhash
 
 from grist.errors import StateError
+from grist.io.sinks import short_name
 
 Position = tuple[str, int]
 
@@ -79,8 +80,8 @@ class FolderSink:
     def write(self, record: dict[str, Any]) -> Position | None:
         if "error" in record or not record.get("url_key"):
             return self.errors.write(record)
-        domain = record.get("domain") or "pages"
-        target = self.folder / domain / f"{xxhash.xxh3_64_hexdigest(record['url_key'].encode())}.json"
+        folder = short_name(record.get("domain") or "pages")
+        target = self.folder / folder / f"{xxhash.xxh3_64_hexdigest(record['url_key'].encode())}.json"
         target.parent.mkdir(parents=True, exist_ok=True)
         try:
             handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
