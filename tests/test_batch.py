@@ -217,6 +217,18 @@ def test_dedup_across_the_run(tmp_path, mode):
 
 
 
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet", "warc"])
+def test_lone_surrogates_in_json_lines_reach_every_output_format(tmp_path, fmt):
+    (tmp_path / "p.jsonl").write_text('{"id": "s\\udfff", "url": "https://e.example/\\ud800", '
+                                      f'"html": {json.dumps(page_html(1))}}}\n')
+    run = grist("batch", str(tmp_path / "p.jsonl"), "--out", str(tmp_path / "out"),
+                "--output-format", fmt, "--quiet")
+    assert run.returncode == 0 and "1 page, 1 result, 0 errors" in run.stderr, run.stderr
+    if fmt != "warc":
+        [record] = outputs(tmp_path / "out")
+        assert record["url"] == "https://e.example/\ufffd"
+
+
 def test_warc_output_headers_hold_one_line_each_and_name_the_file(tmp_path):
     """A record's URL (user data in JSON lines) with CR LF in it wrote headers of its own, and
     the warcinfo record named the temporary file."""

@@ -157,6 +157,20 @@ def test_names_past_what_file_systems_take_are_shortened_and_stay_apart(
     assert "4_(short).txt" in names
 
 
+def test_lone_surrogates_in_json_lines_are_replaced_not_written(
+        capsys, standin: str, tmp_path: Path) -> None:
+    """A JSON escape such as \\ud800 makes a string UTF-8 cannot write: every format crashed."""
+    data = tmp_path / "pages.jsonl"
+    data.write_text('{"id": "s\\udfff", "url": "https://e.example/\\ud800", '
+                    '"html": "<title>T\\udfff</title><p>The harbour \\ud800 reopened.</p>"}\n')
+    for fmt in ("json", "html", "csv", "markdown", "xml"):
+        code, out, err = run(capsys, "--method", standin, "--format", fmt, "--with-metadata", str(data))
+        assert code == 0 and "1 page, 1 result" in err, fmt
+        assert "\ufffd" in out or "\\ufffd" in out, fmt
+    record = json.loads(run(capsys, "--method", standin, "--format", "json", str(data))[1])
+    assert record["input"] == f"{data}:1 (s\ufffd)" and record["url"] == "https://e.example/\ufffd"
+
+
 def test_a_damaged_page_in_a_folder_is_an_error_not_a_skipped_file(
         capsys, standin: str, tmp_path: Path) -> None:
     folder = tmp_path / "site"

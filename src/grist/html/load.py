@@ -65,6 +65,12 @@ def _has_surrogates(text: str) -> bool:
     return False
 
 
+def without_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate (a JSON ``\\ud800`` escape makes one; UTF-8 has none)
+    replaced by U+FFFD, as undecodable bytes are, so that it can be written out."""
+    return _SURROGATE.sub("\ufffd", text) if not text.isascii() and _has_surrogates(text) else text
+
+
 def _size_error(size: int, limits: Limits) -> LimitExceededError:
     return LimitExceededError(
         f"the page is {size / 1048576:.1f} MiB; the limit is "
@@ -96,9 +102,8 @@ def load_document(
             raise NotHTMLError("the input is not an HTML page: it contains NUL characters")
         if looks_binary(source):
             raise NotHTMLError("the input is not an HTML page: it is mostly control characters")
-        text, encoding = source, None
-        if not text.isascii() and _has_surrogates(text):  # as undecodable bytes are
-            text = _SURROGATE.sub("\ufffd", text)
+        text, encoding = without_surrogates(source), None
     else:
         raise TypeError(f"expected bytes or str, got {type(source).__name__}")
-    return Document(html=text, url=url, encoding=encoding, title=title_from_source(text))
+    return Document(html=text, url=url and without_surrogates(url), encoding=encoding,
+                    title=title_from_source(text))

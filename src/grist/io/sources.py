@@ -24,6 +24,7 @@ from typing import Any, BinaryIO
 from grist.document import RawPage
 from grist.errors import CorruptInputError, DatasetError, GristError, LimitExceededError
 from grist.html.decode import sniff_binary
+from grist.html.load import without_surrogates
 from grist.io.fetch import FetchConfig, fetch, is_url
 from grist.limits import Limits
 
@@ -228,11 +229,16 @@ def record_page(label: str, record: dict[str, Any]) -> PageOrError:
     html = record.get("html")
     if not isinstance(html, str):
         return Unreadable(label, DatasetError("the record has no 'html' string field"))
-    url = record.get("url")
-    name = record.get("id") or record.get("input")
-    return RawPage(html, url=url if isinstance(url, str) else None,
-                   input=f"{label} ({name})" if isinstance(name, str) and name else label,
-                   date=record.get("date") if isinstance(record.get("date"), str) else None)
+    url, name, date = (_text_field(record, field) for field in ("url", "id", "date"))
+    name = name or _text_field(record, "input")
+    return RawPage(html, url=url, input=f"{label} ({name})" if name else label, date=date)
+
+
+def _text_field(record: dict[str, Any], field: str) -> str | None:
+    """A string field of a record, written out as it came (lone surrogates replaced); None when
+    absent, empty or not a string."""
+    value = record.get(field)
+    return without_surrogates(value) if isinstance(value, str) and value else None
 
 
 def read_capped(path: Path | None, limits: Limits) -> bytes:
