@@ -143,3 +143,13 @@ def test_a_host_longer_than_any_dns_name_gets_a_folder_it_fits_in(tmp_path: Path
     folders = [p for p in (tmp_path / "out").iterdir() if p.is_dir()]
     assert len(folders) == 2 and all(len(p.name.encode()) <= 200 for p in folders)
     assert all(len(list(p.glob("*.json"))) == 1 for p in folders)
+
+
+def test_pages_finished_before_are_counted_not_dropped_silently(tmp_path: Path, capsys) -> None:
+    (tmp_path / "p.jsonl").write_text("".join(record(n, None) + "\n" for n in range(1, 4)))
+    args = ["stream", "--replay", str(tmp_path / "p.jsonl"), str(tmp_path / "p.jsonl"),
+            "--out", str(tmp_path / "out.jsonl"), "--state", str(tmp_path / "s.db")]
+    assert main(args) == 0
+    assert "extracted 3 · errors 0 · done before 3" in capsys.readouterr().err
+    assert main(args) == 0  # a rerun: all six were finished before
+    assert "extracted 0 · errors 0 · done before 6" in capsys.readouterr().err

@@ -29,6 +29,7 @@ from grist.stream.sink import open_sink
 from grist.stream.store import COUNTERS, NewItem, SqliteStore
 from grist.stream.tree import Retention
 
+DONE_BEFORE = "done_before"  # this run's count of stored pages already finished (not kept)
 LABELS = {"feeds_polled": "feeds polled", "pages_fetched": "pages fetched",
           "duplicates": "duplicates dropped", "extracted": "extracted", "errors": "errors"}
 
@@ -132,7 +133,10 @@ class StatusLine:
 
     def text(self) -> str:
         counts = self.processor.session
-        return " · ".join(f"{LABELS[name]} {counts[name]}" for name in COUNTERS)
+        parts = [f"{LABELS[name]} {counts[name]}" for name in COUNTERS]
+        if counts[DONE_BEFORE]:  # a replay's pages an earlier run finished, or one page twice
+            parts.append(f"done before {counts[DONE_BEFORE]}")
+        return " · ".join(parts)
 
     def __call__(self) -> None:
         if self.live and time.monotonic() - self.shown > 0.2:
@@ -179,6 +183,8 @@ def replay(paths: list[Path], order: str, store: SqliteStore, processor: Process
         url = getattr(page, "url", None) or ""
         item = store.claim(NewItem("replay", page.input, url, None, getattr(page, "date", None)))
         if item is None:
+            processor.session[DONE_BEFORE] += 1
+            status()
             continue
         if isinstance(page, Unreadable):
             processor.failure(item, page.error, "input", source=page.input)
