@@ -45,6 +45,13 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Location", "/loop" if self.path == "/loop" else
                              "http://127.0.0.1:99999/article.html")
             self.end_headers()
+        elif self.path == "/not-gzip.html":  # says gzip, is not
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", "14")
+            self.end_headers()
+            self.wfile.write(b"<p>not gzip</p>"[:14])
         elif self.path == "/slow.html":
             time.sleep(1.0)
             self._send(200, "text/html", ARTICLE.encode())

@@ -40,6 +40,7 @@ def test_fetch_follows_redirects_and_sends_user_agent(server: ThreadingHTTPServe
         ("/broken", "HTTP 500"),
         ("/image.png", "the server sent image/png, not an HTML page"),
         ("/loop", "too many redirects"),
+        ("/not-gzip.html", "the body does not decompress as its Content-Encoding says"),
         ("/badport", r"not a valid http\(s\) URL \(Port out of range"),
         ("/declared-big.html", f"the page is {BIG_BYTES} bytes; the limit is 100000"),
         ("/streamed.html", "larger than the limit of 100000 bytes"),

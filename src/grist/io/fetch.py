@@ -138,6 +138,8 @@ def _describe(exc: Exception) -> FetchError:
         return FetchError(f"could not connect ({exc or 'connection failed'})", retryable=True)
     if isinstance(exc, (httpx.UnsupportedProtocol, httpx.InvalidURL)):
         return FetchError(f"not a valid http(s) URL ({exc})")
+    if isinstance(exc, httpx.DecodingError):
+        return FetchError(f"the body does not decompress as its Content-Encoding says ({exc})")
     if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
         return FetchError(f"the connection failed ({exc or type(exc).__name__})", retryable=True)
     return FetchError(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
