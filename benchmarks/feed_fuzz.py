@@ -43,7 +43,7 @@ FRAGMENTS = [b"<", b">", b"&", b"&#xFFFFFFFF;", b"&#0;", b"]]>", b"<![CDATA[", b
              b"<item>", b"</item>", b"<entry>", b"<pubDate>", b"9999", b"-1400", b"<ttl>", b"\xc3",
              b"{", b"}", b"[", b"]", b'"', b"null", b"1e999", b"&e;", b"http://[", b":99999",
              b"<!DOCTYPE x [<!ENTITY e SYSTEM 'file:///etc/passwd'>]>", b"<link>", b"</link>",
-             b"<updated>", b"+99:99", b"\\u0000", b"\xe2\x80\xae"]
+             b"<updated>", b"+99:99", b"\\u0000", b"\\ud800", b"&#xD800;", b"\xe2\x80\xae"]
 CONTENT_TYPES = ["application/rss+xml", "text/html", "application/json", ""]
 
 

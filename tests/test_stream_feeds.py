@@ -59,6 +59,9 @@ def test_a_json_feed_gives_its_items_with_utc_dates() -> None:
         Entry("https://c.example/j/1", "One", "S", "2020-01-07T09:00:00+00:00"),
         Entry("https://c.example/2", None, "T", "2020-01-08T00:00:00+00:00"),
         Entry("https://c.example/4", None, None, None)]
+    lone = parse_feed(b'{"items": [{"url": "/j/\\ud800", "title": "T\\udfff"}]}', "https://c.example/f")
+    assert lone.entries == [Entry("https://c.example/j/\ufffd", "T\ufffd", None, None)]
+    assert lone.entries[0].identity()  # hashable: no lone surrogate left
     deep = b'{"items": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
     for content in (b'{"items": "none"}', b"{broken", b'{"version": "x"}', deep):
         with pytest.raises(FeedError, match="not a JSON feed"):

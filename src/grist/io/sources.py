@@ -98,8 +98,8 @@ def gzip_head(data: bytes, size: int) -> bytes:
 
 def gzip_chunks(handle: BinaryIO) -> Iterator[bytes]:
     """The bytes a gzip stream (one member or many) decompresses to, a piece at a time; at a cut
-    or damage, CorruptInputError after every byte before it (``gzip`` would drop the last piece
-    it had decompressed)."""
+    or damage, CorruptInputError after every byte before it (at damage, the ``gzip`` module drops
+    what its last read had decompressed)."""
     inflater, started = zlib.decompressobj(31), False
     while data := handle.read(_GZIP_READ):
         pending = False

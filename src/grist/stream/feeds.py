@@ -23,6 +23,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from grist.errors import ConfigError, FeedError
+from grist.html.load import without_surrogates
 from grist.stream.hashing import DEFAULT_HASH, title_hash
 from grist.stream.urlkey import domain_of, normalise_url
 
@@ -154,12 +155,12 @@ def parse_feed(content: bytes, base_url: str, headers: dict[str, str] | None = N
         raise FeedError(f"not an RSS or Atom feed{detail}")
     entries = []
     for entry in parsed.entries:
-        link = entry.get("link") or next((ln.get("href") for ln in entry.get("links", ())
-                                          if ln.get("href")), None)
+        hrefs = (_text(other, "href") for other in entry.get("links", ()))
+        link = _text(entry, "link") or next(filter(None, hrefs), None)
         if not link:
             continue
-        entries.append(Entry(_absolute(base_url, link), entry.get("title"),
-                             entry.get("summary") or entry.get("description"), _date(entry)))
+        entries.append(Entry(_absolute(base_url, link), _text(entry, "title"),
+                             _text(entry, "summary") or _text(entry, "description"), _date(entry)))
     return ParsedFeed(entries, _ttl(parsed.feed.get("ttl")))
 
 
@@ -189,8 +190,10 @@ def parse_json_feed(content: bytes, base_url: str) -> ParsedFeed:
 
 
 def _text(item: dict, name: str) -> str | None:
+    """A string field of an entry, lone surrogates (a JSON ``\\ud800``) replaced so that it can
+    be hashed and written; None when it is absent, blank or not a string."""
     value = item.get(name)
-    return value if isinstance(value, str) and value.strip() else None
+    return without_surrogates(value) if isinstance(value, str) and value.strip() else None
 
 
 def _json_date(value: str | None) -> str | None:
