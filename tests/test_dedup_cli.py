@@ -119,3 +119,19 @@ def test_a_damaged_or_foreign_index_file_is_a_clear_error(tmp_path, capsys):
     assert main(["dedup", str(tmp_path / "a.html"), "--index", str(saved), "--fingerprint",
                  "simhash", "--quiet"]) == 1
     assert "is a MinHash index: leave out --fingerprint" in capsys.readouterr().err
+
+
+def test_records_with_lone_surrogates_or_texts_that_are_not_strings(tmp_path, capsys):
+    data = tmp_path / "texts.jsonl"
+    data.write_text("\n".join([
+        json.dumps({"id": "a\ud800", "text": STORY.replace("bridge", "bri\ud800dge")}),
+        json.dumps({"id": "b", "text": STORY.replace("bridge", "bri\ud800dge")}),
+        json.dumps({"id": "c", "text": 5}),
+        json.dumps({"id": "d", "blocks": [{"text": 7, "label": "content"}]})]) + "\n")
+    for level in ("document", "block"):
+        assert main(["dedup", str(data), "--level", level, "--quiet"]) == 0
+        out, err = capsys.readouterr()
+        (group,) = _groups(out)
+        suffix = "" if level == "document" else "#0"
+        assert [m["key"] for m in group["members"]] == [f"a\ufffd{suffix}", f"b{suffix}"]
+        assert f"{data}:3: a 'text' that is not a string" in err
