@@ -3,6 +3,7 @@
 import pytest
 
 from grist.errors import (
+    ConfigError,
     EmptyInputError,
     ExtractionTimeout,
     LimitExceededError,
@@ -132,3 +133,20 @@ def test_the_compiled_checks_find_what_the_python_ones_find(monkeypatch):
     monkeypatch.setattr(load, "_find_surrogates", None)
     assert [(sniff.controls(t, 0, len(t)), sniff.controls(t, 3, 40), load._has_surrogates(t))
             for t in texts] == compiled
+
+
+@pytest.mark.parametrize(("limits", "named"), [
+    ({"max_bytes": 0}, "Limits.max_bytes"), ({"max_depth": "40"}, "Limits.max_depth"),
+    ({"max_tags": True}, "Limits.max_tags"), ({"max_blocks": 2.5}, "Limits.max_blocks"),
+    ({"time_budget": -1}, "Limits.time_budget"), ({"time_budget": float("nan")}, "Limits.time_budget"),
+])
+def test_limits_a_page_cannot_be_read_under_are_refused_when_made(limits, named) -> None:
+    with pytest.raises(ConfigError, match=named):
+        Limits(**limits)
+
+
+def test_limits_take_any_number_type_and_zero_seconds() -> None:
+    import numpy as np
+
+    assert Limits(max_bytes=np.int64(5)).max_bytes == 5
+    assert Limits(time_budget=0).time_budget == 0 and Limits(time_budget=float("inf"))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from numbers import Integral, Real
 
-from grist.errors import ExtractionTimeout
+from grist.errors import ConfigError, ExtractionTimeout
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,17 @@ class Limits:
     max_depth: int = 4_000
     max_blocks: int = 100_000
     time_budget: float = 5.0
+
+    def __post_init__(self) -> None:
+        for name in ("max_bytes", "max_tags", "max_depth", "max_blocks"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
+                raise ConfigError(f"Limits.{name} must be a whole number of 1 or more, not "
+                                  f"{value!r}")
+        budget = self.time_budget
+        if isinstance(budget, bool) or not isinstance(budget, Real) or not budget >= 0:
+            raise ConfigError(f"Limits.time_budget must be a number of seconds, 0 or more, not "
+                              f"{budget!r}")
 
 
 class Budget:
