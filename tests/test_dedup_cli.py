@@ -135,3 +135,11 @@ def test_records_with_lone_surrogates_or_texts_that_are_not_strings(tmp_path, ca
         suffix = "" if level == "document" else "#0"
         assert [m["key"] for m in group["members"]] == [f"a\ufffd{suffix}", f"b{suffix}"]
         assert f"{data}:3: a 'text' that is not a string" in err
+
+
+def test_an_index_that_cannot_be_saved_is_said_before_the_work(tmp_path, capsys):
+    (tmp_path / "a.html").write_text(_page(STORY))
+    target = tmp_path / "missing" / "idx.npz"
+    assert main(["dedup", str(tmp_path / "a.html"), "--save-index", str(target), "--quiet"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and f"cannot write the index {target}: no folder" in err

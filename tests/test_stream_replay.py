@@ -153,3 +153,13 @@ def test_pages_finished_before_are_counted_not_dropped_silently(tmp_path: Path, 
     assert "extracted 3 · errors 0 · done before 3" in capsys.readouterr().err
     assert main(args) == 0  # a rerun: all six were finished before
     assert "extracted 0 · errors 0 · done before 6" in capsys.readouterr().err
+
+
+def test_an_output_that_cannot_be_written_is_a_clear_error(tmp_path: Path, capsys) -> None:
+    (tmp_path / "p.jsonl").write_text(record(1, None) + "\n")
+    (tmp_path / "taken").write_text("a file where the output folder would go")
+    blocked = tmp_path / "taken" / "out.jsonl"
+    for out in (tmp_path / "taken", blocked):
+        assert main(["stream", "--replay", str(tmp_path / "p.jsonl"), "--out", str(out),
+                     "--quiet"]) == 1
+        assert f"grist: error: cannot write the output {out}" in capsys.readouterr().err

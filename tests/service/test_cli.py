@@ -69,10 +69,13 @@ def test_serve_starts_and_stops_cleanly() -> None:
     assert process.returncode == 0 and "Traceback" not in err
 
 
-def test_bad_settings_are_usage_errors(capsys) -> None:
+def test_bad_settings_are_usage_errors(capsys, tmp_path: Path) -> None:
     assert main(["serve", "--allow-network", "not-a-network"]) == 1
     assert "--allow-network: not an IP address or network: 'not-a-network'" in capsys.readouterr().err
     assert main(["serve", "--sites-dir", "/tmp/x", "--site-model", "no.such:Model"]) == 1
     assert "site model class 'no.such:Model' cannot be imported" in capsys.readouterr().err
     assert main(["inspect", "/no/such/page.html", "--no-browser"]) == 1
     assert "No such file or directory" in capsys.readouterr().err
+    (tmp_path / "taken").write_text("a file where the site folder would go")
+    assert main(["serve", "--sites-dir", str(tmp_path / "taken" / "sites")]) == 1
+    assert f"cannot use --sites-dir {tmp_path / 'taken' / 'sites'}" in capsys.readouterr().err

@@ -126,6 +126,9 @@ def _finder(args: argparse.Namespace) -> tuple[DuplicateGroups | MinHashGroups, 
 
 def run(args: argparse.Namespace) -> int:
     """Fingerprint every document or block, report the duplicate groups, save the index."""
+    if args.save_index and not args.save_index.resolve().parent.is_dir():
+        raise GristError(f"cannot write the index {args.save_index}: no folder "
+                         f"{args.save_index.parent}")  # said before the work, not after
     finder, index = _finder(args)
     extractor = Extractor(method=args.method)
     errors: list[str] = []
@@ -150,7 +153,11 @@ def run(args: argparse.Namespace) -> int:
             "members": [{"key": index.key(i), "text": finder.previews.get(i)} for i in members],
         }))
     if args.save_index:
-        index.save(args.save_index)
+        try:
+            index.save(args.save_index)
+        except OSError as exc:
+            raise GristError(f"cannot write the index {args.save_index}: "
+                             f"{exc.strerror or exc}") from None
     for message in errors:
         print(f"grist: skipped {message}", file=sys.stderr)
     duplicates = sum(len(g) - 1 for g in groups)

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from grist import __version__
-from grist.errors import FetchError, GristError
+from grist.errors import ConfigError, FetchError, GristError
 from grist.methods import DEFAULT_METHOD, available_methods, get_method
 from grist.render import FORMATS
 from grist.service import inspector
@@ -115,11 +115,15 @@ def create_app(settings: ServiceSettings | None = None, *,
     service = Service(settings or ServiceSettings(), preload or {})
     if service.settings.sites_dir is not None:
         model_class(service.settings.site_model)  # a clear error now, not on the first update
+        try:
+            service.settings.sites_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"cannot use --sites-dir {service.settings.sites_dir}: "
+                              f"{exc.strerror or exc}") from None
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         if service.settings.sites_dir is not None:
-            service.settings.sites_dir.mkdir(parents=True, exist_ok=True)
             remove_stale_temporaries(service.settings.sites_dir)
         await service.pool.start()
         try:

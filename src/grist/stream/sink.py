@@ -103,6 +103,9 @@ def open_sink(out: str | Path,
     """A JSON-lines file when ``out`` ends in ``.jsonl``, else a folder; ``committed(path)`` is
     the length the state recorded for a file (by its resolved path), None when it has none."""
     path = Path(out)
-    if path.suffix == ".jsonl":
-        return JsonLinesSink(path, committed(str(path.resolve())))
-    return FolderSink(path, committed(str((path / "errors.jsonl").resolve())))
+    try:
+        if path.suffix == ".jsonl":
+            return JsonLinesSink(path, committed(str(path.resolve())))
+        return FolderSink(path, committed(str((path / "errors.jsonl").resolve())))
+    except OSError as exc:  # a folder that cannot be made, a file where the folder should be
+        raise StateError(f"cannot write the output {path}: {exc.strerror or exc}") from None
