@@ -7,6 +7,7 @@ import json
 import zlib
 from pathlib import Path
 
+import pytest
 from stream_server import article
 
 from grist.cli import main
@@ -163,3 +164,13 @@ def test_an_output_that_cannot_be_written_is_a_clear_error(tmp_path: Path, capsy
         assert main(["stream", "--replay", str(tmp_path / "p.jsonl"), "--out", str(out),
                      "--quiet"]) == 1
         assert f"grist: error: cannot write the output {out}" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_stops_the_replay_with_a_message(tmp_path: Path, capsys) -> None:
+    (tmp_path / "p.jsonl").write_text(record(1, None) + "\n")
+    (tmp_path / "out.jsonl").symlink_to("/dev/full")  # every write there fails with ENOSPC
+    assert main(["stream", "--replay", str(tmp_path / "p.jsonl"), "--out",
+                 str(tmp_path / "out.jsonl"), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot write {tmp_path / 'out.jsonl'}: No space left on device" in err

@@ -129,6 +129,9 @@ def worker_main(config: JobConfig, out: Path, conn: Connection) -> None:
                 raise
             except GristError as exc:  # a model that cannot load, an unwritable folder
                 conn.send(("failed", str(exc), peak_rss_mib()))
+            except OSError as exc:  # the output's disk is full (reading errors are pages')
+                conn.send(("failed", f"cannot write into {out}: {exc.strerror or exc}; make "
+                           "room and rerun the same command to resume", peak_rss_mib()))
             except Exception as exc:  # noqa: BLE001 - a bug: stop the job with its description
                 conn.send(("failed", f"internal error: {type(exc).__name__}: {exc}",
                            peak_rss_mib()))

@@ -115,7 +115,10 @@ class ResultSink:
         """Write one page's already rendered result and its notes (the batch executor's path)."""
         self.summary.results += 1
         if self.out is not None:
-            self._file(name).write_text(text + "\n", encoding="utf-8")
+            try:
+                self._file(name).write_text(text + "\n", encoding="utf-8")
+            except OSError as exc:  # a full disk: stop (a rerun writes every file again)
+                raise GristError(f"cannot write into {self.out}: {exc.strerror or exc}") from None
         elif self.batch and self.fmt not in ("json", "csv"):
             gap = "\n" if self.printed else ""
             self._write(f"{gap}==> {label} <==\n{text}", sys.stdout)

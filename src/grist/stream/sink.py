@@ -10,6 +10,7 @@ records in ``errors.jsonl``, kept as above.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -62,7 +63,8 @@ class JsonLinesSink:
         return self.key, self.handle.tell()
 
     def close(self) -> None:
-        self.handle.close()
+        with contextlib.suppress(OSError):  # the failed write said why; a rerun cuts its line
+            self.handle.close()
 
 
 class FolderSink:
