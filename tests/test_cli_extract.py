@@ -389,3 +389,13 @@ def test_summary_when_stderr_is_not_a_terminal(tmp_path: Path, page: Path) -> No
     assert done.returncode == 1
     assert done.stderr.splitlines()[-1].startswith(
         "grist extract: 2 pages, 1 result, 1 error (1 empty-input) in ")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_stdout_on_a_full_disk_is_a_message_not_a_traceback(page: Path) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "grist", "extract", "--method", "justext",
+                               "--format", "json", str(page)], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "grist: error: cannot write the output: No space left on device" in done.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import importlib.util
 import sys
@@ -23,6 +24,7 @@ _SUBCOMMANDS = {
     "stream": "grist.cli.stream",
     "templates": "grist.cli.templates",
 }
+_OUTPUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # a full disk under stdout
 
 
 def version() -> str:
@@ -87,6 +89,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        if exc.errno not in _OUTPUT_FULL:
+            raise
+        print(f"grist: error: cannot write the output: {exc.strerror}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover
