@@ -4,6 +4,7 @@ output files cut back to what the state recorded."""
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -105,3 +106,14 @@ def test_a_folder_gets_one_file_per_page_and_errors_beside(tmp_path) -> None:
     files = list((tmp_path / "pages" / "a.example").glob("*.json"))
     assert len(files) == 1 and '"y"' in files[0].read_text()
     assert position[1] == len((tmp_path / "pages" / "errors.jsonl").read_bytes())
+
+
+def test_a_state_file_serves_one_stream_at_a_time(tmp_path: Path) -> None:
+    """Two streams on one state wrote the same page twice before one of them failed."""
+    first = SqliteStore(tmp_path / "s.db", hash_name="xxh3")
+    with pytest.raises(StateError, match="in use by another grist stream"):
+        SqliteStore(tmp_path / "s.db", hash_name="xxh3")
+    first.close()
+    SqliteStore(tmp_path / "s.db", hash_name="xxh3").close()  # free again once closed
+    with pytest.raises(StateError, match="cannot open the state file"):
+        SqliteStore(tmp_path / "no" / "s.db", hash_name="xxh3")

@@ -14,13 +14,14 @@ silent reset.
 
 from __future__ import annotations
 
+import fcntl
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import IO, Protocol
 
 import numpy as np
 
@@ -114,14 +115,37 @@ class SqliteStore:
     def __init__(self, path: str | Path, *, hash_name: str) -> None:
         self.path = str(path)
         existed = self.path != ":memory:" and Path(self.path).exists()
+        self._owner = self._own()
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
             self._check(existed, hash_name)  # before anything writes to a file not ours
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
         except sqlite3.DatabaseError as exc:
+            if self._owner is not None:
+                self._owner.close()
             raise StateError(f"{self.path} is not a usable grist stream state file ({exc}); "
                              "move it away to start a new state") from None
+
+    def _own(self) -> IO[bytes] | None:
+        """An exclusive lock on the state file for this process's life, taken before SQLite
+        opens it: a second grist stream on the same state would write the same pages twice. (A
+        flock, which SQLite's own locks do not touch; it goes when the process ends, even by
+        kill -9.)"""
+        if self.path == ":memory:":
+            return None
+        try:
+            handle = open(self.path, "ab")  # noqa: SIM115 - held until close(); makes the file
+        except OSError as exc:
+            raise StateError(f"cannot open the state file {self.path}: "
+                             f"{exc.strerror or exc}") from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise StateError(f"{self.path} is in use by another grist stream; stop it first, "
+                             "or give this one its own --state") from None
+        return handle
 
     def _check(self, existed: bool, hash_name: str) -> None:
         tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -285,3 +309,5 @@ class SqliteStore:
 
     def close(self) -> None:
         self.db.close()
+        if self._owner is not None:
+            self._owner.close()  # the lock goes with it
