@@ -109,6 +109,24 @@ def test_a_damaged_marker_or_job_file_is_a_clear_error_on_resume(tmp_path):
     assert again.returncode == 1 and "job.json is damaged (not JSON)" in again.stderr
 
 
+def test_a_folder_serves_one_batch_at_a_time(tmp_path):
+    """Two batches on one folder both extracted every shard: each page was written twice."""
+    import fcntl
+
+    (tmp_path / "p.html").write_text(page_html(1))
+    out = tmp_path / "out"
+    args = ["batch", str(tmp_path / "p.html"), "--out", str(out), "--quiet"]
+    assert grist(*args).returncode == 0
+    held = os.open(out, os.O_RDONLY)  # as a running grist batch holds it
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        busy = grist(*args)
+    finally:
+        os.close(held)
+    assert busy.returncode == 1 and f"{out} is in use by another grist batch" in busy.stderr
+    assert grist(*args).returncode == 0  # free again
+
+
 def test_hung_and_crashing_pages_cost_only_themselves(tmp_path):
     pages = [page_html(n) for n in range(8)]
     pages[2] = page_html(2, "HANG")

@@ -7,9 +7,11 @@ same ``--out`` folder is refused instead of mixing two jobs' outputs.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -156,12 +158,29 @@ def _other_job(out: Path, held: str) -> str:
             "resume it, or choose another --out")
 
 
-def open_job(out: Path, job: Plan) -> None:
-    """Record the job in ``out/job.json``, or check that the folder holds this same job."""
+@contextmanager
+def open_job(out: Path, job: Plan) -> Iterator[None]:
+    """Hold ``out`` for this run and record the job in ``out/job.json``, or check that the
+    folder holds this same job. A second grist batch on the folder while this one runs is
+    refused: both would extract every shard and write each page twice."""
     try:
         out.mkdir(parents=True, exist_ok=True)
+        folder = os.open(out, os.O_RDONLY)
     except OSError as exc:
         raise GristError(f"cannot create {out}: {exc.strerror or exc}") from None
+    try:
+        try:
+            fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released when the fd closes
+        except OSError:
+            raise GristError(f"{out} is in use by another grist batch; wait for it to end "
+                             "(rerunning it then resumes), or choose another --out") from None
+        _record_job(out, job)
+        yield
+    finally:
+        os.close(folder)
+
+
+def _record_job(out: Path, job: Plan) -> None:
     path = out / JOB_FILE
     text = job.to_json()
     if path.exists():

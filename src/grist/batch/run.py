@@ -45,28 +45,28 @@ def run_job(inputs: Sequence[str], config: JobConfig, out: Path, options: BatchO
             summary: Summary, on_page: Callable[[str | None], None] | None = None) -> RunReport:
     """Run (or resume) the job; fills ``summary`` with the counts of every shard."""
     job = plan(inputs, config, options.files_per_shard)
-    open_job(out, job)
+    with open_job(out, job):
+        executor = make_executor(job, out, options, on_page or _ignore)
+        if config.site_aware:
+            from grist.batch.sites import fit_site_models
 
-    def count(reason: str | None) -> None:
-        if on_page is not None:
-            on_page(reason)
+            fit_site_models(job, out, executor)
+        report = executor.run(Task("extract", s) for s in job.shards
+                              if not ShardFiles(out, s, config).done.exists())
+        if config.dedup:
+            from grist.batch.dedup import find_duplicates
 
-    executor = make_executor(job, out, options, count)
-    if config.site_aware:
-        from grist.batch.sites import fit_site_models
-
-        fit_site_models(job, out, executor)
-    report = executor.run(Task("extract", s) for s in job.shards
-                          if not ShardFiles(out, s, config).done.exists())
-    if config.dedup:
-        from grist.batch.dedup import find_duplicates
-
-        duplicates = find_duplicates(job, out)
-        finished = executor.run(Task("finish", s, duplicates.get(s.id, {})) for s in job.shards)
-        report.counts.update(finished.counts)
-    add_up(job, out, summary)
-    write_summary(out, summary, report)
+            duplicates = find_duplicates(job, out)
+            finished = executor.run(Task("finish", s, duplicates.get(s.id, {}))
+                                    for s in job.shards)
+            report.counts.update(finished.counts)
+        add_up(job, out, summary)
+        write_summary(out, summary, report)
     return report
+
+
+def _ignore(reason: str | None) -> None:
+    """No page counter (``run_job`` without ``on_page``)."""
 
 
 def shard_counts(job: Plan, out: Path) -> list[ShardCounts]:
