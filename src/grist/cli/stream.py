@@ -89,9 +89,9 @@ def _fetch_options(parser: argparse._ArgumentGroup) -> None:
                         help="seconds a download may take")
     parser.add_argument("--host-delay", type=number(0), default=FetchConfig.host_delay,
                         help="seconds between two requests to one host")
-    parser.add_argument("--host-concurrency", type=COUNT,
+    parser.add_argument("--host-concurrency", type=COUNT, metavar="N",
                         default=FetchConfig.host_concurrency,
-                        help="requests to one host at once")
+                        help="requests to one host at once (default: %(default)s)")
     parser.add_argument("--retries", type=whole(0), default=FetchConfig.retries,
                         help="immediate retries of a request that failed in a way that may pass")
     parser.add_argument("--attempts", type=COUNT, default=StreamConfig.max_attempts,
