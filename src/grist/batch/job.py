@@ -7,7 +7,6 @@ same ``--out`` folder is refused instead of mixing two jobs' outputs.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 from collections.abc import Iterator, Sequence
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from grist.dedup.documents import MinHashConfig
 from grist.errors import GristError
+from grist.io.locks import lock_exclusively
 from grist.io.sources import Source, expand
 from grist.io.warc import is_warc
 
@@ -169,11 +169,9 @@ def open_job(out: Path, job: Plan) -> Iterator[None]:
     except OSError as exc:
         raise GristError(f"cannot create {out}: {exc.strerror or exc}") from None
     try:
-        try:
-            fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released when the fd closes
-        except OSError:
+        if not lock_exclusively(folder):
             raise GristError(f"{out} is in use by another grist batch; wait for it to end "
-                             "(rerunning it then resumes), or choose another --out") from None
+                             "(rerunning it then resumes), or choose another --out")
         _record_job(out, job)
         yield
     finally:

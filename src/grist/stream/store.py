@@ -14,7 +14,6 @@ silent reset.
 
 from __future__ import annotations
 
-import fcntl
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -26,6 +25,7 @@ from typing import IO, Protocol
 import numpy as np
 
 from grist.errors import StateError
+from grist.io.locks import lock_exclusively
 from grist.stream.tree import DocRecord
 
 FORMAT, VERSION = "grist-stream-state", 1
@@ -139,12 +139,10 @@ class SqliteStore:
         except OSError as exc:
             raise StateError(f"cannot open the state file {self.path}: "
                              f"{exc.strerror or exc}") from None
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        if not lock_exclusively(handle):
             handle.close()
             raise StateError(f"{self.path} is in use by another grist stream; stop it first, "
-                             "or give this one its own --state") from None
+                             "or give this one its own --state")
         return handle
 
     def _check(self, existed: bool, hash_name: str) -> None:
