@@ -109,6 +109,22 @@ def test_a_damaged_marker_or_job_file_is_a_clear_error_on_resume(tmp_path):
     assert again.returncode == 1 and "job.json is damaged (not JSON)" in again.stderr
 
 
+def test_a_finished_shard_whose_output_was_cut_is_extracted_again(tmp_path):
+    for n in range(4):
+        (tmp_path / f"p{n}.html").write_text(page_html(n))
+    args = ["batch", *(str(tmp_path / f"p{n}.html") for n in range(4)), "--out",
+            str(tmp_path / "out"), "-j", "1", "--files-per-shard", "2", "--method", "justext"]
+    assert grist(*args).returncode == 0
+    whole = outputs(tmp_path / "out")
+    cut = tmp_path / "out" / "shard-00001.jsonl"
+    cut.write_bytes(cut.read_bytes()[:-40])  # damaged after the run, by something else
+    again = grist(*args)
+    assert again.returncode == 0 and "1 shard extracted again: the output changed after it " \
+        "was finished (shard-00001)" in again.stderr
+    assert outputs(tmp_path / "out") == whole
+    assert "extracted again" not in grist(*args).stderr  # nothing changed since
+
+
 def test_a_folder_serves_one_batch_at_a_time(tmp_path):
     """Two batches on one folder both extracted every shard: each page was written twice."""
     import fcntl

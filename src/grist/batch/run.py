@@ -46,6 +46,7 @@ def run_job(inputs: Sequence[str], config: JobConfig, out: Path, options: BatchO
     """Run (or resume) the job; fills ``summary`` with the counts of every shard."""
     job = plan(inputs, config, options.files_per_shard)
     with open_job(out, job):
+        _redo_changed(job, out, summary)
         executor = make_executor(job, out, options, on_page or _ignore)
         if config.site_aware:
             from grist.batch.sites import fit_site_models
@@ -63,6 +64,21 @@ def run_job(inputs: Sequence[str], config: JobConfig, out: Path, options: BatchO
         add_up(job, out, summary)
         write_summary(out, summary, report)
     return report
+
+
+def _redo_changed(job: Plan, out: Path, summary: Summary) -> None:
+    """Finished shards whose output was cut or removed since are made unfinished again (their
+    marker and output removed), so this run extracts them again; the summary says which."""
+    redone = []
+    for shard in job.shards:
+        files = ShardFiles(out, shard, job.config)
+        if files.changed_since_done():
+            files.done.unlink()
+            files.final.unlink(missing_ok=True)
+            redone.append(shard.id)
+    if redone:
+        summary.notes.append(f"{_plural(len(redone), 'shard')} extracted again: the output "
+                             f"changed after it was finished ({', '.join(redone)})")
 
 
 def _ignore(reason: str | None) -> None:

@@ -68,21 +68,23 @@ class ShardCounts:
     errors: Counter[str] = field(default_factory=Counter)
     skipped: Counter[str] = field(default_factory=Counter)
     duplicates: int = 0
+    output_bytes: int | None = None  # the final output's size, in the .done marker
 
     @property
     def pages(self) -> int:
         return self.results + sum(self.errors.values())
 
     def to_json(self) -> str:
+        sized = {} if self.output_bytes is None else {"output_bytes": self.output_bytes}
         return json.dumps({"results": self.results, "errors": dict(self.errors),
-                           "skipped": dict(self.skipped), "duplicates": self.duplicates},
-                          sort_keys=True)
+                           "skipped": dict(self.skipped), "duplicates": self.duplicates,
+                           **sized}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> ShardCounts:
         data = json.loads(text)
         return cls(data["results"], Counter(data["errors"]), Counter(data["skipped"]),
-                   data.get("duplicates", 0))
+                   data.get("duplicates", 0), data.get("output_bytes"))
 
     @classmethod
     def read(cls, marker: Path) -> ShardCounts:
@@ -146,6 +148,15 @@ class ShardFiles:
         self.done = out / f"{shard.id}.done"
         self.final = out / f"{shard.id}{FINAL_SUFFIX[config.output_format]}"
         self.signatures = out / f"{shard.id}.minhash"  # one row per line, with --dedup
+
+    def changed_since_done(self) -> bool:
+        """Whether the shard finished but its final output is no longer what it wrote (cut or
+        removed outside grist): then it must be extracted again."""
+        if not self.done.exists():
+            return False
+        recorded = ShardCounts.read(self.done).output_bytes
+        return recorded is not None and (
+            not self.final.exists() or self.final.stat().st_size != recorded)
 
 
 def resume_point(part: Path) -> tuple[int, ShardCounts]:
@@ -278,6 +289,7 @@ def finish_shard(shard: Shard, config: JobConfig, out: Path,
         counts = ShardCounts.read(files.extracted)
         counts.duplicates = write_final(files.part, files.final, config.output_format,
                                         duplicates or {}, drop=config.dedup == "drop")
+        counts.output_bytes = files.final.stat().st_size
         write_atomic(files.done, counts.to_json())
     for leftover in (files.part, files.extracted, files.signatures):
         leftover.unlink(missing_ok=True)
