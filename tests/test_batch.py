@@ -93,12 +93,18 @@ def test_every_record_once_and_the_summary_adds_up(tmp_path):
     assert other.returncode == 1 and "holds another job" in other.stderr
 
 
-def test_a_damaged_marker_or_job_file_is_a_clear_error_on_resume(tmp_path):
+def finished_two_shard_job(tmp_path: Path) -> list[str]:
+    """Run a batch of four pages in two shards into ``tmp_path/out``; its arguments."""
     for n in range(4):
         (tmp_path / f"p{n}.html").write_text(page_html(n))
     args = ["batch", *(str(tmp_path / f"p{n}.html") for n in range(4)), "--out",
             str(tmp_path / "out"), "-j", "1", "--files-per-shard", "2", "--method", "justext"]
     assert grist(*args).returncode == 0
+    return args
+
+
+def test_a_damaged_marker_or_job_file_is_a_clear_error_on_resume(tmp_path):
+    args = finished_two_shard_job(tmp_path)
     marker = tmp_path / "out" / "shard-00001.done"
     marker.write_text(marker.read_text()[:3])  # damaged by something outside grist
     again = grist(*args)
@@ -110,11 +116,7 @@ def test_a_damaged_marker_or_job_file_is_a_clear_error_on_resume(tmp_path):
 
 
 def test_a_finished_shard_whose_output_was_cut_is_extracted_again(tmp_path):
-    for n in range(4):
-        (tmp_path / f"p{n}.html").write_text(page_html(n))
-    args = ["batch", *(str(tmp_path / f"p{n}.html") for n in range(4)), "--out",
-            str(tmp_path / "out"), "-j", "1", "--files-per-shard", "2", "--method", "justext"]
-    assert grist(*args).returncode == 0
+    args = finished_two_shard_job(tmp_path)
     whole = outputs(tmp_path / "out")
     cut = tmp_path / "out" / "shard-00001.jsonl"
     cut.write_bytes(cut.read_bytes()[:-40])  # damaged after the run, by something else
