@@ -109,3 +109,16 @@ def test_a_transport_replaces_the_network() -> None:
 
     assert run(go()) == b"<p>hi</p>"
     assert seen == ["http://guarded.example/robots.txt", "http://guarded.example/page"]
+
+
+def test_a_robots_txt_is_read_to_500_kib_as_rfc_9309_allows() -> None:
+    """A 7 MB robots.txt took 13 s of CPU to parse, with the stream's event loop waiting."""
+    from grist.io.hosts import ROBOTS_MAX_BYTES, RobotsCache
+
+    rules = b"User-agent: *\nDisallow: /private/\n" + b"".join(
+        b"Disallow: /p%d/*/x$\n" % n for n in range(300_000))
+    robots = RobotsCache("grist")
+    robots.learn("https://a.example", rules + b"Disallow: /late/\n")
+    assert robots.verdict("https://a.example", "https://a.example/private/x") is not None
+    assert robots.verdict("https://a.example", "https://a.example/late/x") is None  # past the cap
+    assert ROBOTS_MAX_BYTES == 500 * 1024

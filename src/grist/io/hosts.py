@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 ROBOTS_TTL = 86_400.0  # a robots.txt read is trusted for a day
+ROBOTS_MAX_BYTES = 500 * 1024  # what of a robots.txt is read (a 7 MB one took 13 s to parse)
 ROBOTS_RETRY = 600.0  # after a server error, robots.txt is asked for again after 10 minutes
 MAX_CRAWL_DELAY = 60.0  # a larger Crawl-delay is capped (a page a minute is still polite)
 
@@ -103,6 +104,9 @@ class RobotsCache:
         """A robots.txt that was read (an HTML page or an empty file holds no rules)."""
         from protego import Protego
 
+        if len(content) > ROBOTS_MAX_BYTES:  # RFC 9309 2.5: parse at least 500 KiB; we stop there
+            cut = content.rfind(b"\n", 0, ROBOTS_MAX_BYTES)
+            content = content[:cut + 1 if cut >= 0 else ROBOTS_MAX_BYTES]
         text = content.decode("utf-8", errors="replace")
         self.origins[origin] = _Robots(Protego.parse(text), False, time.monotonic() + ROBOTS_TTL)
 
