@@ -83,8 +83,10 @@ class Runner:
             if page.status == 304:
                 self._polled(url, fields, [], interval, "not modified")
                 return
-            try:
-                parsed = parse_feed(page.content, page.url, {"content-type": page.content_type})
+            try:  # in a thread: a large feed takes feedparser seconds (5 MB: 12 s of CPU), which
+                # the event loop, and the other polls' downloads, waited out whole
+                parsed = await asyncio.to_thread(parse_feed, page.content, page.url,
+                                                 {"content-type": page.content_type})
             except FeedError:
                 if "html" not in page.content_type and b"<html" not in page.content[:2048].lower():
                     raise
