@@ -238,7 +238,7 @@ def test_batch_json_lines_with_error_records(
     assert [r["input"] for r in records] == [f"{root}/a.html", f"{root}/sub/b.htm", str(missing)]
     assert records[0]["text"] == TEXT and records[1]["text"] == TEXT.replace("Monday", "Tuesday")
     assert records[2] == {"input": str(missing), "error": "No such file or directory",
-                          "reason": "error"}
+                          "reason": "unreadable-input"}
 
 
 @pytest.mark.parametrize(

@@ -45,13 +45,17 @@ def test_gzip_files_are_read_whatever_their_name(capsys, standin: str, tmp_path:
 def test_input_list_with_comments(capsys, standin: str, tmp_path: Path) -> None:
     plain, packed = _pages(tmp_path)
     listing = tmp_path / "inputs.txt"
-    listing.write_text(f"# pages\n{plain}\n\n{packed}\n{tmp_path / 'missing.html'}\n")
+    listing.write_text(f"# pages\n{plain}\n\n{packed}\n{tmp_path / 'missing.html'}\n"
+                       "ftp://files.example/a.html\n")
     code, out, err = run(capsys, "--method", standin, "--format", "json", "-i", str(listing))
     records = [json.loads(line) for line in out.splitlines()]
     assert [r["input"] for r in records] == [str(plain), str(packed), str(tmp_path /
-                                                                          "missing.html")]
-    assert "Friday" in records[1]["text"] and records[2]["reason"] == "error"
-    assert code == 1 and "3 pages, 2 results, 1 error" in err
+                                                                          "missing.html"),
+                                             "ftp://files.example/a.html"]
+    assert "Friday" in records[1]["text"]
+    assert [r["reason"] for r in records[2:]] == ["unreadable-input"] * 2
+    assert records[3]["error"].startswith("not a file, and not an http(s) URL")
+    assert code == 1 and "4 pages, 2 results, 2 errors (2 unreadable-input)" in err
 
 
 def test_url_sets_the_page_url(capsys, standin: str, tmp_path: Path) -> None:

@@ -12,6 +12,13 @@ class GristError(Exception):
     reason = "error"
 
 
+class UnreadableInputError(GristError):
+    """An input that cannot be read: a missing file, a folder where a file was named, no
+    permission, or an address grist does not fetch (not http or https)."""
+
+    reason = "unreadable-input"
+
+
 class EmptyInputError(GristError):
     """The input has no bytes (or only whitespace)."""
 

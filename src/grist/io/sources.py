@@ -14,6 +14,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import re
 import sys
 import zlib
 from collections.abc import Iterator, Sequence
@@ -22,7 +23,8 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from grist.document import RawPage
-from grist.errors import CorruptInputError, DatasetError, GristError, LimitExceededError
+from grist.errors import CorruptInputError, DatasetError, GristError, LimitExceededError, \
+    UnreadableInputError
 from grist.html.decode import sniff_binary
 from grist.html.load import without_surrogates
 from grist.io.fetch import FetchConfig, fetch, is_url
@@ -38,6 +40,7 @@ _GZIP_SALVAGE = 256  # compressed bytes fed at a time when finding where damage 
 _HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body", b"<title", b"<meta", b"<div",
                  b"<p>", b"<p ", b"<table", b"<article", b"<section", b"<h1", b"<h2", b"<ul",
                  b"<span", b"<a href", b"<br", b"<script", b"<link", b"<main", b"<header")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:/")  # ftp://... (a Path keeps one slash)
 _UNSAFE = str.maketrans({c: "_" for c in ':/?&=#%*"<>|\\ '})
 
 
@@ -251,7 +254,10 @@ def read_capped(path: Path | None, limits: Limits) -> bytes:
         else:
             data = path.read_bytes()
     except OSError as exc:
-        raise GristError(exc.strerror or str(exc)) from None
+        if path is not None and _SCHEME.match(str(path)) and not path.exists():
+            raise UnreadableInputError("not a file, and not an http(s) URL (grist fetches "
+                                       "http and https only)") from None
+        raise UnreadableInputError(exc.strerror or str(exc)) from None
     if len(data) > limits.max_bytes:
         raise _too_large(limits)
     return data
