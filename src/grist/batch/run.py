@@ -14,7 +14,7 @@ from grist.batch.job import JobConfig, Plan, open_job, plan, write_atomic
 from grist.batch.local import LocalExecutor, RunReport, Task
 from grist.batch.worker import ShardCounts, ShardFiles
 from grist.errors import GristError
-from grist.io.sinks import Summary
+from grist.io.sinks import Summary, counted
 
 SUMMARY_FILE = "summary.json"
 
@@ -77,7 +77,7 @@ def _redo_changed(job: Plan, out: Path, summary: Summary) -> None:
             files.final.unlink(missing_ok=True)
             redone.append(shard.id)
     if redone:
-        summary.notes.append(f"{_plural(len(redone), 'shard')} extracted again: the output "
+        summary.notes.append(f"{counted(len(redone), 'shard')} extracted again: the output "
                              f"changed after it was finished ({', '.join(redone)})")
 
 
@@ -109,16 +109,12 @@ def add_up(job: Plan, out: Path, summary: Summary) -> None:
     if skipped:
         kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(skipped.items()))
         count = sum(skipped.values())
-        summary.notes.append(f"{_plural(count, 'record')} that {'is' if count == 1 else 'are'} "
+        summary.notes.append(f"{counted(count, 'record')} that {'is' if count == 1 else 'are'} "
                              f"not a page ({kinds})")
     if duplicates:
         verb = "dropped" if job.config.dedup == "drop" else "marked"
-        summary.notes.append(f"{_plural(duplicates, 'near-duplicate')} {verb}")
+        summary.notes.append(f"{counted(duplicates, 'near-duplicate')} {verb}")
     summary.skipped = skipped
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def write_summary(out: Path, summary: Summary, report: RunReport) -> None:
