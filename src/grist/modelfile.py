@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 import xxhash
 
 from grist.errors import ModelError
+from grist.io.json_text import loads
 
 FORMAT = "grist-model"
 T = TypeVar("T")
@@ -65,8 +66,8 @@ def decode(data: bytes, origin: str, kind: str, version: int) -> dict[str, Any]:
     try:
         if data[:2] == b"\x1f\x8b":
             data = gzip.decompress(data)
-        document = json.loads(data)
-    except (OSError, ValueError, EOFError, RecursionError) as exc:
+        document = loads(data)
+    except (OSError, ValueError, EOFError) as exc:
         raise ModelError(f"cannot read model {origin}: {exc}") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ModelError(f"{origin} is not a grist model file")

@@ -164,7 +164,7 @@ def test_json_nested_past_the_parser_is_a_400(service: str) -> None:
     deep = httpx.post(service + "/extract", content=b"[" * 100_000 + b"]" * 100_000,
                       headers={"content-type": "application/json"}, timeout=30)
     assert deep.status_code == 400 and deep.json()["reason"] == "invalid-json"
-    assert "nest deeper" in deep.json()["error"]
+    assert "nests arrays or objects deeper" in deep.json()["error"]
 
 
 def test_time_budget_gives_504_with_the_reason(service: str) -> None:

@@ -22,7 +22,6 @@ from grist.dedup.groups import DuplicateGroups
 from grist.dedup.index import FingerprintIndex
 from grist.dedup.stage import FINGERPRINTS
 from grist.errors import DatasetError, GristError
-from grist.html.load import without_surrogates
 from grist.io.sources import Skipped, Unreadable, expand, is_json_lines, json_records
 from grist.io.sinks import counted
 from grist.methods import DEFAULT_METHOD
@@ -61,8 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _record_texts(record: dict, level: str, extractor: Extractor) -> list[str]:
-    """The texts of one JSON record at the requested level (lone surrogates replaced, so that
-    they can be printed)."""
+    """The texts of one JSON record at the requested level."""
     if "blocks" in record and level == "block":
         texts = [b.get("text", "") for b in record["blocks"] if b.get("label") == "content"]
     elif "text" in record and "html" not in record:
@@ -72,7 +70,7 @@ def _record_texts(record: dict, level: str, extractor: Extractor) -> list[str]:
         return _texts(extractor(record.get("html") or "", url=record.get("url")), level)
     if not all(isinstance(text, str) for text in texts):
         raise DatasetError("a 'text' that is not a string")
-    return [without_surrogates(text) for text in texts]
+    return texts
 
 
 def _texts(result: Result, level: str) -> list[str]:
@@ -87,7 +85,7 @@ def _items(source: str, level: str, extractor: Extractor, errors: list[str]) -> 
                 if isinstance(record, GristError):
                     raise record
                 key = record.get("id") or record.get("input") or record.get("url") or label
-                yield without_surrogates(str(key)), _record_texts(record, level, extractor)
+                yield str(key), _record_texts(record, level, extractor)
             except (GristError, AttributeError) as exc:
                 errors.append(f"{label}: {exc}")
         return

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import json
 import re
 import sys
 import zlib
@@ -28,6 +27,7 @@ from grist.errors import CorruptInputError, DatasetError, GristError, LimitExcee
 from grist.html.decode import sniff_binary
 from grist.html.load import without_surrogates
 from grist.io.fetch import FetchConfig, fetch, is_url
+from grist.io.json_text import loads
 from grist.limits import Limits
 
 JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
@@ -213,18 +213,27 @@ def json_records(location: str) -> Iterator[tuple[str, dict[str, Any] | GristErr
 
 
 def json_object(line: str | bytes) -> dict[str, Any] | DatasetError:
-    """A JSON-lines record, or the DatasetError saying why the line is not one (bytes are read
-    as UTF-8, a bad sequence replaced as in any page text)."""
+    """A JSON-lines record, or the DatasetError saying why the line is not one. Its strings are
+    what page text is: bytes read as UTF-8 with a bad sequence replaced, and a lone surrogate (a
+    ``\\ud800`` escape, which no UTF-8 writer takes) replaced too."""
     try:
-        record = json.loads(line.decode("utf-8", "replace") if isinstance(line, bytes) else line)
+        record = loads(line.decode("utf-8", "replace") if isinstance(line, bytes) else line)
     except ValueError as exc:
         return DatasetError(f"the line is not JSON ({getattr(exc, 'msg', exc)})")
-    except RecursionError:
-        return DatasetError("the line nests arrays or objects deeper than Python's JSON parser "
-                            "goes")
     if not isinstance(record, dict):
         return DatasetError("the line is not a JSON object")
-    return record
+    return _without_surrogates(record)
+
+
+def _without_surrogates(value: Any) -> Any:
+    """``value`` (a parsed JSON value) with lone surrogates replaced in every string in it."""
+    if isinstance(value, str):
+        return without_surrogates(value)
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_surrogates(v) for v in value]
+    return value
 
 
 def record_page(label: str, record: dict[str, Any]) -> PageOrError:
@@ -238,10 +247,9 @@ def record_page(label: str, record: dict[str, Any]) -> PageOrError:
 
 
 def _text_field(record: dict[str, Any], field: str) -> str | None:
-    """A string field of a record, written out as it came (lone surrogates replaced); None when
-    absent, empty or not a string."""
+    """A string field of a record; None when absent, empty or not a string."""
     value = record.get(field)
-    return without_surrogates(value) if isinstance(value, str) and value else None
+    return value if isinstance(value, str) and value else None
 
 
 def read_capped(path: Path | None, limits: Limits) -> bytes:

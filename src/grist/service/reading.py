@@ -7,12 +7,12 @@ leaves out).
 
 from __future__ import annotations
 
-import json
 import zlib
 from typing import Any
 
 from fastapi import Request
 
+from grist.io.json_text import loads
 from grist.service.core import Service, ServiceError
 from grist.service.options import PageInput, RawOptions
 
@@ -97,12 +97,9 @@ async def parse_request(request: Request, service: Service, model: type[PageInpu
 
 def _json_object(body: bytes) -> dict[str, Any]:
     try:
-        value = json.loads(body)
+        value = loads(body)
     except ValueError as exc:
         raise ServiceError(400, "invalid-json", f"the body is not valid JSON: {exc}") from None
-    except RecursionError:
-        raise ServiceError(400, "invalid-json", "the body is not valid JSON for grist: its arrays "
-                           "or objects nest deeper than Python's parser goes") from None
     if not isinstance(value, dict):
         raise ServiceError(422, "invalid-request", "the JSON body must be an object")
     return value

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import calendar
 import datetime
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from urllib.parse import urljoin
 
 from grist.errors import ConfigError, FeedError
 from grist.html.load import without_surrogates
+from grist.io.json_text import loads
 from grist.stream.hashing import DEFAULT_HASH, title_hash
 from grist.stream.urlkey import domain_of, normalise_url
 
@@ -168,11 +168,9 @@ def parse_json_feed(content: bytes, base_url: str) -> ParsedFeed:
     """The items of a JSON Feed (jsonfeed.org, 1.0 and 1.1): ``url`` (or ``external_url``),
     ``title``, ``summary`` (or ``content_text``) and ``date_published`` (or ``date_modified``)."""
     try:
-        feed = json.loads(content)
+        feed = loads(content)
     except ValueError as exc:
         raise FeedError(f"not a JSON feed: {exc}") from None
-    except RecursionError:
-        raise FeedError("not a JSON feed: it nests deeper than Python's JSON parser goes") from None
     items = feed.get("items") if isinstance(feed, dict) else None
     if not isinstance(items, list):
         raise FeedError("not a JSON feed: no list of 'items'")
