@@ -15,7 +15,6 @@ The feed list is a text file, one feed a line, ``#`` for comments::
 from __future__ import annotations
 
 import calendar
-import datetime
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from urllib.parse import urljoin
 
 from grist.errors import ConfigError, FeedError
 from grist.html.load import without_surrogates
+from grist.io.dates import iso_date, parse_date
 from grist.io.json_text import loads
 from grist.stream.hashing import DEFAULT_HASH, title_hash
 from grist.stream.urlkey import domain_of, normalise_url
@@ -108,13 +108,12 @@ def _date(entry: dict) -> str | None:
     """The entry's publication (or update, or creation) time in UTC; None when it has none that a
     calendar holds (feeds do say year 9999 in a time zone east of UTC)."""
     for name in ("published_parsed", "updated_parsed", "created_parsed"):
-        parsed = entry.get(name)
-        if parsed:
-            try:
-                moment = datetime.datetime.fromtimestamp(calendar.timegm(parsed), datetime.UTC)
-            except (ValueError, OverflowError, OSError):
-                continue
-            return moment.isoformat()
+        try:  # feedparser gives UTC fields, so a year-9999 date east of UTC says year 10000
+            date = iso_date(calendar.timegm(entry[name])) if entry.get(name) else None
+        except ValueError:
+            continue
+        if date:
+            return date
     return None
 
 
@@ -196,16 +195,8 @@ def _text(item: dict, name: str) -> str | None:
 
 def _json_date(value: str | None) -> str | None:
     """An RFC 3339 date of a JSON Feed in UTC, as RSS and Atom dates are given."""
-    try:
-        moment = datetime.datetime.fromisoformat(value) if value else None
-    except ValueError:
-        return None
-    if moment is None or moment.tzinfo is None:
-        return None
-    try:
-        return moment.astimezone(datetime.UTC).isoformat()
-    except OverflowError:
-        return None
+    moment = parse_date(value)
+    return iso_date(moment) if moment is not None else None
 
 
 def discover_feeds(html: bytes | str, base_url: str) -> list[str]:
