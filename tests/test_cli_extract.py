@@ -379,6 +379,38 @@ def test_json_lines_input_one_record_per_line_and_bad_lines_reported(
     assert err.splitlines()[-1].startswith("grist extract: 4 pages, 2 results, 2 errors")
 
 
+def _stdin(data: bytes) -> io.TextIOWrapper:
+    """A stdin that can be read ahead, as a pipe's or a file's is."""
+    return io.TextIOWrapper(io.BufferedReader(io.BytesIO(data)))
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+def test_json_lines_on_stdin_are_read_as_records(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, standin: str,
+    compressed: bool
+) -> None:
+    """``zcat pages.jsonl.gz | grist extract -`` gave one page whose text was the JSON."""
+    import gzip
+
+    lines = "\n".join([json.dumps({"id": "one", "html": GOOD}), "{not json",
+                       json.dumps({"html": GOOD})]).encode()
+    monkeypatch.setattr(sys, "stdin", _stdin(gzip.compress(lines) if compressed else lines))
+    code, out, err = run(capsys, "--method", standin, "--format", "json", "-")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    assert [r["input"] for r in records] == ["<stdin>:1 (one)", "<stdin>:2", "<stdin>:3"]
+    assert records[0]["text"] == records[2]["text"] == TEXT
+    assert records[1]["reason"] == "dataset-error"
+    assert err.splitlines()[-1].startswith("grist extract: 3 pages, 2 results, 1 error")
+
+
+def test_a_page_on_stdin_that_starts_with_spaces_is_still_a_page(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, standin: str
+) -> None:
+    monkeypatch.setattr(sys, "stdin", _stdin(b"\n  \t" + GOOD.encode()))
+    assert run(capsys, "--method", standin, "-") == (0, TEXT + "\n", "")
+
+
 def test_summary_when_stderr_is_not_a_terminal(tmp_path: Path, page: Path) -> None:
     bad = tmp_path / "bad.html"
     bad.write_bytes(b"")

@@ -143,3 +143,16 @@ def test_an_index_that_cannot_be_saved_is_said_before_the_work(tmp_path, capsys)
     assert main(["dedup", str(tmp_path / "a.html"), "--save-index", str(target), "--quiet"]) == 1
     out, err = capsys.readouterr()
     assert out == "" and f"cannot write the index {target}: no folder" in err
+
+
+def test_dedup_reads_gzip_compressed_json_lines_on_stdin(capsys, monkeypatch):
+    """``cat docs.jsonl.gz | grist dedup -`` read the compressed bytes as lines of text."""
+    import gzip
+
+    lines = [json.dumps({"id": key, "text": text})
+             for key, text in (("a", STORY), ("b", OTHER), ("c", STORY))]
+    data = gzip.compress("\n".join(lines).encode())
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(data))))
+    assert main(["dedup", "-", "--quiet"]) == 0
+    (group,) = _groups(capsys.readouterr().out)
+    assert [m["key"] for m in group["members"]] == ["a", "c"]

@@ -2,8 +2,9 @@
 stream of ``grist extract --format json`` records, with a persistent fingerprint index.
 
 Inputs (read with ``grist.io.sources``): pages (files, folders searched recursively, URLs), a
-``.jsonl``/``.jsonl.gz`` file, or ``-`` for JSON lines on stdin. A record with ``blocks`` (``grist extract --format json``) or ``text`` is
-used as extracted; a record with ``html`` (a dataset file) is extracted first with ``--method``.
+``.jsonl``/``.jsonl.gz`` file, or ``-`` for JSON lines on stdin (gzip-compressed or not). A
+record with ``blocks`` (``grist extract --format json``) or ``text`` is used as extracted; a
+record with ``html`` (a dataset file) is extracted first with ``--method``.
 Duplicate groups go to stdout as JSON lines; progress and a summary go to stderr.
 """
 

@@ -40,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="extract the main content of pages (files, folders, URLs, JSON lines or - for stdin)",
         description="Extract the main content of web pages. A folder gives every file under it "
         "that is an HTML page (gzip-compressed too; the others are skipped and named); a "
-        ".jsonl[.gz] file holds one page per line (fields html, url); several inputs are "
+        ".jsonl[.gz] file holds one page per line (fields html, url), and so does stdin (-) "
+        "when it starts with {; several inputs are "
         "processed as a batch.",
     )
     parser.add_argument("inputs", nargs="*", metavar="PATH|URL|-", help="pages to extract")
@@ -186,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
                              if not all(is_warc(i) for i in inputs) else [])
     if args.jobs and args.jobs > 1 and site is None:
         sources, batch = expand(inputs)
-        if batch and all(s.kind != "stdin" for s in sources):
+        if batch and all(s.location != "-" for s in sources):  # (stdin is read here)
             return _run_parallel(args, inputs, sources)
     extractor = Extractor(
         method=args.method,

@@ -179,6 +179,26 @@ def read_list(location: str) -> list[str]:
     return [item for item in items if item and not item.startswith("#")]
 
 
+def _stdin_head() -> bytes:
+    """The first bytes waiting on stdin, left there (b"" when stdin cannot be read ahead)."""
+    peek = getattr(getattr(sys.stdin, "buffer", None), "peek", None)
+    if peek is None:
+        return b""
+    try:
+        return peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
+    except (OSError, ValueError):  # closed, or not readable
+        return b""
+
+
+def stdin_holds_json_lines() -> bool:
+    """Whether stdin starts like JSON lines, gzip-compressed or not (``{`` after any
+    whitespace), rather than like a page; nothing is consumed."""
+    head = _stdin_head()
+    if head.startswith(_GZIP):
+        head = gzip_head(head, _SNIFF_BYTES)
+    return head.lstrip().startswith(b"{")
+
+
 def is_json_lines(path: str | Path) -> bool:
     """Whether a file name says JSON lines (``.jsonl``, ``.ndjson``, optionally ``.gz``)."""
     name = str(path).lower().removesuffix(".gz")
@@ -186,29 +206,33 @@ def is_json_lines(path: str | Path) -> bool:
 
 
 def json_records(location: str) -> Iterator[tuple[str, dict[str, Any] | GristError]]:
-    """``(label, record)`` for every non-empty line of a JSON-lines file (``-``: stdin), the label
-    being ``FILE:LINE``; a line that is not a JSON object gives a DatasetError in its place, and
+    """``(label, record)`` for every non-empty line of a JSON-lines file (``-``: stdin, gzip
+    sniffed), the label being ``FILE:LINE`` (``<stdin>:LINE``); a line that is not a JSON object gives a DatasetError in its place, and
     so does the rest of a file that cannot be read to its end (a cut-off or corrupt .gz: the
     lines before it are given, and the caller goes on with its other inputs). A file that cannot
     be opened at all raises DatasetError."""
-    handle: Any = sys.stdin
-    if location != "-":
+    if location == "-":
+        handle: Any = getattr(sys.stdin, "buffer", sys.stdin)
+        gzipped = _stdin_head().startswith(_GZIP)
+    else:
         try:
             handle = open(location, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
             raise DatasetError(f"cannot read {location}: {exc.strerror or exc}") from None
-    lines = gzip_lines(handle) if Path(location).suffix == ".gz" else handle
+        gzipped = Path(location).suffix == ".gz"
+    lines = gzip_lines(handle) if gzipped else handle
+    name = "<stdin>" if location == "-" else location
     number = 0
     try:
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
-            yield f"{location}:{number}", json_object(line)
+            yield f"{name}:{number}", json_object(line)
     except (OSError, CorruptInputError) as exc:  # a truncated or corrupt .gz, a failing disk
-        yield cut_off(location, number, exc if isinstance(exc, GristError) else
+        yield cut_off(name, number, exc if isinstance(exc, GristError) else
                       CorruptInputError(exc.strerror or str(exc)))
     finally:
-        if handle is not sys.stdin:
+        if location != "-":
             handle.close()
 
 
@@ -348,14 +372,18 @@ def url_name(url: str) -> str:
 
 def expand(inputs: Sequence[str]) -> tuple[list[Source], bool]:
     """The sources the inputs name, and whether they form a batch (several inputs, a folder or
-    a JSON-lines file). ``-`` is stdin; a folder gives every regular file under it (hidden
+    a JSON-lines file). ``-`` is stdin, a page or, when it starts with ``{``, JSON lines
+    (``stdin_holds_json_lines``); a folder gives every regular file under it (hidden
     folders and files aside), each read only if it sniffs as HTML; a missing path or an empty
     folder raises GristError before anything is read."""
     sources: list[Source] = []
     batch = len(inputs) > 1
     for item in inputs:
-        if item == "-":
-            sources.append(Source("stdin", "<stdin>", "stdin"))
+        if item == "-" and stdin_holds_json_lines():
+            batch = True
+            sources.append(Source("jsonl", "<stdin>", "stdin", "-"))
+        elif item == "-":
+            sources.append(Source("stdin", "<stdin>", "stdin", "-"))
         elif is_url(item):
             sources.append(Source("url", item, url_name(item), item))
         elif Path(item).is_dir():
