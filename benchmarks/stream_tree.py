@@ -39,7 +39,7 @@ from grist.crosspage import apply_verdicts
 from grist.document import RawPage
 from grist.errors import GristError
 from grist.evaluate.metrics import lcs_prf
-from grist.io.dates import parse_date
+from grist.io.dates import epoch_seconds
 from grist.methods.auto import AutoConfig
 from grist.stream.hashing import HASHES, block_hashes
 from grist.stream.urlkey import url_key
@@ -89,8 +89,8 @@ def site_streams(paths: list[Path], min_pages: int) -> dict[str, list[StreamPage
     for site, pages in sorted(sites.items()):
         if len(pages) < min_pages:
             continue
-        if all(parse_date(p.date) is not None for p in pages):
-            pages = sorted(pages, key=lambda p: parse_date(p.date))
+        if all(epoch_seconds(p.date) is not None for p in pages):
+            pages = sorted(pages, key=lambda p: epoch_seconds(p.date))
         streams[site] = pages
     return streams
 
@@ -132,7 +132,7 @@ def run_site(pages: list[StreamPage], extractor: Extractor, trees: dict[str, Url
         timing["hash"] += time.process_time() - started
         started = time.process_time()
         first.insert(first.record(url_key(page.url, result.title or None, first.rules),
-                                  page.url, hashes, parse_date(page.date)))
+                                  page.url, hashes, epoch_seconds(page.date)))
         timing["insert"] += time.process_time() - started
         timing["docs"] += 1
         if len(SAMPLE_TEXTS) < 200_000:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 
 
-def parse_date(value: str | None) -> float | None:
+def epoch_seconds(value: str | None) -> float | None:
     """Seconds since the epoch of an ISO 8601 date (UTC when it has no zone); None if unreadable."""
     if not value:
         return None

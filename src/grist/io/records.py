@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from grist import __version__
-from grist.io.dates import parse_date, warc_date
+from grist.io.dates import epoch_seconds, warc_date
 from grist.optional import require
 
 FINAL_SUFFIX = {"jsonl": ".jsonl", "jsonl.gz": ".jsonl.gz", "parquet": ".parquet",
@@ -119,7 +119,7 @@ def _escape(match: re.Match[str]) -> str:
 def _warc_date(record: dict[str, Any]) -> str:
     """The record's date as WARC writes dates; the source file's time when it has no readable
     one."""
-    moment = parse_date(record.get("date")) if isinstance(record.get("date"), str) else None
+    moment = epoch_seconds(record.get("date")) if isinstance(record.get("date"), str) else None
     if moment is not None and (written := warc_date(moment)):
         return written
     source = record.get("source")

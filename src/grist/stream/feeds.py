@@ -22,7 +22,7 @@ from urllib.parse import urljoin
 
 from grist.errors import ConfigError, FeedError
 from grist.html.load import without_surrogates
-from grist.io.dates import iso_date, parse_date
+from grist.io.dates import iso_date, epoch_seconds
 from grist.io.json_text import loads
 from grist.stream.hashing import DEFAULT_HASH, title_hash
 from grist.stream.urlkey import domain_of, normalise_url
@@ -195,7 +195,7 @@ def _text(item: dict, name: str) -> str | None:
 
 def _json_date(value: str | None) -> str | None:
     """An RFC 3339 date of a JSON Feed in UTC, as RSS and Atom dates are given."""
-    moment = parse_date(value)
+    moment = epoch_seconds(value)
     return iso_date(moment) if moment is not None else None
 
 

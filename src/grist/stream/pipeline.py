@@ -19,7 +19,7 @@ from typing import Any
 from grist.api import Extractor
 from grist.document import RawPage
 from grist.errors import FetchError, GristError
-from grist.io.dates import parse_date
+from grist.io.dates import epoch_seconds
 from grist.io.fetch import FetchConfig
 from grist.limits import Limits
 from grist.result import Result
@@ -118,7 +118,7 @@ class Processor:
             if not isinstance(key, str) or self.store.key_item(key) is not None:
                 return self._duplicate_or_bad(item, key, fetched)
         record = self.tree.record(key, page.url or item.url, self.tree.hashes(result.blocks),
-                                  parse_date(page.date) or time.time())
+                                  epoch_seconds(page.date) or time.time())
         evicted = tuple(self.tree.insert(record))
         position = self.sink.write(self._output(item, page, key, result))
         counters = ("pages_fetched", "extracted") if fetched else ("extracted",)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from grist.document import RawPage
 from grist.errors import ConfigError, CorruptInputError, DatasetError, GristError
-from grist.io.dates import parse_date
+from grist.io.dates import epoch_seconds
 from grist.io.sources import PageOrError, Unreadable, cut_off, gzip_lines, is_json_lines, \
     json_object, json_records, read_capped, record_page
 from grist.io.warc import WarcItem, is_warc, read_record, read_warc
@@ -132,14 +132,14 @@ def _again(path: Path, offset: int) -> PageOrError:
 
 
 def _moment(page: PageOrError) -> float:
-    moment = parse_date(page.date) if isinstance(page, RawPage) else None
+    moment = epoch_seconds(page.date) if isinstance(page, RawPage) else None
     return float("inf") if moment is None else moment
 
 
 def _date_of(line: bytes) -> float:
     record = json_object(line)
     date = record.get("date") if isinstance(record, dict) else None
-    moment = parse_date(date) if isinstance(date, str) else None
+    moment = epoch_seconds(date) if isinstance(date, str) else None
     return float("inf") if moment is None else moment
 
 

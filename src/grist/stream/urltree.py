@@ -31,7 +31,7 @@ from grist.crosspage import Verdict
 from grist.document import BOILERPLATE, CONTENT, Block, Document, RawPage
 from grist.errors import GristError, ModelError
 from grist.features.matrix import FeatureMatrix
-from grist.io.dates import parse_date
+from grist.io.dates import epoch_seconds
 from grist.modelfile import decode, write_model
 from grist.stream.hashing import DEFAULT_HASH, block_hashes, check_hash, normalise_block
 from grist.stream.heuristics import heuristic as named_heuristic
@@ -102,7 +102,7 @@ class UrlTree:
         except (GristError, ValueError):
             return self
         hashes = block_hashes([b.text for b in blocks], self.hash)
-        self.insert(self.record(key, page.url, hashes, parse_date(page.date)))
+        self.insert(self.record(key, page.url, hashes, epoch_seconds(page.date)))
         return self
 
     @staticmethod
