@@ -187,7 +187,7 @@ def test_a_damaged_page_in_a_folder_is_an_error_not_a_skipped_file(
     records = {Path(r["input"]).name: r for r in map(json.loads, out.splitlines())}
     assert set(records) == {"a.html", "cut.html.gz"}
     assert records["cut.html.gz"]["reason"] == "corrupt-input"
-    assert "not valid gzip data" in records["cut.html.gz"]["error"]
+    assert records["cut.html.gz"]["error"] == "the gzip data is cut off"
     assert "skipped:" in err and "logo.png.gz" in err
     assert code == 1 and "2 pages, 1 result, 1 error (1 corrupt-input), 1 other file skipped" in err
 

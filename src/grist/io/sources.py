@@ -11,7 +11,6 @@ name; ``read_list`` reads a file of inputs (``-i``). Every command that reads pa
 
 from __future__ import annotations
 
-import gzip
 import io
 import re
 import sys
@@ -77,17 +76,17 @@ def not_html_reason(data: bytes) -> str | None:
 
 
 def gunzip(data: bytes, limits: Limits) -> bytes:
-    """``data`` decompressed when it is gzip (whatever the file's name), within the size cap."""
+    """``data`` decompressed when it is gzip (whatever the file's name), within the size cap;
+    damaged or cut-off gzip data is a CorruptInputError (``gzip_chunks``)."""
     if not data.startswith(_GZIP):
         return data
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
-            out = stream.read(limits.max_bytes + 1)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise CorruptInputError(f"the file is not valid gzip data ({exc})") from None
-    if len(out) > limits.max_bytes:
-        raise _too_large(limits)
-    return out
+    out, size = [], 0
+    for chunk in gzip_chunks(io.BytesIO(data)):
+        size += len(chunk)
+        if size > limits.max_bytes:
+            raise _too_large(limits)
+        out.append(chunk)
+    return b"".join(out)
 
 
 def gzip_head(data: bytes, size: int) -> bytes:
