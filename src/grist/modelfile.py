@@ -17,8 +17,6 @@ from __future__ import annotations
 import copy
 import gzip
 import json
-import os
-import tempfile
 from collections import OrderedDict
 from collections.abc import Callable
 from importlib import resources
@@ -28,6 +26,7 @@ from typing import Any, TypeVar
 import xxhash
 
 from grist.errors import ModelError
+from grist.io.atomic import write_atomically
 from grist.io.json_text import loads
 
 FORMAT = "grist-model"
@@ -53,10 +52,7 @@ def write_model(path: str | Path, kind: str, version: int, payload: dict[str, An
     path = Path(path)
     data = encode(kind, version, payload, path.suffix == ".gz")
     try:
-        handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.")
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, path)
+        write_atomically(path, data)
     except OSError as exc:
         raise ModelError(f"cannot write model {path}: {exc.strerror or exc}") from None
 

@@ -14,7 +14,8 @@ import pytest
 from conftest import ARTICLE
 
 from grist.errors import GristError
-from grist.service.sites import model_path, remove_stale_temporaries
+from grist.io.atomic import remove_stale_temporaries
+from grist.service.sites import model_path
 
 TESTS = Path(__file__).resolve().parents[1]
 

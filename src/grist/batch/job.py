@@ -16,6 +16,7 @@ from pathlib import Path
 
 from grist.dedup.documents import MinHashConfig
 from grist.errors import GristError
+from grist.io.atomic import write_atomically
 from grist.io.locks import lock_exclusively
 from grist.io.sources import Source, expand
 from grist.io.warc import is_warc
@@ -138,13 +139,10 @@ def _sources(item: str) -> list[Source]:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write a small file so that a kill leaves either the old or the new content, never half."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    """Write a small file of the job's folder so that a kill leaves either the old or the new
+    content, never half; its temporary ``NAME.tmp`` (the folder is locked: one writer) is
+    overwritten by the next run."""
+    write_atomically(path, text.encode("utf-8"), path.with_name(path.name + ".tmp"))
 
 
 def _other_job(out: Path, held: str) -> str:

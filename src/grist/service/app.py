@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from grist import __version__
 from grist.errors import ConfigError, FetchError, GristError
+from grist.io.atomic import remove_stale_temporaries
 from grist.methods import DEFAULT_METHOD, available_methods, get_method
 from grist.render import FORMATS
 from grist.service import inspector
@@ -30,7 +31,7 @@ from grist.service.metrics import CONTENT_TYPE, MetricsMiddleware
 from grist.service.options import LIBRARY_OPTIONS, ExtractRequest, PageInput, supported_options
 from grist.service.reading import parse_request
 from grist.service.settings import ServiceSettings
-from grist.service.sites import model_class, remove_stale_temporaries
+from grist.service.sites import model_class
 
 # Served with the extraction output: a browser opening it runs nothing and loads nothing active.
 OUTPUT_POLICY = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; sandbox"

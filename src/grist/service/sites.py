@@ -63,20 +63,14 @@ def load_site(sites_dir: Path, name: str, cls: type) -> CrossPageModel:
 
 
 def save_atomically(model: Any, path: Path) -> None:
-    """``model.save`` into a temporary file beside ``path``, flushed to disk, renamed over it."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp{SUFFIX}")
+    """``model.save`` (a model file replaces the old one whole, ``grist.io.atomic``), and the
+    folder's entry flushed to disk too, so the new model survives a power cut."""
+    model.save(path)
+    directory = os.open(path.parent, os.O_RDONLY)
     try:
-        model.save(temporary)
-        with open(temporary, "rb") as handle:
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-        directory = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
+        os.fsync(directory)
     finally:
-        temporary.unlink(missing_ok=True)
+        os.close(directory)
 
 
 def update_site(sites_dir: Path, name: str, cls: type, page: RawPage) -> dict[str, Any]:
@@ -89,26 +83,3 @@ def update_site(sites_dir: Path, name: str, cls: type, page: RawPage) -> dict[st
         model.update(page)
         save_atomically(model, path)
     return {"site": name, "created": created, "model": f"{cls.__module__}.{cls.__qualname__}"}
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def remove_stale_temporaries(sites_dir: Path) -> int:
-    """Delete temporary files left by processes killed while saving (their pid is in the name
-    and no longer runs), including those a model's own atomic ``save`` makes beside ours;
-    returns how many."""
-    removed = 0
-    for path in sites_dir.glob(f".*.tmp{SUFFIX}*"):  # ours, and the model's own temporaries
-        pid = path.name.rpartition(f".tmp{SUFFIX}")[0].rpartition(".")[2]
-        if pid.isdigit() and not _alive(int(pid)):
-            path.unlink(missing_ok=True)
-            removed += 1
-    return removed

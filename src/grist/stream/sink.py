@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
@@ -21,6 +20,7 @@ from typing import Any, Protocol
 import xxhash
 
 from grist.errors import StateError
+from grist.io.atomic import write_atomically
 from grist.io.sinks import short_name
 
 Position = tuple[str, int]
@@ -86,12 +86,7 @@ class FolderSink:
         target = self.folder / folder / f"{xxhash.xxh3_64_hexdigest(record['url_key'].encode())}.json"
         target.parent.mkdir(parents=True, exist_ok=True)
         try:
-            handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-            with os.fdopen(handle, "wb") as out:
-                out.write(_line(record))
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temporary, target)
+            write_atomically(target, _line(record))
         except OSError as exc:
             raise StateError(f"cannot write {target}: {exc.strerror or exc}") from None
         return None

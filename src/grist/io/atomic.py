@@ -1,0 +1,75 @@
+"""Files replaced whole: written beside their final name, flushed to disk, then renamed over it,
+so that a reader or a kill finds the old content or the new one, never half of it.
+
+The file gets the permissions any new file gets (0666 less the umask, as ``open`` gives), not
+the 0600 of ``tempfile.mkstemp``: model files and per-page outputs are read by other users and
+services. A temporary file's name holds its writer's process id, so the temporaries of writers
+killed mid-write can be told from those being written (``remove_stale_temporaries``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from pathlib import Path
+
+# Attempts at a temporary name no other file has (each a fresh random name).
+_NAME_ATTEMPTS = 100
+# Bytes of the final name kept in a temporary's name (a name has 255 bytes at most).
+_NAME_BYTES = 100
+_TEMPORARY = re.compile(r"\..*\.(\d+)\.[0-9a-f]{12}\.tmp", re.DOTALL)
+
+
+def write_atomically(path: Path, data: bytes, temporary: Path | None = None) -> None:
+    """Replace ``path`` with ``data``. The temporary file is ``temporary`` when given (a name
+    only this writer uses, as in a locked folder: a kill leaves it to be overwritten by the
+    next run), else a fresh hidden name beside ``path``, removed if the write fails."""
+    if temporary is None:
+        handle, temporary = _fresh_file(path)
+    else:
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def _fresh_file(path: Path) -> tuple[int, Path]:
+    """A new file beside ``path`` under a name no file had (``.NAME.PID.RANDOM.tmp``), opened
+    for writing."""
+    name = path.name.encode()[:_NAME_BYTES].decode("utf-8", "ignore")
+    for _ in range(_NAME_ATTEMPTS):
+        candidate = path.with_name(f".{name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), candidate
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {path}")
+
+
+def remove_stale_temporaries(folder: Path) -> int:
+    """Delete the temporary files in ``folder`` of writers killed mid-write (the process whose
+    id the name holds no longer runs); returns how many."""
+    removed = 0
+    for path in folder.glob(".*.tmp"):
+        found = _TEMPORARY.fullmatch(path.name)
+        if found and not _alive(int(found.group(1))):
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True

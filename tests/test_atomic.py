@@ -1,0 +1,81 @@
+"""Files replaced whole (``grist.io.atomic``): permissions of a new file, no half files, and the
+temporaries of killed writers told from live ones."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grist.io.atomic import remove_stale_temporaries, write_atomically
+from grist.modelfile import write_model
+
+
+@pytest.fixture
+def umask_022():
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_replaced_file_gets_a_new_files_permissions(tmp_path: Path, umask_022: None) -> None:
+    plain = tmp_path / "plain"
+    plain.write_bytes(b"x")
+    target = tmp_path / "out.json"
+    write_atomically(target, b"first")
+    write_atomically(target, b"second")
+    assert target.read_bytes() == b"second"
+    assert _mode(target) == _mode(plain) == 0o644
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json", "plain"]
+
+
+def test_model_files_are_readable_by_others(tmp_path: Path, umask_022: None) -> None:
+    """Model files (``grist train``, ``templates --save``, the service's site models) were
+    written through ``tempfile.mkstemp`` and kept its 0600: a service running as another user
+    could not read them."""
+    path = tmp_path / "site.model"
+    write_model(path, "repeats", 1, {"counts": {}})
+    assert _mode(path) == 0o644
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
+    target = tmp_path / "out.json"
+    target.write_bytes(b"old")
+    with pytest.raises(TypeError):
+        write_atomically(target, "not bytes")  # type: ignore[arg-type]
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+    assert target.read_bytes() == b"old"
+
+
+def test_a_named_temporary_is_reused(tmp_path: Path) -> None:
+    target, temporary = tmp_path / "job.json", tmp_path / "job.json.tmp"
+    temporary.write_bytes(b"left by a killed run")
+    write_atomically(target, b"{}", temporary)
+    assert [p.name for p in tmp_path.iterdir()] == ["job.json"] and target.read_bytes() == b"{}"
+
+
+def test_only_the_temporaries_of_dead_writers_are_removed(tmp_path: Path) -> None:
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)
+    dead = int(ended.stdout)
+    stale = tmp_path / f".model.json.gz.{dead}.0123456789ab.tmp"
+    live = tmp_path / f".model.json.gz.{os.getpid()}.0123456789ab.tmp"
+    other = tmp_path / f".notes.{dead}.tmp"  # not one of ours
+    for path in (stale, live, other):
+        path.write_bytes(b"")
+    assert remove_stale_temporaries(tmp_path) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name])
+
+
+def test_a_long_name_still_gets_a_temporary(tmp_path: Path) -> None:
+    target = tmp_path / ("é" * 120 + ".json")  # 245 bytes: the name plus a suffix would not fit
+    write_atomically(target, b"{}")
+    assert target.read_bytes() == b"{}"
