@@ -30,6 +30,16 @@ def _stop(process: subprocess.Popen) -> str:
     return err
 
 
+def _health(port: int) -> dict:
+    """The service's /health once it answers (it is starting in another process)."""
+    for _ in range(200):
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}/health").json()
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    raise AssertionError(f"nothing answers on port {port}")
+
+
 def test_inspect_opens_the_page_in_a_local_inspector(tmp_path: Path) -> None:
     page = tmp_path / "rivers.html"
     page.write_text(ARTICLE, encoding="utf-8")
@@ -57,13 +67,7 @@ def test_serve_starts_and_stops_cleanly() -> None:
         port = sock.getsockname()[1]
     process = _grist("serve", "--port", str(port), "--workers", "1", "--log-level", "warning")
     try:
-        for _ in range(200):
-            try:
-                health = httpx.get(f"http://127.0.0.1:{port}/health").json()
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        assert health["workers"] == 1
+        assert _health(port)["workers"] == 1
     finally:
         err = _stop(process)
     assert process.returncode == 0 and "Traceback" not in err
@@ -79,3 +83,39 @@ def test_bad_settings_are_usage_errors(capsys, tmp_path: Path) -> None:
     (tmp_path / "taken").write_text("a file where the site folder would go")
     assert main(["serve", "--sites-dir", str(tmp_path / "taken" / "sites")]) == 1
     assert f"cannot use --sites-dir {tmp_path / 'taken' / 'sites'}" in capsys.readouterr().err
+
+
+def test_a_port_that_cannot_be_listened_on_is_said_before_anything_starts(
+        capsys, tmp_path: Path) -> None:
+    """``grist serve`` announced "serving on ..." and started its workers, then uvicorn failed
+    to bind and exited with status 3; ``grist inspect --port`` on a taken port returned 0."""
+    import socket
+
+    page = tmp_path / "rivers.html"
+    page.write_text(ARTICLE, encoding="utf-8")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        for command in (["serve", "--port", port], ["inspect", str(page), "--no-browser",
+                                                     "--port", port]):
+            assert main(command) == 1
+            err = capsys.readouterr().err
+            assert err == (f"grist: error: cannot listen on 127.0.0.1:{port}: Address already in "
+                           "use (another program listens there: choose another --port)\n")
+    assert main(["serve", "--host", "no-such-host.invalid"]) == 1
+    assert "cannot listen on no-such-host.invalid: the name does not resolve" in (
+        capsys.readouterr().err)
+
+
+def test_serve_on_port_0_names_the_port_it_got() -> None:
+    process = _grist("serve", "--port", "0", "--workers", "1", "--log-level", "warning")
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        found = re.search(r"serving on http://127\.0\.0\.1:(\d+) ", line)
+        assert found and found.group(1) != "0", line
+        assert _health(int(found.group(1)))["workers"] == 1
+    finally:
+        err = _stop(process)
+    assert process.returncode == 0 and "Traceback" not in err

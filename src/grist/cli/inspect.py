@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import secrets
-import socket
 import sys
 import threading
 import time
@@ -54,18 +53,12 @@ def _read(page: str) -> RawPage:
     return found
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def run(args: argparse.Namespace) -> int:
     from grist.optional import require
 
     uvicorn = require("uvicorn", "service", "grist inspect")
 
-    from grist.cli.serve import settings_from
+    from grist.cli.serve import listening_socket, serve, settings_from
     from grist.service import create_app
     from grist.service.app import Page
 
@@ -74,11 +67,11 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from(args, workers=args.workers or 1)
     app = create_app(settings, preload={token: Page(page.content, args.url or page.url,
                                                       page.http_charset)})
-    port = args.port or _free_port()
-    address = f"http://127.0.0.1:{port}/inspect?preload={token}"
+    sock = listening_socket("127.0.0.1", args.port or 0)
+    address = f"http://127.0.0.1:{sock.getsockname()[1]}/inspect?preload={token}"
     if args.method:
         address += f"&method={quote(args.method)}"
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
 
     def announce() -> None:
         print(f"grist: inspector at {address} (Ctrl-C to stop)", file=sys.stderr, flush=True)
@@ -86,8 +79,7 @@ def run(args: argparse.Namespace) -> int:
             webbrowser.open(address)
 
     threading.Thread(target=_when_started, args=(server, announce), daemon=True).start()
-    server.run()
-    return 0
+    return serve(server, sock)
 
 
 def _when_started(server: uvicorn.Server, then: Callable[[], None]) -> None:

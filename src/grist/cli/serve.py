@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 from grist.cli.values import COUNT, SECONDS, number, whole
 from grist.errors import GristError
@@ -77,6 +80,47 @@ def settings_from(args: argparse.Namespace, **overrides: object):
         raise GristError(str(exc)) from None
 
 
+# Why a port cannot be listened on, in the user's terms, by errno.
+_BIND_HINTS = {
+    errno.EADDRINUSE: "another program listens there: choose another --port",
+    errno.EADDRNOTAVAIL: "not an address of this machine",
+    errno.EACCES: "ports below 1024 need privileges: choose another --port",
+}
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` (port 0: a free one), before anything starts; a
+    GristError saying why not (the port taken, an address not this machine's, a name that
+    does not resolve) instead of a server that announces itself and then fails."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as exc:
+        raise GristError(f"cannot listen on {host}: the name does not resolve "
+                         f"({exc.strerror})") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        hint = _BIND_HINTS.get(exc.errno or 0)
+        raise GristError(f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+                         + (f" ({hint})" if hint else "")) from None
+    return sock
+
+
+def serve(server: Any, sock: socket.socket) -> int:
+    """Run the uvicorn ``server`` on ``sock`` until it is stopped (Ctrl-C: status 0, the normal
+    way to stop it); 1 when it could not start (the app's start-up failed)."""
+    with sock:
+        try:
+            server.run(sockets=[sock])
+        except KeyboardInterrupt:  # (uvicorn raises the signal again once it has shut down)
+            pass
+    return 0 if server.started else 1
+
+
 def run(args: argparse.Namespace) -> int:
     from grist.optional import require
 
@@ -85,9 +129,10 @@ def run(args: argparse.Namespace) -> int:
     from grist.service import create_app
 
     settings = settings_from(args, sites_dir=args.sites_dir, site_model=args.site_model)
+    sock = listening_socket(args.host, args.port)
+    base = f"http://{args.host}:{sock.getsockname()[1]}"
     app = create_app(settings)
-    print(f"grist: serving on http://{args.host}:{args.port} ({settings.workers} workers); "
-          f"inspector at http://{args.host}:{args.port}/inspect", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
-                timeout_graceful_shutdown=5)
-    return 0
+    print(f"grist: serving on {base} ({settings.workers} workers); inspector at {base}/inspect",
+          file=sys.stderr)
+    return serve(uvicorn.Server(uvicorn.Config(app, log_level=args.log_level,
+                                               timeout_graceful_shutdown=5)), sock)
