@@ -25,6 +25,12 @@ from grist.cli.values import COUNT, SECONDS, SIMILARITY, number, whole
     (["serve", "--port", "70000"], "argument --port: must be 0 or more and at most 65535"),
     (["serve", "--max-in-flight", "0"], "argument --max-in-flight: must be 1 or more, not 0"),
     (["train", "--threads", "-1", "--out", "m"], "argument --threads: must be 1 or more, not -1"),
+    # files written after the work: their folder is checked first (training ran, then failed)
+    (["train", "d.jsonl", "--out", "models/auto.json"],
+     "argument --out: no folder models to write auto.json into (make it first)"),
+    (["train", "d.jsonl", "--out", "."], "argument --out: . is a folder; name the file to write"),
+    (["templates", "p.html", "--save", "no/site.model"], "argument --save: no folder no to write"),
+    (["dedup", "p.html", "--save-index", "no/i.npz"], "argument --save-index: no folder no"),
 ])
 def test_a_value_the_option_cannot_use_is_refused_by_name(
         capsys: pytest.CaptureFixture[str], tmp_path, monkeypatch, args: list[str],

@@ -3,6 +3,8 @@
 import io
 import json
 
+import pytest
+
 from grist.cli import main
 from grist.dedup.groups import DuplicateGroups
 from grist.dedup.index import FingerprintIndex
@@ -140,9 +142,11 @@ def test_records_with_lone_surrogates_or_texts_that_are_not_strings(tmp_path, ca
 def test_an_index_that_cannot_be_saved_is_said_before_the_work(tmp_path, capsys):
     (tmp_path / "a.html").write_text(_page(STORY))
     target = tmp_path / "missing" / "idx.npz"
-    assert main(["dedup", str(tmp_path / "a.html"), "--save-index", str(target), "--quiet"]) == 1
+    with pytest.raises(SystemExit) as stop:
+        main(["dedup", str(tmp_path / "a.html"), "--save-index", str(target), "--quiet"])
     out, err = capsys.readouterr()
-    assert out == "" and f"cannot write the index {target}: no folder" in err
+    assert stop.value.code == 2 and out == ""
+    assert f"argument --save-index: no folder {target.parent} to write idx.npz into" in err
 
 
 def test_dedup_reads_gzip_compressed_json_lines_on_stdin(capsys, monkeypatch):

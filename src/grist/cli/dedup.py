@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from grist.api import Extractor
-from grist.cli.values import COUNT, SIMILARITY, whole
+from grist.cli.values import COUNT, SIMILARITY, output_file, whole
 from grist.dedup.documents import MinHashConfig, MinHashGroups
 from grist.dedup.groups import DuplicateGroups
 from grist.dedup.index import FingerprintIndex
@@ -55,7 +55,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--method", default=DEFAULT_METHOD, help="extraction method for raw HTML")
     parser.add_argument("--min-words", type=whole(0), default=5, help="ignore shorter texts")
     parser.add_argument("--index", type=Path, metavar="FILE", help="load this index first")
-    parser.add_argument("--save-index", type=Path, metavar="FILE", help="write the index here")
+    parser.add_argument("--save-index", type=output_file, metavar="FILE",
+                        help="write the index here")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -125,9 +126,6 @@ def _finder(args: argparse.Namespace) -> tuple[DuplicateGroups | MinHashGroups, 
 
 def run(args: argparse.Namespace) -> int:
     """Fingerprint every document or block, report the duplicate groups, save the index."""
-    if args.save_index and not args.save_index.resolve().parent.is_dir():
-        raise GristError(f"cannot write the index {args.save_index}: no folder "
-                         f"{args.save_index.parent}")  # said before the work, not after
     finder, index = _finder(args)
     extractor = Extractor(method=args.method)
     errors: list[str] = []

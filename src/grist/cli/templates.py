@@ -12,9 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
-from grist.cli.values import whole
+from grist.cli.values import output_file, whole
 from grist.document import RawPage
 from grist.io.sinks import Summary, counted, message_of, reason_of
 from grist.io.sources import Unreadable, expand
@@ -38,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("inputs", nargs="+", metavar="PATH|URL|-", help="pages to learn from")
     parser.add_argument("--method", choices=METHODS, default=SiteConfig.method,
                         help=f"clustering (default: {SiteConfig.method})")
-    parser.add_argument("--save", type=Path, metavar="MODEL",
+    parser.add_argument("--save", type=output_file, metavar="MODEL",
                         help="write the site model here (for grist extract --site MODEL)")
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="output format (default: text)")

@@ -15,7 +15,7 @@ import numpy as np
 
 from grist.classify.boosted import AutoModel, TrainConfig
 from grist.classify.tree import DecisionTree
-from grist.cli.values import COUNT
+from grist.cli.values import COUNT, output_file
 from grist.errors import ModelError
 from grist.features.auto import stage1_features
 from grist.features.text import FEATURE_NAMES
@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="dataset files (.jsonl[.gz]), folders of NAME.html + NAME.txt, or CleanEval folders",
     )
     parser.add_argument("--method", choices=("auto", "tree"), default="auto")
-    parser.add_argument("--out", required=True, help="model file to write")
+    parser.add_argument("--out", type=output_file, required=True, help="model file to write")
     parser.add_argument("--limit", type=COUNT, default=None, help="pages per source at most")
     parser.add_argument("--rounds", type=COUNT, default=TrainConfig.rounds,
                         help="boosting rounds of stage 1 (auto)")

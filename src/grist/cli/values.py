@@ -1,12 +1,13 @@
-"""Argument types for numeric options: a value the option cannot use is refused by argparse
-with the option's name (``argument -j/--jobs: must be 1 or more, not 0``) instead of hanging (no
-host slot), dividing by zero or silently matching nothing."""
+"""Argument types: a value the option cannot use is refused by argparse with the option's name
+(``argument -j/--jobs: must be 1 or more, not 0``) instead of hanging (no host slot), dividing by
+zero, silently matching nothing, or failing after the work (an output file in no folder)."""
 
 from __future__ import annotations
 
 import argparse
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 
 def whole(low: int, high: int | None = None) -> Callable[[str], int]:
@@ -49,3 +50,16 @@ def _check(value: float, text: str, low: float, high: float | None, above: bool)
 COUNT = whole(1)  # how many of something there must be at least one of
 SECONDS = number(0, above=True)  # a time limit (inf: none)
 SIMILARITY = number(0, above=True, high=1)  # a Jaccard similarity that can match something
+
+
+def output_file(text: str) -> Path:
+    """A file to write once the work is done (a model, an index): its folder must exist, so that
+    a typo is said at once rather than after an hour of training."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder; name the file to write")
+    folder = path.resolve().parent
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"no folder {path.parent} to write {path.name} into "
+                                         "(make it first)")
+    return path
