@@ -150,3 +150,23 @@ def test_limits_take_any_number_type_and_zero_seconds() -> None:
 
     assert Limits(max_bytes=np.int64(5)).max_bytes == 5
     assert Limits(time_budget=0).time_budget == 0 and Limits(time_budget=float("inf"))
+
+
+def test_arguments_of_the_wrong_kind_say_what_was_expected() -> None:
+    """A config of another method, limits as a dict, a URL that is not a string: each gave an
+    AttributeError from deep inside (``'dict' object has no attribute 'time_budget'``)."""
+    import grist
+    from grist.methods.auto import AutoConfig
+    from grist.methods.justext import JustextConfig
+
+    with pytest.raises(ConfigError, match="method 'auto' needs its config as AutoConfig, not "
+                                          "JustextConfig"):
+        grist.Extractor(method="auto", config=JustextConfig())
+    with pytest.raises(ConfigError, match="limits must be grist.Limits, not dict"):
+        grist.Extractor(method="justext", limits={"time_budget": 5})
+    with pytest.raises(TypeError, match="url must be a str or None, not int"):
+        grist.extract("<p>Some text of the page.</p>", method="justext", url=123)
+    for threshold in (2, -0.5, float("nan")):
+        with pytest.raises(ConfigError, match="AutoConfig.threshold is a probability"):
+            AutoConfig(threshold=threshold)
+    assert grist.Extractor(method="auto/fallback").config == AutoConfig(fallback_words=10)

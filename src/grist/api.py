@@ -9,6 +9,7 @@ from typing import Any
 from grist.classify.table_units import tables_as_units
 from grist.crosspage import CrossPageModel, apply_verdicts
 from grist.document import ON_REQUEST, Block, RawPage
+from grist.errors import ConfigError
 from grist.html.load import load_document
 from grist.html.parse import check_structure, parse_document
 from grist.html.scripted import no_text_error
@@ -53,6 +54,12 @@ class Extractor:
         self._method = get_method(self.method)
         if self.config is None:
             self.config = method_config(self.method)
+        expected = self._method.config_type
+        if not isinstance(self.config, expected):
+            raise ConfigError(f"method {self.method!r} needs its config as {expected.__name__}, "
+                              f"not {type(self.config).__name__}")
+        if not isinstance(self.limits, Limits):
+            raise ConfigError(f"limits must be grist.Limits, not {type(self.limits).__name__}")
         check_format(self.output)
         self._resources = self._method.load(self.config) if self._method.load else None
 

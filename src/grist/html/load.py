@@ -86,6 +86,8 @@ def load_document(
     limits: Limits | None = None,
 ) -> Document:
     """Decode (if needed) and wrap a page in a Document, without parsing it."""
+    if url is not None and not isinstance(url, str):
+        raise TypeError(f"url must be a str or None, not {type(url).__name__}")
     limits = limits or Limits()
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)

@@ -21,6 +21,7 @@ from grist.classify.explain import top_contributions
 from grist.classify.roles import derive_roles
 from grist.dedup.similarity import shingles
 from grist.document import BOILERPLATE, CONTENT, ROLES, Document
+from grist.errors import ConfigError
 from grist.features.auto import stage1_features
 from grist.features.matrix import FeatureMatrix
 from grist.features.tokens import words as word_tokens
@@ -59,6 +60,11 @@ class AutoConfig:
     drop_hidden_copies: bool = True
     explain: bool = True
     top_features: int = 3
+
+    def __post_init__(self) -> None:
+        if self.threshold is not None and not 0.0 <= self.threshold <= 1.0:
+            raise ConfigError(f"AutoConfig.threshold is a probability, from 0 to 1, not "
+                              f"{self.threshold!r}")
 
 
 def _logit(p: np.ndarray) -> np.ndarray:
