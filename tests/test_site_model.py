@@ -288,3 +288,15 @@ def test_settings_are_checked() -> None:
 def test_the_literal_reading_ends_in_one_cluster() -> None:
     model = SiteModel(SiteConfig.literal()).fit(PAGES)
     assert len(model.clusters_) == 1 and model.clusters_[0].size == len(PAGES)
+
+
+def test_a_page_given_as_its_html_says_how_to_make_a_page() -> None:
+    """``SiteModel().fit(["<p>...</p>"])`` failed with ``'str' object has no attribute 'input'``."""
+    from grist.stream.urltree import UrlTree
+
+    for learn in (lambda: SiteModel().fit(["<p>a page</p>"]),
+                  lambda: SiteModel().update(b"<p>a page</p>"),
+                  lambda: UrlTree().update("<p>a page</p>")):
+        with pytest.raises(TypeError, match=r"learns from grist.RawPage objects \(RawPage\(html, "
+                                            r"url=\.\.\.\)\), not (str|bytes)"):
+            learn()

@@ -63,6 +63,15 @@ class CrossPageModel(Protocol):
     def load(cls, path: str | Path) -> CrossPageModel: ...
 
 
+def checked_page(page: object, model: str) -> RawPage:
+    """``page`` when it is a RawPage; a TypeError saying how to make one otherwise (a page given
+    as its HTML failed deep inside with ``'str' object has no attribute 'url'``)."""
+    if not isinstance(page, RawPage):
+        raise TypeError(f"{model} learns from grist.RawPage objects (RawPage(html, url=...)), "
+                        f"not {type(page).__name__}")
+    return page
+
+
 def _ask(model: CrossPageModel, question: str, answer: Callable[[], Sized],
          blocks: Sequence[Block], notes: list[str]) -> Sized | None:
     """A model's per-block answer (annotate or relabel), or None with a note when the model

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from grist.crosspage import Verdict
+from grist.crosspage import Verdict, checked_page
 from grist.dedup.minhash import element_hashes
 from grist.document import BOILERPLATE, CONTENT, REPORTED_ROLES, Block, Document, RawPage
 from grist.errors import GristError, ModelError
@@ -227,7 +227,7 @@ class SiteModel:
         return self._extractor
 
     def _read(self, page: RawPage, labeller: Labeller | None) -> PagePaths | PageError:
-        return read_page(page, self.config.paths, self.config.fold_digits, self.config.group_by,
+        return read_page(checked_page(page, "a site model"), self.config.paths, self.config.fold_digits, self.config.group_by,
                          labeller=labeller)
 
     def _index(self) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from grist.crosspage import Verdict
+from grist.crosspage import Verdict, checked_page
 from grist.document import BOILERPLATE, CONTENT, Block, Document, RawPage
 from grist.errors import GristError, ModelError
 from grist.features.matrix import FeatureMatrix
@@ -94,7 +94,7 @@ class UrlTree:
 
     def update(self, page: RawPage) -> UrlTree:
         """Insert one page (its ``_cid_`` from the page's ``<title>``); unusable pages are skipped."""
-        if not page.url:
+        if not checked_page(page, "a URL Tree").url:
             return self
         try:
             doc, blocks = page_blocks(page)
