@@ -31,15 +31,19 @@ from grist.cli.values import COUNT, SECONDS, SIMILARITY, number, whole
     (["train", "d.jsonl", "--out", "."], "argument --out: . is a folder; name the file to write"),
     (["templates", "p.html", "--save", "no/site.model"], "argument --save: no folder no to write"),
     (["dedup", "p.html", "--save-index", "no/i.npz"], "argument --save-index: no folder no"),
+    # an output folder that is a file ("cannot create out: File exists")
+    (["batch", "p.html", "--out", "taken"], "argument --out: taken is a file; name a folder"),
+    (["extract", "p.html", "--out", "taken"], "argument --out: taken is a file; name a folder"),
 ])
 def test_a_value_the_option_cannot_use_is_refused_by_name(
         capsys: pytest.CaptureFixture[str], tmp_path, monkeypatch, args: list[str],
         message: str) -> None:
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "taken").write_text("")
     with pytest.raises(SystemExit) as stop:
         main(args)
     assert stop.value.code == 2 and message in capsys.readouterr().err
-    assert list(tmp_path.iterdir()) == []  # refused before anything was written
+    assert [p.name for p in tmp_path.iterdir()] == ["taken"]  # refused before anything was written
 
 
 def test_the_types_keep_the_bounds_they_name() -> None:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from grist.batch.job import OUTPUT_FORMATS, JobConfig
 from grist.batch.run import BatchOptions, default_jobs, run_job
 from grist.cli.options import (add_executor_options, add_input_list_option, add_output_options,
                                named_inputs, output_options)
-from grist.cli.values import COUNT, SECONDS, SIMILARITY
+from grist.cli.values import COUNT, SECONDS, SIMILARITY, output_folder
 from grist.io.sinks import Summary
 from grist.limits import Limits
 from grist.methods import DEFAULT_METHOD, available_methods
@@ -28,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("inputs", nargs="*", metavar="PATH|URL",
                         help="WARC(.gz) files, .jsonl[.gz] files, folders, page files or URLs")
     add_input_list_option(parser)
-    parser.add_argument("--out", type=Path, required=True, metavar="DIR",
+    parser.add_argument("--out", type=output_folder, required=True, metavar="DIR",
                         help="output folder (the job's state lives here too)")
     add_executor_options(parser)
     parser.add_argument("--executor", choices=("local", "ray"), default="local",

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from grist.cli.values import COUNT, SECONDS, whole
+from grist.cli.values import COUNT, SECONDS, output_folder, whole
 from grist.errors import DatasetError
 from grist.evaluate.bench import run_bench
 from grist.io.datasets import DEFAULT_DATASETS_DIR, resolve_dataset
@@ -53,7 +53,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--rounds", type=COUNT, default=1000, help="bootstrap resamples")
     parser.add_argument("--worst", type=whole(0), default=0, metavar="N",
                         help="list the N pages where each method loses most to the best peer")
-    parser.add_argument("--out", default="docs/benchmarks", help="report folder")
+    parser.add_argument("--out", type=output_folder, default="docs/benchmarks",
+                        help="report folder")
     parser.add_argument(
         "--name", help="report file name without suffix (default: bench-DATE, bench-DATE-quick)"
     )

@@ -19,7 +19,7 @@ from grist.api import Extractor
 from grist.batch.cores import default_jobs
 from grist.cli.options import (add_executor_options, add_input_list_option, add_output_options,
                                named_inputs, output_options)
-from grist.cli.values import SECONDS
+from grist.cli.values import SECONDS, output_folder
 from grist.crosspage import CrossPageModel
 from grist.errors import GristError
 from grist.io.records import read_final
@@ -58,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--format", default="text", choices=tuple(FORMATS), help="output format (default: text)"
     )
     parser.add_argument(
-        "--out", type=Path, metavar="DIR", help="write one file per page into DIR instead"
+        "--out", type=output_folder, metavar="DIR", help="write one file per page into DIR instead"
     )
     parser.add_argument(
         "--model", metavar="FILE", help="a model trained with `grist train` (methods auto, tree)"

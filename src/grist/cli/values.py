@@ -63,3 +63,12 @@ def output_file(text: str) -> Path:
         raise argparse.ArgumentTypeError(f"no folder {path.parent} to write {path.name} into "
                                          "(make it first)")
     return path
+
+
+def output_folder(text: str) -> Path:
+    """A folder to write into (made when missing): a file of that name is refused at once."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a file; name a folder (one is made when "
+                                         "missing)")
+    return path
