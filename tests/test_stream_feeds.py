@@ -140,3 +140,35 @@ def test_only_due_feeds_are_polled_unless_once(tmp_path: Path) -> None:
     assert due == ["https://b.example/found.xml"]
     every = [url for url, _ in runner._due_feeds(time.time(), {"https://b.example/home"})]
     assert every == ["https://a.example/rss", "https://b.example/found.xml"]
+
+
+def test_a_feed_list_broken_while_the_stream_runs_keeps_the_last_good_one(tmp_path) -> None:
+    """An edit with a typo (or a removed file) stopped a running stream with a ConfigError."""
+    import os
+
+    from grist.errors import ConfigError
+    from grist.stream.runner import FeedList
+
+    path = tmp_path / "feeds.txt"
+    path.write_text("https://a.example/rss every=sometimes\n")
+    with pytest.raises(ConfigError, match="feeds.txt:1"):  # at the start: the run stops
+        FeedList(path, print).current()
+    warnings: list[str] = []
+    feeds = FeedList(path, warnings.append)
+    path.write_text("https://a.example/rss\nhttps://b.example/rss\n")
+    assert [s.url for s in feeds.current()] == ["https://a.example/rss", "https://b.example/rss"]
+    for broken in ("https://c.example/rss colour=blue\n", None):
+        if broken is None:
+            path.unlink()
+        else:
+            path.write_text(broken)
+            os.utime(path, (1, 1))  # a new modification time, however fast the test runs
+        assert [s.url for s in feeds.current()] == ["https://a.example/rss",
+                                                    "https://b.example/rss"]
+        assert [s.url for s in feeds.current()] == ["https://a.example/rss",  # told once
+                                                    "https://b.example/rss"]
+    assert len(warnings) == 2
+    assert "unknown option 'colour'" in warnings[0] and "cannot read the feed list" in warnings[1]
+    assert all(w.endswith("polling the 2 feed(s) of the list as last read") for w in warnings)
+    path.write_text("https://d.example/rss\n")  # mended: read again
+    assert [s.url for s in feeds.current()] == ["https://d.example/rss"]

@@ -144,6 +144,11 @@ class StatusLine:
             sys.stderr.write(f"\r\x1b[K{self.text()} · waiting {self.store.waiting()}")
             sys.stderr.flush()
 
+    def warn(self, message: str) -> None:
+        """A warning on its own line (the status line, when shown, is written again after it)."""
+        sys.stderr.write(("\r\x1b[K" if self.live else "") + f"grist: warning: {message}\n")
+        self.shown = 0.0
+
     def close(self) -> None:
         if self.quiet:
             return
@@ -203,5 +208,5 @@ async def live(feeds: Path, once: bool, store: SqliteStore, processor: Processor
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(signum, stop.set)
     async with AsyncFetcher(processor.config.fetch) as fetcher:
-        await Runner(store, processor, feeds, fetcher, status).run(once, stop)
+        await Runner(store, processor, feeds, fetcher, status, status.warn).run(once, stop)
 

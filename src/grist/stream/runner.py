@@ -12,13 +12,15 @@ interval), processes everything due and returns; each run resumes where the last
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from grist.document import RawPage
-from grist.errors import FeedError, FetchError
+from grist.errors import ConfigError, FeedError, FetchError
 from grist.io.fetch import AsyncFetcher
 from grist.stream.feeds import FeedSpec, discover_feeds, parse_feed, read_feed_list
 from grist.stream.pipeline import Processor, error_record, now_iso
@@ -31,16 +33,31 @@ BATCH = 32  # items fetched at once (each host still gets its own limit)
 
 @dataclass
 class FeedList:
-    """The user's feed list, read again when the file changes (edit it while the stream runs)."""
+    """The user's feed list, read again when the file changes (edit it while the stream runs).
+
+    A list that cannot be read at the start stops the run (ConfigError). One edited into
+    something malformed, or removed, while the stream runs is told to ``rejected`` once, and
+    the feeds of the list as last read go on being polled: a typo does not end a stream that
+    has run for weeks."""
 
     path: Path
-    mtime: float = -1.0
+    rejected: Callable[[str], None]
+    mtime: float | None = None  # (None: not read yet)
     specs: tuple[FeedSpec, ...] = ()
 
     def current(self) -> tuple[FeedSpec, ...]:
-        mtime = self.path.stat().st_mtime if self.path.exists() else -1.0
+        try:
+            mtime = self.path.stat().st_mtime
+        except OSError:
+            mtime = -1.0
         if mtime != self.mtime:
-            self.specs = tuple(read_feed_list(self.path))
+            try:
+                self.specs = tuple(read_feed_list(self.path))
+            except ConfigError as exc:
+                if self.mtime is None:
+                    raise
+                self.rejected(f"{exc}; polling the {len(self.specs)} feed(s) of the list as "
+                              "last read")
             self.mtime = mtime
         return self.specs
 
@@ -49,9 +66,10 @@ class Runner:
     """Owns the loop; ``processor`` does the per-page work, ``status`` is told after each step."""
 
     def __init__(self, store: SqliteStore, processor: Processor, feeds: Path,
-                 fetcher: AsyncFetcher, status: Callable[[], None]) -> None:
+                 fetcher: AsyncFetcher, status: Callable[[], None],
+                 warn: Callable[[str], None] = partial(print, file=sys.stderr)) -> None:
         self.store, self.processor, self.fetcher = store, processor, fetcher
-        self.feeds = FeedList(feeds)
+        self.feeds = FeedList(feeds, warn)
         self.config = processor.config
         self.status = status
         self.in_flight: set[int] = set()
