@@ -1,7 +1,10 @@
 """Fuzz cases: what one generated input is, and how a case is made again from its seed and index.
 
-A case is fully determined by ``(seed, index)``: ``make_case`` seeds a generator with both, picks a
-family by weight and lets it build the input, so any failure is reproduced by its two numbers.
+A case is fully determined by ``(seed, index)``: ``make_case`` picks a family by weight and lets it
+build the input from a generator seeded with both and the family's name, so any failure is
+reproduced by its two numbers. The pick is a weighted rendezvous (``family_of``): a family added
+later takes the cases it wins and leaves every other case as it was, so a ``--replay SEED:INDEX``
+written down before still makes the same input.
 """
 
 from __future__ import annotations
@@ -127,14 +130,24 @@ def make_case(seed: int, index: int, limits: Limits | None = None, *, scale: flo
     """The case number ``index`` of the run seeded ``seed`` (same arguments, same case)."""
     from grist.fuzz import charsets, mutations, storms  # noqa: F401 - they register the families
 
-    rng = random.Random(f"grist-fuzz:{seed}:{index}")
-    ctx = Context(rng, limits or Limits(), scale, corpus)
     names = [n for n in FAMILIES if families is None or n in families]
-    weights = [FAMILIES[n][0] for n in names]
-    name = rng.choices(names, weights)[0]
+    name = family_of(seed, index, {n: FAMILIES[n][0] for n in names})
+    ctx = Context(random.Random(f"grist-fuzz:{seed}:{index}:{name}"), limits or Limits(), scale,
+                  corpus)
     made = FAMILIES[name][1](ctx)
     content, http_charset = made.content, made.http_charset
     if not made.exact:
         content, http_charset = _as_input(ctx, content)
     return Case(name, content, url=_url(ctx), http_charset=http_charset, detail=made.detail,
                 seed=seed, index=index)
+
+
+def family_of(seed: int, index: int, weights: dict[str, float]) -> str:
+    """The family of case ``(seed, index)`` among ``weights`` (name -> weight): each family draws
+    its own number from the case and its name, and the least ``-log(u) / weight`` wins, so each
+    family wins its share of the cases and adding or removing one moves only the cases it wins."""
+    def draw(name: str) -> float:
+        u = random.Random(f"grist-fuzz-family:{seed}:{index}:{name}").random()
+        return -math.log1p(-u) / weights[name]
+
+    return min(weights, key=draw)
