@@ -206,10 +206,10 @@ def is_json_lines(path: str | Path) -> bool:
 
 def json_records(location: str) -> Iterator[tuple[str, dict[str, Any] | GristError]]:
     """``(label, record)`` for every non-empty line of a JSON-lines file (``-``: stdin, gzip
-    sniffed), the label being ``FILE:LINE`` (``<stdin>:LINE``); a line that is not a JSON object gives a DatasetError in its place, and
-    so does the rest of a file that cannot be read to its end (a cut-off or corrupt .gz: the
-    lines before it are given, and the caller goes on with its other inputs). A file that cannot
-    be opened at all raises DatasetError."""
+    sniffed), the label being ``FILE:LINE`` (``<stdin>:LINE``); a line that is not a JSON
+    object gives a DatasetError in its place, and so does the rest of a file that cannot be read
+    to its end (a cut-off or corrupt .gz: the lines before it are given, and the caller goes on
+    with its other inputs). A file that cannot be opened at all raises DatasetError."""
     if location == "-":
         handle: Any = getattr(sys.stdin, "buffer", sys.stdin)
         gzipped = _stdin_head().startswith(_GZIP)
