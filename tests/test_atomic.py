@@ -67,11 +67,12 @@ def test_only_the_temporaries_of_dead_writers_are_removed(tmp_path: Path) -> Non
                            capture_output=True, text=True, check=True)
     dead = int(ended.stdout)
     stale = tmp_path / f".model.json.gz.{dead}.0123456789ab.tmp"
+    suffixed = tmp_path / f".model.json.gz.{dead}.ba9876543210.tmp.json.gz"  # the service's
     live = tmp_path / f".model.json.gz.{os.getpid()}.0123456789ab.tmp"
     other = tmp_path / f".notes.{dead}.tmp"  # not one of ours
-    for path in (stale, live, other):
+    for path in (stale, suffixed, live, other):
         path.write_bytes(b"")
-    assert remove_stale_temporaries(tmp_path) == 1
+    assert remove_stale_temporaries(tmp_path) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name])
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 _NAME_ATTEMPTS = 100
 # Bytes of the final name kept in a temporary's name (a name has 255 bytes at most).
 _NAME_BYTES = 100
-_TEMPORARY = re.compile(r"\..*\.(\d+)\.[0-9a-f]{12}\.tmp", re.DOTALL)
+_TEMPORARY = re.compile(r"\..*\.(\d+)\.[0-9a-f]{12}\.tmp(?:\.[^.]+)*", re.DOTALL)
 
 
 def write_atomically(path: Path, data: bytes, temporary: Path | None = None) -> None:
@@ -40,12 +40,18 @@ def write_atomically(path: Path, data: bytes, temporary: Path | None = None) -> 
         raise
 
 
-def _fresh_file(path: Path) -> tuple[int, Path]:
-    """A new file beside ``path`` under a name no file had (``.NAME.PID.RANDOM.tmp``), opened
-    for writing."""
+def temporary_beside(path: Path, suffix: str = "") -> Path:
+    """A fresh name for a temporary file beside ``path``: ``.NAME.PID.RANDOM.tmp`` and
+    ``suffix`` (a writer that picks its format by the name, as model files do, needs one)."""
     name = path.name.encode()[:_NAME_BYTES].decode("utf-8", "ignore")
+    return path.with_name(f".{name}.{os.getpid()}.{secrets.token_hex(6)}.tmp{suffix}")
+
+
+def _fresh_file(path: Path) -> tuple[int, Path]:
+    """A new file beside ``path`` under a name no file had (``temporary_beside``), opened for
+    writing."""
     for _ in range(_NAME_ATTEMPTS):
-        candidate = path.with_name(f".{name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
+        candidate = temporary_beside(path)
         try:
             return os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), candidate
         except FileExistsError:
@@ -57,7 +63,7 @@ def remove_stale_temporaries(folder: Path) -> int:
     """Delete the temporary files in ``folder`` of writers killed mid-write (the process whose
     id the name holds no longer runs); returns how many."""
     removed = 0
-    for path in folder.glob(".*.tmp"):
+    for path in folder.glob(".*.tmp*"):
         found = _TEMPORARY.fullmatch(path.name)
         if found and not _alive(int(found.group(1))):
             path.unlink(missing_ok=True)

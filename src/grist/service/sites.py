@@ -20,6 +20,7 @@ from typing import Any
 from grist.crosspage import CrossPageModel
 from grist.document import RawPage
 from grist.errors import GristError, ModelError
+from grist.io.atomic import temporary_beside
 
 SUFFIX = ".json.gz"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
@@ -63,14 +64,21 @@ def load_site(sites_dir: Path, name: str, cls: type) -> CrossPageModel:
 
 
 def save_atomically(model: Any, path: Path) -> None:
-    """``model.save`` (a model file replaces the old one whole, ``grist.io.atomic``), and the
-    folder's entry flushed to disk too, so the new model survives a power cut."""
-    model.save(path)
-    directory = os.open(path.parent, os.O_RDONLY)
+    """``model.save`` into a temporary file beside ``path`` (a site model class may be anyone's,
+    its ``save`` writing in place), flushed to disk, renamed over it, the folder flushed too."""
+    temporary = temporary_beside(path, SUFFIX)
     try:
-        os.fsync(directory)
+        model.save(temporary)
+        with open(temporary, "rb") as handle:
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+        directory = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
     finally:
-        os.close(directory)
+        temporary.unlink(missing_ok=True)
 
 
 def update_site(sites_dir: Path, name: str, cls: type, page: RawPage) -> dict[str, Any]:
