@@ -174,3 +174,20 @@ def test_a_full_disk_stops_the_replay_with_a_message(tmp_path: Path, capsys) -> 
                  str(tmp_path / "out.jsonl"), "--quiet"]) == 1
     err = capsys.readouterr().err
     assert f"cannot write {tmp_path / 'out.jsonl'}: No space left on device" in err
+
+
+def test_temporaries_of_a_killed_run_are_removed_from_the_folders_written_again(
+        tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)
+    domain = tmp_path / "out" / "news.example"
+    domain.mkdir(parents=True)
+    left = domain / f".0123456789abcdef.json.{int(ended.stdout)}.0123456789ab.tmp"
+    left.write_text("half a page")
+    (tmp_path / "p.jsonl").write_text(record(1, None) + "\n")
+    assert main(["stream", "--replay", str(tmp_path / "p.jsonl"), "--out",
+                 str(tmp_path / "out"), "--quiet"]) == 0
+    assert [p.suffix for p in domain.iterdir()] == [".json"]

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import xxhash
 
 from grist.errors import StateError
-from grist.io.atomic import write_atomically
+from grist.io.atomic import remove_stale_temporaries, write_atomically
 from grist.io.sinks import short_name
 
 Position = tuple[str, int]
@@ -68,12 +68,15 @@ class JsonLinesSink:
 
 
 class FolderSink:
-    """One ``<domain>/<hash of the URL key>.json`` file per page; errors in ``errors.jsonl``."""
+    """One ``<domain>/<hash of the URL key>.json`` file per page; errors in ``errors.jsonl``.
+    The temporaries a killed run left in a domain's folder are removed the first time this run
+    writes there (``grist.io.atomic.remove_stale_temporaries``)."""
 
     def __init__(self, folder: str | Path, committed: int | None) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.errors = JsonLinesSink(self.folder / "errors.jsonl", committed)
+        self.entered: set[Path] = set()  # domain folders written into by this run
 
     @property
     def key(self) -> str:
@@ -84,8 +87,11 @@ class FolderSink:
             return self.errors.write(record)
         folder = short_name(record.get("domain") or "pages")
         target = self.folder / folder / f"{xxhash.xxh3_64_hexdigest(record['url_key'].encode())}.json"
-        target.parent.mkdir(parents=True, exist_ok=True)
         try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.parent not in self.entered:
+                remove_stale_temporaries(target.parent)
+                self.entered.add(target.parent)
             write_atomically(target, _line(record))
         except OSError as exc:
             raise StateError(f"cannot write {target}: {exc.strerror or exc}") from None
