@@ -68,11 +68,12 @@ def test_only_the_temporaries_of_dead_writers_are_removed(tmp_path: Path) -> Non
     dead = int(ended.stdout)
     stale = tmp_path / f".model.json.gz.{dead}.0123456789ab.tmp"
     suffixed = tmp_path / f".model.json.gz.{dead}.ba9876543210.tmp.json.gz"  # the service's
+    older = tmp_path / f".site.json.gz.{dead}.tmp.json.gz"  # the service's, before stop 50
     live = tmp_path / f".model.json.gz.{os.getpid()}.0123456789ab.tmp"
-    other = tmp_path / f".notes.{dead}.tmp"  # not one of ours
-    for path in (stale, suffixed, live, other):
+    other = tmp_path / f".notes.{dead}.txt"  # not one of ours
+    for path in (stale, suffixed, older, live, other):
         path.write_bytes(b"")
-    assert remove_stale_temporaries(tmp_path) == 2
+    assert remove_stale_temporaries(tmp_path) == 3
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name])
 
 

@@ -18,7 +18,8 @@ from pathlib import Path
 _NAME_ATTEMPTS = 100
 # Bytes of the final name kept in a temporary's name (a name has 255 bytes at most).
 _NAME_BYTES = 100
-_TEMPORARY = re.compile(r"\..*\.(\d+)\.[0-9a-f]{12}\.tmp(?:\.[^.]+)*", re.DOTALL)
+# A temporary's name; without the random part it is one the service wrote before stop 50.
+_TEMPORARY = re.compile(r"\..*\.(\d+)(?:\.[0-9a-f]{12})?\.tmp(?:\.[^.]+)*", re.DOTALL)
 
 
 def write_atomically(path: Path, data: bytes, temporary: Path | None = None) -> None:
