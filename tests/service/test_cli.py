@@ -80,6 +80,11 @@ def test_bad_settings_are_usage_errors(capsys, tmp_path: Path) -> None:
     assert "site model class 'no.such:Model' cannot be imported" in capsys.readouterr().err
     assert main(["inspect", "/no/such/page.html", "--no-browser"]) == 1
     assert "No such file or directory" in capsys.readouterr().err
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "a.html").write_text(ARTICLE, encoding="utf-8")
+    assert main(["inspect", str(tmp_path / "site"), "--no-browser"]) == 1  # a folder
+    assert f"{tmp_path / 'site'} holds several pages; grist inspect shows one page" in (
+        capsys.readouterr().err)
     (tmp_path / "taken").write_text("a file where the site folder would go")
     assert main(["serve", "--sites-dir", str(tmp_path / "taken" / "sites")]) == 1
     assert f"cannot use --sites-dir {tmp_path / 'taken' / 'sites'}" in capsys.readouterr().err

@@ -46,7 +46,9 @@ def _read(page: str) -> RawPage:
     the user asked for it on their own machine)."""
     sources, batch = expand([page])
     if batch:
-        raise GristError(f"{page}: grist inspect shows one page; give a file, a URL or -")
+        what = "stdin holds JSON lines" if page == "-" else f"{page} holds several pages"
+        raise GristError(f"{what}; grist inspect shows one page: give a file, a URL, or one "
+                         "page's HTML on stdin")
     found = next(sources[0].pages())
     if isinstance(found, Unreadable):
         raise GristError(f"{found.input}: {found.error}")
