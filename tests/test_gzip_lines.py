@@ -104,3 +104,27 @@ def test_a_bomb_comes_out_in_bounded_pieces() -> None:
 def test_data_that_is_not_gzip_is_damaged_from_its_first_byte() -> None:
     lines, error = read_all(b"plain text, not gzip\n")
     assert lines == [] and error is not None and "damaged" in str(error)
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+def test_a_line_past_the_cap_is_named_and_the_next_lines_still_read(tmp_path, compressed) -> None:
+    """A JSON-lines file with a 300 MB line held it whole (940 MB resident) before the page
+    behind it was refused by the size cap; a line past the cap is now read past in pieces."""
+    from grist.errors import LimitExceededError
+    from grist.io.sources import json_records, plain_lines
+
+    long_line = b'{"html": "' + b"x" * 5000 + b'"}\n'
+    lines = [b'{"html": "a"}\n', long_line, b'{"html": "b"}\n', long_line, b'{"html": "c"}']
+    data = b"".join(lines)
+    path = tmp_path / ("pages.jsonl.gz" if compressed else "pages.jsonl")
+    path.write_bytes(gzip.compress(data) if compressed else data)
+    records = list(json_records(str(path), cap=1000))
+    assert [label.rsplit(":", 1)[1] for label, _ in records] == ["1", "2", "3", "4", "5"]
+    assert [r["html"] for _, r in records if isinstance(r, dict)] == ["a", "b", "c"]
+    for _, error in (records[1], records[3]):
+        assert isinstance(error, LimitExceededError) and "longer than" in str(error)
+    ends_long = b'{"html": "a"}\n' + long_line.rstrip(b"\n")  # the file ends inside it
+    assert list(plain_lines(io.BytesIO(ends_long), 1000)) == [b'{"html": "a"}\n', None]
+    assert list(gzip_lines(io.BytesIO(gzip.compress(ends_long)), 1000)) == [
+        b'{"html": "a"}\n', None]
+    assert list(gzip_lines(io.BytesIO(gzip.compress(data)))) == lines  # no cap: every line

@@ -145,19 +145,39 @@ def _up_to_damage(inflater: Any, data: bytes) -> Iterator[bytes]:
         start += step
 
 
-def gzip_lines(handle: BinaryIO) -> Iterator[bytes]:
+def gzip_lines(handle: BinaryIO, cap: int | None = None) -> Iterator[bytes | None]:
     """The whole lines of gzip-compressed text, each with its ``\\n``; a last line cut off by
-    damage is not given (CorruptInputError follows the lines before it)."""
+    damage is not given (CorruptInputError follows the lines before it). With a ``cap``, a line
+    longer than ``cap`` bytes is None, and no more than ``cap`` bytes of it are held."""
     parts: list[bytes] = []
+    size, too_long = 0, False
     for chunk in gzip_chunks(handle):
         start = 0
         while (end := chunk.find(b"\n", start)) >= 0:
             parts.append(chunk[start:end + 1])
-            yield b"".join(parts)
-            parts, start = [], end + 1
+            size += end + 1 - start
+            yield None if too_long or (cap is not None and size > cap) else b"".join(parts)
+            parts, start, size, too_long = [], end + 1, 0, False
         parts.append(chunk[start:])
-    if any(parts):
+        size += len(chunk) - start
+        if cap is not None and size > cap:  # (the rest of the line is dropped as it comes)
+            parts, size, too_long = [], 0, True
+    if too_long:
+        yield None
+    elif any(parts):
         yield b"".join(parts)
+
+
+def plain_lines(handle: BinaryIO, cap: int) -> Iterator[bytes | None]:
+    """The lines of a file, each with its ``\\n`` (the last one may lack it); a line longer than
+    ``cap`` bytes is None, read past without holding more than ``cap`` bytes of it."""
+    while line := handle.readline(cap + 1):
+        if len(line) <= cap:
+            yield line
+            continue
+        while not line.endswith(b"\n") and (line := handle.readline(cap + 1)):
+            pass
+        yield None
 
 
 def cut_off(location: str, lines: int, exc: GristError) -> tuple[str, DatasetError]:
@@ -204,12 +224,22 @@ def is_json_lines(path: str | Path) -> bool:
     return name.endswith(JSON_LINES_SUFFIXES)
 
 
-def json_records(location: str) -> Iterator[tuple[str, dict[str, Any] | GristError]]:
+def line_cap(limits: Limits) -> int:
+    """The longest JSON line read: one holding a page at the size cap with every character
+    escaped (``\\u0000`` is 6 bytes for 1), and room for the other fields."""
+    return 6 * limits.max_bytes + (1 << 20)
+
+
+def json_records(location: str, cap: int | None = None
+                 ) -> Iterator[tuple[str, dict[str, Any] | GristError]]:
     """``(label, record)`` for every non-empty line of a JSON-lines file (``-``: stdin, gzip
     sniffed), the label being ``FILE:LINE`` (``<stdin>:LINE``); a line that is not a JSON
     object gives a DatasetError in its place, and so does the rest of a file that cannot be read
     to its end (a cut-off or corrupt .gz: the lines before it are given, and the caller goes on
-    with its other inputs). A file that cannot be opened at all raises DatasetError."""
+    with its other inputs). A file that cannot be opened at all raises DatasetError. A line
+    longer than ``cap`` bytes (default: ``line_cap`` of the default Limits) is a
+    LimitExceededError, read past in pieces of at most ``cap`` bytes."""
+    cap = cap or line_cap(Limits())
     if location == "-":
         handle: Any = getattr(sys.stdin, "buffer", sys.stdin)
         gzipped = _stdin_head().startswith(_GZIP)
@@ -219,14 +249,17 @@ def json_records(location: str) -> Iterator[tuple[str, dict[str, Any] | GristErr
         except OSError as exc:
             raise DatasetError(f"cannot read {location}: {exc.strerror or exc}") from None
         gzipped = Path(location).suffix == ".gz"
-    lines = gzip_lines(handle) if gzipped else handle
+    lines = gzip_lines(handle, cap) if gzipped else plain_lines(handle, cap)
     name = "<stdin>" if location == "-" else location
     number = 0
     try:
         for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            yield f"{name}:{number}", json_object(line)
+            if line is None:
+                yield f"{name}:{number}", LimitExceededError(
+                    f"the line is longer than {cap / 1048576:.0f} MiB, more than a page under "
+                    "the size cap needs (Limits.max_bytes)")
+            elif line.strip():
+                yield f"{name}:{number}", json_object(line)
     except (OSError, CorruptInputError) as exc:  # a truncated or corrupt .gz, a failing disk
         yield cut_off(name, number, exc if isinstance(exc, GristError) else
                       CorruptInputError(exc.strerror or str(exc)))
@@ -316,7 +349,7 @@ class Source:
         """The input's pages (one, or one per JSON line), each a RawPage or an Unreadable."""
         limits = limits or Limits()
         if self.kind == "jsonl":
-            for label, record in json_records(self.location):
+            for label, record in json_records(self.location, line_cap(limits)):
                 if isinstance(record, GristError):
                     yield Unreadable(label, record)
                 else:
