@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -22,9 +23,9 @@ from grist.stream.store import SqliteStore
 ARTICLES = 30
 
 
-def command(site: Site, tmp_path: Path) -> list[str]:
+def command(site: Site, tmp_path: Path, out: str = "out.jsonl") -> list[str]:
     return [sys.executable, "-m", "grist", "stream", "--feeds", str(tmp_path / "feeds.txt"),
-            "--state", str(tmp_path / "state.db"), "--out", str(tmp_path / "out.jsonl"),
+            "--state", str(tmp_path / "state.db"), "--out", str(tmp_path / out),
             "--once", "--quiet", "--host-delay", "0", "--host-concurrency", "3",
             "--timeout", "5"]
 
@@ -33,12 +34,13 @@ def lines(path: Path) -> int:
     return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
-def kill_after(cmd: list[str], out: Path, at_least: int, extra: float) -> int:
-    """Start the pipeline, SIGKILL it ``extra`` seconds after ``at_least`` output lines exist;
-    returns the exit code (-9 when it was killed, 0 when it finished first)."""
+def kill_after(cmd: list[str], written: Callable[[], int], at_least: int, extra: float) -> int:
+    """Start the pipeline, SIGKILL it ``extra`` seconds after ``written()`` (records in the
+    output) reaches ``at_least``; returns the exit code (-9 when it was killed, 0 when it
+    finished first)."""
     process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
-    while process.poll() is None and lines(out) < at_least and time.monotonic() < deadline:
+    while process.poll() is None and written() < at_least and time.monotonic() < deadline:
         time.sleep(0.005)
     time.sleep(extra)
     if process.poll() is None:
@@ -59,7 +61,7 @@ def test_kill_9_at_any_moment_loses_nothing_and_duplicates_nothing(
     rng = random.Random(11)
     kills = 0
     for target in (3, 9, 16, 22):
-        if kill_after(cmd, out, target, rng.uniform(0, 0.05)) == -signal.SIGKILL:
+        if kill_after(cmd, lambda: lines(out), target, rng.uniform(0, 0.05)) == -signal.SIGKILL:
             kills += 1
     assert kills >= 3  # the pipeline really was killed mid-run
     finished = subprocess.run(cmd, capture_output=True, timeout=120)
@@ -91,6 +93,32 @@ def test_kill_9_at_any_moment_loses_nothing_and_duplicates_nothing(
         assert mine.root.docs == theirs.root.docs == ARTICLES
         probe = np.concatenate([r.hashes for r in theirs.docs.values()])
         assert (mine.root.counts.get(probe) == theirs.root.counts.get(probe)).all()
+
+
+def test_kill_9_with_a_folder_output_leaves_each_page_once_and_no_half_file(
+        site: Site, tmp_path: Path) -> None:
+    """``--out DIR`` writes a file per page through a temporary renamed into place: after kills
+    at any moment and a rerun, every article is one whole file, and the temporaries a kill left
+    in a domain's folder are gone once a later run writes there."""
+    b = site.base
+    site.items["a.xml"] = [(f"Story {n}", f"{b}/articles/{n}.html", f"d{n}")
+                           for n in range(1, ARTICLES + 1)]
+    (tmp_path / "feeds.txt").write_text(f"{b}/feeds/a.xml\n")
+    cmd, out = command(site, tmp_path, "pages"), tmp_path / "pages"
+
+    def pages() -> int:
+        return sum(1 for _ in out.glob("*/*.json")) if out.exists() else 0
+
+    rng = random.Random(5)
+    kills = sum(kill_after(cmd, pages, target, rng.uniform(0, 0.05)) == -signal.SIGKILL
+                for target in (4, 11, 19))
+    assert kills >= 2
+    finished = subprocess.run(cmd, capture_output=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr.decode()
+    records = [json.loads(path.read_text()) for path in out.glob("*/*.json")]
+    keys = [r["url_key"] for r in records]
+    assert len(keys) == len(set(keys)) == ARTICLES and all("error" not in r for r in records)
+    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
 
 
 def test_the_continuous_stream_polls_again_and_stops_cleanly_on_sigterm(
