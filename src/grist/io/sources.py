@@ -15,8 +15,9 @@ import io
 import re
 import sys
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -34,6 +35,7 @@ _GZIP = b"\x1f\x8b"
 _SNIFF_BYTES = 4096
 _GZIP_READ = 1 << 16  # compressed bytes read at a time
 _GZIP_OUT = 1 << 20  # at most this much decompressed per call (a small bomb stays small)
+_READ_BYTES = 1 << 20  # bytes of a plain file read at a time when splitting it into lines
 _GZIP_SALVAGE = 256  # compressed bytes fed at a time when finding where damage starts
 # Tags whose presence near the start of a file says it is an HTML page (or a fragment of one).
 _HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body", b"<title", b"<meta", b"<div",
@@ -146,12 +148,23 @@ def _up_to_damage(inflater: Any, data: bytes) -> Iterator[bytes]:
 
 
 def gzip_lines(handle: BinaryIO, cap: int | None = None) -> Iterator[bytes | None]:
-    """The whole lines of gzip-compressed text, each with its ``\\n``; a last line cut off by
-    damage is not given (CorruptInputError follows the lines before it). With a ``cap``, a line
-    longer than ``cap`` bytes is None, and no more than ``cap`` bytes of it are held."""
+    """The whole lines of gzip-compressed text (``split_lines``); a last line cut off by damage
+    is not given (CorruptInputError follows the lines before it)."""
+    return split_lines(gzip_chunks(handle), cap)
+
+
+def plain_lines(handle: BinaryIO, cap: int | None = None) -> Iterator[bytes | None]:
+    """The lines of a file (``split_lines``), read a MiB at a time."""
+    return split_lines(iter(partial(handle.read, _READ_BYTES), b""), cap)
+
+
+def split_lines(chunks: Iterable[bytes], cap: int | None = None) -> Iterator[bytes | None]:
+    """The lines of text given in ``chunks``, each with its ``\\n`` (the last one may lack
+    it). With a ``cap``, a line longer than ``cap`` bytes is None, and no more than ``cap``
+    bytes of it are held: its pieces are dropped as they come."""
     parts: list[bytes] = []
     size, too_long = 0, False
-    for chunk in gzip_chunks(handle):
+    for chunk in chunks:
         start = 0
         while (end := chunk.find(b"\n", start)) >= 0:
             parts.append(chunk[start:end + 1])
@@ -160,24 +173,12 @@ def gzip_lines(handle: BinaryIO, cap: int | None = None) -> Iterator[bytes | Non
             parts, start, size, too_long = [], end + 1, 0, False
         parts.append(chunk[start:])
         size += len(chunk) - start
-        if cap is not None and size > cap:  # (the rest of the line is dropped as it comes)
+        if cap is not None and size > cap:
             parts, size, too_long = [], 0, True
     if too_long:
         yield None
     elif any(parts):
         yield b"".join(parts)
-
-
-def plain_lines(handle: BinaryIO, cap: int) -> Iterator[bytes | None]:
-    """The lines of a file, each with its ``\\n`` (the last one may lack it); a line longer than
-    ``cap`` bytes is None, read past without holding more than ``cap`` bytes of it."""
-    while line := handle.readline(cap + 1):
-        if len(line) <= cap:
-            yield line
-            continue
-        while not line.endswith(b"\n") and (line := handle.readline(cap + 1)):
-            pass
-        yield None
 
 
 def cut_off(location: str, lines: int, exc: GristError) -> tuple[str, DatasetError]:
@@ -240,8 +241,9 @@ def json_records(location: str, cap: int | None = None
     longer than ``cap`` bytes (default: ``line_cap`` of the default Limits) is a
     LimitExceededError, read past in pieces of at most ``cap`` bytes."""
     cap = cap or line_cap(Limits())
-    if location == "-":
-        handle: Any = getattr(sys.stdin, "buffer", sys.stdin)
+    if location == "-":  # (a stdin of text alone, as tests make, is read whole)
+        handle: Any = getattr(sys.stdin, "buffer", None) or io.BytesIO(
+            sys.stdin.read().encode("utf-8", "surrogateescape"))
         gzipped = _stdin_head().startswith(_GZIP)
     else:
         try:

@@ -22,7 +22,7 @@ from urllib.parse import urljoin
 
 from grist.errors import ConfigError, FeedError
 from grist.html.load import without_surrogates
-from grist.io.dates import iso_date, epoch_seconds
+from grist.io.dates import epoch_seconds, iso_date
 from grist.io.json_text import loads
 from grist.stream.hashing import DEFAULT_HASH, title_hash
 from grist.stream.urlkey import domain_of, normalise_url
