@@ -185,17 +185,16 @@ def run(args: argparse.Namespace) -> int:
     if any(is_warc(item) for item in inputs):  # a crawl: the batch executor reads WARC
         return _run_parallel(args, inputs, expand([i for i in inputs if not is_warc(i)])[0]
                              if not all(is_warc(i) for i in inputs) else [])
-    if args.jobs and args.jobs > 1 and site is None:
-        sources, batch = expand(inputs)
-        if batch and all(s.location != "-" for s in sources):  # (stdin is read here)
-            return _run_parallel(args, inputs, sources)
+    sources, batch = _sources(args, inputs)  # (once: a folder is walked, stdin looked at)
+    if args.jobs and args.jobs > 1 and site is None and batch and all(
+            s.location != "-" for s in sources):  # (stdin is read here)
+        return _run_parallel(args, inputs, sources)
     extractor = Extractor(
         method=args.method,
         config=method_config(args.method, args.model),
         limits=Limits(time_budget=args.time_budget),
         **{option: True for option in output_options(args)},
     )
-    sources, batch = _sources(args, inputs)
     if args.out is not None:
         try:
             args.out.mkdir(parents=True, exist_ok=True)
