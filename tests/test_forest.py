@@ -245,9 +245,14 @@ def test_version_says_which_walk_runs(monkeypatch, capsys):
 
     with pytest.raises(SystemExit):
         cli.main(["--version"])
-    assert "(compiled tree walk; compiled page scans)" in capsys.readouterr().out
+    assert "(compiled segmenter; compiled tree walk; compiled page scans)" in (
+        capsys.readouterr().out)
     monkeypatch.setattr(forest_module, "_treewalk", None)  # as an install without a compiler
     assert "NumPy tree walk" in cli.version()
+    import grist.segment.blocks as blocks
+
+    monkeypatch.setattr(blocks, "_walk", None)
+    assert "Python segmenter" in cli.version()
     import grist.html.structure as structure
 
     monkeypatch.setattr(structure, "_scan", None)

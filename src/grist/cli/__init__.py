@@ -28,17 +28,20 @@ _OUTPUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # a full disk under st
 
 
 def version() -> str:
-    """What ``grist --version`` prints: the version, and whether ``auto``'s trees are walked and
-    pages scanned by the compiled extensions (an install without a C compiler falls back to
-    NumPy and regexes: same results, slower)."""
+    """What ``grist --version`` prints: the version, and whether pages are segmented, ``auto``'s
+    trees walked and pages scanned by the compiled extensions (an install without a C compiler
+    falls back to Python, NumPy and regexes: same results, slower)."""
     from grist.classify.forest import compiled_walk
     from grist.html.structure import compiled_scans
+    from grist.segment.blocks import compiled_segmenter
 
+    segmenter = "compiled segmenter" if compiled_segmenter() else (
+        "Python segmenter: built without a C compiler, every method runs slower")
     walk = "compiled tree walk" if compiled_walk() else (
         "NumPy tree walk: built without a C compiler, auto runs about 15% slower")
     scans = "compiled page scans" if compiled_scans() else (
         "regex page scans: built without a C compiler, large pages take longer")
-    return f"grist {__version__} ({walk}; {scans})"
+    return f"grist {__version__} ({segmenter}; {walk}; {scans})"
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:

@@ -19,11 +19,18 @@ from typing import Any
 
 from grist.document import Block, Document
 from grist.errors import GristError, LimitExceededError
+from grist.features.chars import IDEOGRAPHS
 from grist.limits import Budget
-from grist.segment.context import ENTER, LEAVE
-from grist.segment.elements import NEAREST_CLASSES, Elements, describe
-from grist.segment.inline import CLOSE, OPEN, Mark
-from grist.whitespace import collapse_spaces, count_tokens
+from grist.segment.context import ENTER, HANDLER_CODES, HEADINGS, LEAVE, new_table
+from grist.segment.elements import NEAREST_CLASSES, OTHER_ATTRIBUTES, Elements, describe
+from grist.segment.inline import CLOSE, INLINE_KINDS, MAX_OPEN_INLINE, OPEN, Mark
+from grist.segment.inline import code_language
+from grist.whitespace import HUGE_TEXT, collapse_spaces, count_tokens
+
+try:  # the walk in C (setup.py builds it when a compiler is there; same blocks either way)
+    from grist.segment import _walk
+except ImportError:  # pragma: no cover - an install without a C compiler
+    _walk = None
 
 # Seed 000 §4.1.1, verbatim.
 PAPER_BLOCK_TAGS = frozenset((
@@ -247,6 +254,43 @@ def _tag_plan(tag: str | None, config: SegmentConfig) -> _Tag:
     return tag, tag in config.block_tags, recorded, ENTER.get(tag), LEAVE.get(tag)
 
 
+# _tag_plan() as the compiled walk reads it, per SegmentConfig like _KNOWN_PLANS.
+_KNOWN_WALK_PLANS: dict[SegmentConfig, dict[int | str | None, tuple]] = {}
+_PLAN_KINDS = {_TEXT_NODE: 0, _SKIPPED: 1, _LINE_BREAK: 2}
+
+
+def walk_plan(tag: str | None, config: SegmentConfig) -> tuple:
+    """``_tag_plan`` for ``grist.segment._walk``: (kind: 0 text, 1 skipped, 2 ``br``, 3 an
+    element; tag; splits blocks; recorded; enter and leave handler codes (``HANDLER_CODES``);
+    the span kind or heading level the handler needs; whether the tag is ``th``, ``caption``
+    or ``code``, which their handlers tell apart)."""
+    plan = _tag_plan(tag, config)
+    name, is_block, recorded, enter, leave = plan
+    detail = INLINE_KINDS.get(name) or HEADINGS.get(name)
+    return (_PLAN_KINDS.get(plan, 3), name, is_block, recorded, HANDLER_CODES[enter],
+            HANDLER_CODES[leave], detail, name in ("th", "caption", "code"))
+
+
+def _compiled_walk(root: Any, config: SegmentConfig, budget: Budget | None,
+                   table: Elements) -> list[Block]:
+    """The walk of ``segment_elements`` in C (``grist.segment._walk``), filling ``table``."""
+    known = _KNOWN_WALK_PLANS.setdefault(config, {})
+    return _walk.walk(
+        root, known.copy(), known, lambda tag: walk_plan(tag, config),
+        _FOREIGN <= config.skip_tags, config.keep_classes, config.min_br_run,
+        budget.max_blocks if budget is not None and budget.max_blocks is not None else -1,
+        budget, table.rows, table.end,
+        (NEAREST_CLASSES, PATH_DEPTH, MAX_OPEN_INLINE, HUGE_TEXT, _CHECK_EVERY,
+         min(start for start, _ in IDEOGRAPHS)),
+        (Block, describe, OTHER_ATTRIBUTES, code_language, new_table, collapse_spaces,
+         count_tokens, LimitExceededError))
+
+
+def compiled_segmenter() -> bool:
+    """Whether pages are walked by the C extension (else by the Python walk: same blocks, slower)."""
+    return _walk is not None
+
+
 def segment(doc: Document, config: SegmentConfig | None = None,
             budget: Budget | None = None) -> list[Block]:
     """Return the page's atomic text blocks in document order (requires ``doc.dom``).
@@ -270,6 +314,8 @@ def segment_elements(doc: Document, config: SegmentConfig | None = None,
     table = Elements()
     if root is None or _tag_plan(root.tag, config) in (_TEXT_NODE, _SKIPPED, _LINE_BREAK):
         return [], table
+    if _walk is not None:
+        return _compiled_walk(root, config, budget, table), table
     # Iterative walk in document order from node to node (first child, else next sibling, else
     # the next sibling of the nearest open element that has one), the open elements on a stack.
     node = root

@@ -111,11 +111,16 @@ def _leave_quote(b: _BlockBuilder, o: _Open, tag: str) -> None:
     o.quotes -= 1
 
 
+def new_table(table_id: int, node) -> TableInfo:
+    """What a ``<table>`` element says of itself when it opens: its ``role`` and ``summary``."""
+    attrs = node.attributes
+    return TableInfo(table_id, role=(attrs.get("role") or "").lower(),
+                     summary=bool(attrs.get("summary")))
+
+
 def _enter_table(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
     b.table_count += 1
-    attrs = node.attributes
-    info = TableInfo(b.table_count, role=(attrs.get("role") or "").lower(),
-                     summary=bool(attrs.get("summary")))
+    info = new_table(b.table_count, node)
     if o.tables:
         o.tables[-1][3].nested = True
     o.tables.append([b.table_count, -1, -1, info])
@@ -170,4 +175,13 @@ LEAVE = {
     **{tag: _leave_heading for tag in HEADINGS},
     "a": _leave_link, "pre": _leave_pre, "ul": _leave_list, "ol": _leave_list,
     "blockquote": _leave_quote, "table": _leave_table,
+}
+
+# The handlers as the compiled walk (``grist.segment._walk``) numbers them: it runs the same
+# steps in C for the tag whose handler is given here.
+HANDLER_CODES = {
+    None: 0, _enter_region: 1, _leave_region: 1, _enter_link: 2, _leave_link: 2, _enter_inline: 3,
+    _leave_inline: 3, _enter_image: 4, _enter_pre: 5, _leave_pre: 5, _enter_heading: 6,
+    _leave_heading: 6, _enter_list: 7, _leave_list: 7, _enter_quote: 8, _leave_quote: 8,
+    _enter_table: 9, _leave_table: 9, _enter_row: 10, _enter_cell: 11, _enter_table_part: 12,
 }

@@ -24,7 +24,7 @@ NEAREST_CLASSES = 4
 WORD_ATTRIBUTES = ("itemprop", "role", "data-testid", "data-component")
 _HIDING_STYLE = ("display:none", "visibility:hidden")
 # The attributes besides id and class that ``describe`` reads: most elements have none of them.
-_OTHERS = frozenset((*WORD_ATTRIBUTES, "hidden", "aria-hidden", "style"))
+OTHER_ATTRIBUTES = frozenset((*WORD_ATTRIBUTES, "hidden", "aria-hidden", "style"))
 
 
 def describe(attrs: dict[str, str | None]) -> tuple[str, bool]:
@@ -37,7 +37,7 @@ def describe(attrs: dict[str, str | None]) -> tuple[str, bool]:
     """
     name, cls = attrs.get("id"), attrs.get("class")
     words = f"{name} {cls}" if name and cls else name or cls or ""
-    if _OTHERS.isdisjoint(attrs):
+    if OTHER_ATTRIBUTES.isdisjoint(attrs):
         return words, False
     extra = list(filter(None, map(attrs.get, WORD_ATTRIBUTES)))
     if extra:

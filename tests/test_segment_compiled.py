@@ -1,0 +1,134 @@
+"""The compiled walk (``grist.segment._walk``) makes what the Python walk makes: every field of
+every block, its marks and inline spans, its table, and the element table, on pages written to
+reach each of its branches, under several segmenter configurations."""
+
+import dataclasses
+
+import pytest
+
+import grist.segment.blocks as blocks_module
+from grist.errors import ExtractionTimeout, LimitExceededError
+from grist.html.load import load_document
+from grist.html.parse import parse_document
+from grist.limits import Budget
+from grist.segment.blocks import DEFAULT_SKIP_TAGS, PATH_DEPTH, SegmentConfig, segment_elements
+from grist.segment.inline import MAX_OPEN_INLINE
+
+PAGES = {
+    "article": """<html><head><title>T</title></head><body>
+        <nav id="top" class="menu"><ul><li><a href="/a">Home</a></li><li><a href="/b">News</a>
+        </li></ul></nav><main role="main"><article itemprop="articleBody" class="post">
+        <h1 class="title">A headline</h1><p class="byline">By <a href="/w">Writer</a> on
+        <time>Monday</time></p><p>First <em>paragraph</em> with <strong>strong <i>nested</i>
+        </strong> words and <code>x = 1</code>, <del>gone</del>, <kbd>K</kbd>.</p>
+        <figure><img src="/i.jpg" alt="An  image"><figcaption>Caption</figcaption></figure>
+        <p>Lazy <img data-src="/lazy.png" src="data:x"> image and<br>one break, then<br><br>
+        two.</p><blockquote><p>Quoted <blockquote>twice</blockquote></p></blockquote>
+        <ol><li>one<ul><li>inner</li></ul></li><li>two</li></ol></article></main>
+        <div hidden>hidden copy</div><div aria-hidden="true">aria</div>
+        <div style="display: none">styled</div><div style="color:red">shown</div>
+        <div data-testid="related" data-component="teaser" id="r" class="rail">Related</div>
+        <footer class="site-footer">© 2026 <a href="/c">café\u00a0menu — “quoted”\u2003x</a>
+        </footer></body></html>""",
+    "tables": """<html><body><table role="Presentation" summary="s"><caption>Cap</caption>
+        <thead><tr><th>H1</th><th>H2</th></tr></thead><tbody><tr><td>a</td><td>b
+        <table><tr><td>inner</td></tr></table></td><td>c</td></tr></tbody>
+        <tfoot><tr><td>f</td></tr></tfoot></table><table><colgroup><col></colgroup>
+        <tr><td>lone</td></tr></table><tr><td>stray</td></tr></body></html>""",
+    "code": """<html><body><pre class="language-Python"><code>def f():
+    return 1</code>
+<span class="hljs-comment"># c</span> <a href="/x">link in pre</a> <em>em</em><br>line</pre>
+        <pre data-lang="js"><code>y</code><code class="lang-ts">let x</code></pre>
+        <pre><code class="lang-ts">let z</code></pre>
+        <p>after <code class="language-c">int</code> pre</p>
+        <pre>
+
+  indented
+</pre></body></html>""",
+    "whitespace": """<html><body><p>\u200d</p><p>\u00ad\ufeff</p><p>\ue000</p><p> \t\n</p>
+        <div>text <b> </b> more<span>\u3000ideo\u3000</span></div>
+        <a href="/z">\u4e2d\u6587\u94fe\u63a5 \u548c words</a><p>x<br>y<br><br><br>z</p>
+        <div><a href="/1">one</a><a href="/2"> two </a></div><!-- comment --><p>ok</p>
+        <svg><text>drawn</text></svg><math><mi>x</mi></math><script>no()</script>
+        <template><p>inert</p></template><noscript>enable js</noscript></body></html>""",
+    "inline-depth": "<html><body><p>" + "<em>" * (MAX_OPEN_INLINE + 5) + "deep"
+    + "</em>" * (MAX_OPEN_INLINE + 5) + "<div>split</div>after</p><p>"
+    + "<b><a href='/q'>carried<div>across</div>blocks</a></b></p></body></html>",
+    "path-depth": "<html><body>" + "<div class='d'>" * (PATH_DEPTH + 20) + "deep text"
+    + "</div>" * (PATH_DEPTH + 20) + "<p>shallow</p></body></html>",
+    "made-up tags": """<html><body><x-card class="c"><my-title>Own tag</my-title>
+        <foo:bar>ns</foo:bar></x-card><svg><clipPath id="c"></clipPath></svg>
+        <h2>Heading <span>two</span></h2><h6>six</h6><center>old</center>
+        <details><summary>More</summary><p>hidden detail</p></details></body></html>""",
+    "no body": "plain text only",
+}
+CONFIGS = {
+    "default": SegmentConfig(),
+    "no classes": SegmentConfig(keep_classes=False),
+    "svg walked": SegmentConfig(skip_tags=DEFAULT_SKIP_TAGS - {"svg", "math"}),
+    "one br": SegmentConfig(min_br_run=1, block_tags=frozenset(("p", "div"))),
+}
+
+
+def walked(html: str, config: SegmentConfig, budget: Budget | None = None):
+    """Everything segmentation made of a page, in comparable form (nodes by their tags)."""
+    blocks, elements = segment_elements(parse_document(load_document(html)), config, budget)
+    made = []
+    for block in blocks:
+        fields = {f.name: getattr(block, f.name) for f in dataclasses.fields(block)
+                  if f.name not in ("marks", "table")}
+        marks = None if block.marks is None else (
+            list(block.marks[0]),
+            [(at, kind, node.tag if node is not None else None, op)
+             for at, kind, node, op in block.marks[1]])
+        table = None if block.table is None else dataclasses.astuple(block.table)
+        made.append((fields, marks, table, block.inline))
+    return made, elements.rows, elements.end
+
+
+def test_the_compiled_walk_is_built():
+    from grist.segment import _walk
+
+    assert blocks_module._walk is _walk
+
+
+@pytest.mark.parametrize("config", CONFIGS.values(), ids=CONFIGS.keys())
+@pytest.mark.parametrize("html", PAGES.values(), ids=PAGES.keys())
+def test_both_walks_make_the_same(html, config, monkeypatch):
+    compiled = walked(html, config)
+    monkeypatch.setattr(blocks_module, "_walk", None)
+    assert walked(html, config) == compiled
+    assert compiled[0] or html == PAGES["no body"]  # (the comparison is of something)
+
+
+def test_the_pages_reach_the_walks_branches():
+    made, rows, _ = walked(PAGES["article"] + PAGES["tables"], CONFIGS["default"])
+    kinds = {mark[1] for _, marks, _, _ in made if marks for mark in marks[1]}
+    assert {"link", "image", "em", "strong", "code", "del"} <= kinds
+    assert any(row[4] for row in rows)  # hidden elements
+    made, _, _ = walked(PAGES["tables"], CONFIGS["default"])
+    tables = {table for _, _, table, _ in made if table}
+    assert any(t[4] and t[5] and t[7] == "presentation" and t[8] for t in tables)  # head, caption
+    assert any(t[6] for t in tables)  # nested
+    made, _, _ = walked(PAGES["code"], CONFIGS["default"])
+    assert {"python", "js", "ts"} <= {fields["code_language"] for fields, *_ in made}
+
+
+@pytest.fixture(params=["compiled", "python"])
+def either_walk(request, monkeypatch):
+    """Segment with each walk in turn."""
+    if request.param == "python":
+        monkeypatch.setattr(blocks_module, "_walk", None)
+
+
+def test_the_block_cap_stops_either_walk_with_the_same_error(either_walk):
+    html = "<html><body>" + "<p>block</p>" * 50 + "</body></html>"
+    with pytest.raises(LimitExceededError, match="more than 10 text blocks"):
+        walked(html, CONFIGS["default"], Budget(60, max_blocks=10))
+    assert len(walked(html, CONFIGS["default"], Budget(60, max_blocks=50))[0]) == 50
+
+
+def test_the_time_budget_is_checked_during_either_walk(either_walk):
+    html = "<html><body>" + "<span>x</span>" * 5000 + "</body></html>"
+    with pytest.raises(ExtractionTimeout, match="during segmentation"):
+        walked(html, CONFIGS["default"], Budget(-1))
