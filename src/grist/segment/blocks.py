@@ -9,6 +9,10 @@ The traversal is iterative: no recursion limit on deeply nested pages.
 Each block records in ``info["text_nodes"]`` the ordinals of its first and last visible text node
 among the text nodes the walk visits (document order, skipped subtrees not counted), so a tool
 walking the same parse (the service's inspector) can find the block on the page.
+
+The walk runs in C when ``grist.segment._walk`` was built (``_compiled_walk``), with the same
+steps as the Python walk below, which stays the fallback and the reference the tests hold the C
+walk to (``docs/decisions.md``, "The segmenter's walk in C").
 """
 
 from __future__ import annotations
