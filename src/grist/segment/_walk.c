@@ -961,7 +961,7 @@ static const char *walk_doc =
     "class, code_language, a TableInfo maker, collapse_spaces, count_tokens, the\n"
     "too-many-blocks error).";
 
-static PyObject *walk(PyObject *module, PyObject *args)
+static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
 {
     Walk w;
     memset(&w, 0, sizeof w);
@@ -999,6 +999,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_walk", "Compiled walk of grist.segment.blocks.", -1, methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__walk(void)
