@@ -33,6 +33,21 @@ def folder(tmp_path: Path) -> Path:
     return root
 
 
+def test_a_folders_files_that_are_not_pages_are_named_and_counted(folder, capsys):
+    (folder / "logo.html").write_bytes(bytes(range(256)) * 8)
+    (folder / "blank.html").write_text("")
+    pages = len(list(folder.glob("*.html"))) - 2
+    code, out, err = run(capsys, "templates", str(folder), "--quiet")
+    assert code == 0 and "cluster 0" in out
+    assert f"grist templates: {pages} pages, {pages} results, 0 errors, 2 other files skipped" in err
+    code, out, err = run(capsys, "templates", str(folder))
+    assert "grist: skipped: " + str(folder / "blank.html") + ": empty file" in err
+    (folder / "only").mkdir()
+    (folder / "only" / "blank.html").write_text("")
+    code, out, err = run(capsys, "templates", str(folder / "only"))
+    assert code == 0 and out == "" and "0 pages, 0 results, 0 errors, 1 other file skipped" in err
+
+
 @pytest.fixture
 def jsonl(tmp_path: Path) -> Path:
     path = tmp_path / "pages.jsonl"

@@ -47,6 +47,20 @@ def test_dedup_folder_documents(tmp_path, capsys):
     assert "1 near-duplicate in 1 group," in err
 
 
+def test_dedup_names_and_counts_the_folders_files_that_are_not_pages(tmp_path, capsys):
+    (tmp_path / "a.html").write_text(_page(STORY))
+    (tmp_path / "logo.html").write_bytes(bytes(range(256)) * 8)
+    (tmp_path / "blank.html").write_text("")
+    assert main(["dedup", str(tmp_path), "--method", "tagscore"]) == 0
+    err = capsys.readouterr().err
+    assert "grist: skipped: " + str(tmp_path / "blank.html") + ": empty file" in err
+    assert str(tmp_path / "logo.html") + ": not HTML" in err
+    assert "1 page read" in err and "2 other files skipped" in err
+    assert main(["dedup", str(tmp_path), "--method", "tagscore", "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "grist: skipped" not in err and "2 other files skipped" in err
+
+
 def test_dedup_jsonl_blocks_and_saved_index(tmp_path, capsys):
     data = tmp_path / "pages.jsonl"
     records = [

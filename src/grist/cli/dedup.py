@@ -79,7 +79,8 @@ def _texts(result: Result, level: str) -> list[str]:
     return [result.text] if level == "document" else [b.text for b in result.content_blocks]
 
 
-def _items(source: str, level: str, extractor: Extractor, errors: list[str]) -> Iterator[Item]:
+def _items(source: str, level: str, extractor: Extractor, errors: list[str],
+           others: list[str]) -> Iterator[Item]:
     """(key, texts) for every page of one input; a page that fails is logged and skipped."""
     if source == "-" or is_json_lines(source):
         for label, record in json_records(source):
@@ -95,6 +96,7 @@ def _items(source: str, level: str, extractor: Extractor, errors: list[str]) -> 
     for page_source in sources:
         for page in page_source.pages(extractor.limits):
             if isinstance(page, Skipped):
+                others.append(f"{page.input}: {page.reason}")
                 continue
             try:
                 if isinstance(page, Unreadable):
@@ -129,10 +131,11 @@ def run(args: argparse.Namespace) -> int:
     finder, index = _finder(args)
     extractor = Extractor(method=args.method)
     errors: list[str] = []
+    others: list[str] = []  # files of a folder that are not HTML pages
     texts = short = pages = 0
     bar = progress(quiet=args.quiet, desc="dedup", unit="page")
     for source in args.inputs:
-        for key, parts in _items(source, args.level, extractor, errors):
+        for key, parts in _items(source, args.level, extractor, errors, others):
             bar.update()
             pages += 1
             for number, text in enumerate(parts):
@@ -157,9 +160,14 @@ def run(args: argparse.Namespace) -> int:
                              f"{exc.strerror or exc}") from None
     for message in errors:
         print(f"grist: skipped {message}", file=sys.stderr)
+    if not args.quiet:
+        for message in others:
+            print(f"grist: skipped: {message}", file=sys.stderr)
     duplicates = sum(len(g) - 1 for g in groups)
+    other_files = f", {counted(len(others), 'other file')} skipped" if others else ""
     print(f"grist dedup: {counted(pages, 'page')} read, {counted(texts, args.level)} fingerprinted "
           f"({short} under --min-words {args.min_words} left out), "
           f"{counted(duplicates, 'near-duplicate')} in {counted(len(groups), 'group')}, "
-          f"{counted(len(errors), 'skipped input')}, index of {len(index)}", file=sys.stderr)
+          f"{counted(len(errors), 'skipped input')}{other_files}, index of {len(index)}",
+          file=sys.stderr)
     return 0

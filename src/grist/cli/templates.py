@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from grist.cli.values import output_file, whole
 from grist.document import RawPage
 from grist.io.sinks import Summary, counted, message_of, reason_of
-from grist.io.sources import Unreadable, expand
+from grist.io.sources import Skipped, Unreadable, expand
 from grist.io.warc import is_warc, read_warc
 from grist.progress import progress
 from grist.render.json_output import dumps
@@ -59,10 +59,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 Failures = dict[str, tuple[str, str]]  # input -> (message, reason)
 
 
-def _pages(inputs: list[str], order: list[str], failed: Failures,
+def _pages(inputs: list[str], order: list[str], failed: Failures, others: list[Skipped],
            quiet: bool) -> Iterator[RawPage]:
-    """The readable pages of the inputs (WARC records included); every input's name goes to
-    ``order``, an unreadable one's error to ``failed``."""
+    """The readable pages of the inputs (WARC records included); every page's name goes to
+    ``order``, an unreadable one's error to ``failed``, a folder's files that are not pages to
+    ``others``."""
     warcs = [i for i in inputs if is_warc(i)]
     sources, _ = expand([i for i in inputs if not is_warc(i)]) if len(warcs) < len(inputs) \
         else ([], True)
@@ -70,8 +71,11 @@ def _pages(inputs: list[str], order: list[str], failed: Failures,
     with progress(total=total, unit="page", quiet=quiet) as bar:
         for source in sources:
             for page in source.pages():
-                order.append(page.input)
                 bar.update()
+                if isinstance(page, Skipped):
+                    others.append(page)
+                    continue
+                order.append(page.input)
                 if isinstance(page, Unreadable):
                     failed[page.input] = (message_of(page.error), reason_of(page.error))
                 else:
@@ -109,8 +113,13 @@ def run(args: argparse.Namespace) -> int:
     summary = Summary("templates")
     order: list[str] = []
     failed: Failures = {}
+    others: list[Skipped] = []
     model = SiteModel(method=args.method, group_by=args.group_by, decide=args.decide)
-    model.fit(_pages(args.inputs, order, failed, args.quiet))
+    model.fit(_pages(args.inputs, order, failed, others, args.quiet))
+    summary.skipped_files = len(others)
+    if not args.quiet:
+        for skipped in others:
+            print(f"grist: skipped: {skipped.input}: {skipped.reason}", file=sys.stderr)
     failed.update({e["input"]: (e["error"], e["reason"]) for e in model.errors_})
     if args.save is not None:
         model.save(args.save)
@@ -133,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
             print(dumps(row))
         for record in model.describe():
             print(dumps(record))
-    else:
+    elif model.clusters_:
         print(_text(model, args.show))
     print(f"{summary.line()}; {counted(len(model.clusters_), 'cluster')}", file=sys.stderr)
     return 1 if failed else 0
