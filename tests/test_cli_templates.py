@@ -151,7 +151,18 @@ def test_a_bad_model_file_is_one_clear_error(capsys, tmp_path: Path) -> None:
     page.write_text(article(1), encoding="utf-8")
     code, out, err = run(capsys, "extract", "--site", str(bad), str(page))
     assert code == 1 and out == ""
-    assert err.startswith("grist: error: cannot read model") and "Traceback" not in err
+    assert err.startswith(f"grist: error: {bad} is not a grist model file (those are JSON")
+    code, out, err = run(capsys, "extract", "--site", str(page), str(page))
+    assert code == 1 and err.startswith(f"grist: error: {page} is not a grist model file")
+    cut = tmp_path / "cut.json"
+    cut.write_text('{"format": "grist-model", "kind": "site", "payl')
+    code, out, err = run(capsys, "extract", "--site", str(cut), str(page))
+    assert code == 1 and err.startswith(f"grist: error: cannot read model {cut}: cut off or "
+                                        "damaged (")
+    cut.write_bytes(b"\x1f\x8b\x08\x00" + b"\x00" * 20)
+    code, out, err = run(capsys, "extract", "--site", str(cut), str(page))
+    assert code == 1 and f"cannot read model {cut}: the gzip data is damaged (" in err
+    assert "Traceback" not in err
 
 
 def test_no_pages_at_all_is_a_clear_error(capsys, tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import gzip
 import json
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from importlib import resources
@@ -62,9 +63,15 @@ def decode(data: bytes, origin: str, kind: str, version: int) -> dict[str, Any]:
     try:
         if data[:2] == b"\x1f\x8b":
             data = gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise ModelError(f"cannot read model {origin}: the gzip data is damaged ({exc})") from None
+    if not data.lstrip()[:1] == b"{":  # (a page or another file given by mistake)
+        raise ModelError(f"{origin} is not a grist model file (those are JSON, written by "
+                         "grist train or grist templates --save)")
+    try:
         document = loads(data)
-    except (OSError, ValueError, EOFError) as exc:
-        raise ModelError(f"cannot read model {origin}: {exc}") from None
+    except ValueError as exc:
+        raise ModelError(f"cannot read model {origin}: cut off or damaged ({exc})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ModelError(f"{origin} is not a grist model file")
     if document.get("kind") != kind:
