@@ -55,3 +55,21 @@ def test_the_types_keep_the_bounds_they_name() -> None:
                         (whole(0, 63), "-1")):
         with pytest.raises(argparse.ArgumentTypeError):
             parse(text)
+
+
+@pytest.mark.parametrize(("args", "usage", "message"), [
+    (["batch", "p.html", "--out", "o", "--format", "parquet"], "usage: grist batch",
+     "unrecognized arguments: --format parquet (--format: did you mean --text-format or "
+     "--output-format?)"),
+    (["extract", "p.html", "--withtitle"], "usage: grist extract",
+     "unrecognized arguments: --withtitle (--withtitle: did you mean --with-title?)"),
+    (["serve", "--prot", "3"], "usage: grist serve", "(--prot: did you mean --port?)"),
+    (["extract", "p.html", "--bogus=1"], "usage: grist extract",
+     "grist extract: error: unrecognized arguments: --bogus=1\n"),
+    (["--bogus"], "usage: grist [-h]", "grist: error: unrecognized arguments: --bogus\n"),
+])
+def test_an_option_a_command_does_not_take_is_named_with_its_usage(args, usage, message, capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(args)
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and err.startswith(usage) and message in err

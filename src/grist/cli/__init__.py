@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import errno
 import importlib
 import importlib.util
@@ -58,7 +59,25 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         module_name = _SUBCOMMANDS[name]
         if importlib.util.find_spec(module_name) is not None:
             importlib.import_module(module_name).register(subparsers)
+    for command in subparsers.choices.values():  # (its errors are said with its own usage)
+        command.set_defaults(command_parser=command)
     return parser
+
+
+def _unrecognized(parser: argparse.ArgumentParser, extra: list[str]) -> str:
+    """The usage error for arguments a (sub)command does not take, naming the options closest
+    to a mistyped one (``--format`` where ``batch`` takes ``--output-format``)."""
+    message = f"unrecognized arguments: {' '.join(extra)}"
+    options = [o for action in parser._actions for o in action.option_strings]
+    for word in extra:
+        name = word.split("=", 1)[0]
+        if name.startswith("--"):
+            close = difflib.get_close_matches(name, options, n=3, cutoff=0.75)
+            if len(name) > 5:  # an option that holds the word: --format in --output-format
+                close += [o for o in options if name[2:] in o and o not in close]
+            if close:
+                message += f" ({name}: did you mean {' or '.join(close[:3])}?)"
+    return message
 
 
 def _commands_to_load(argv: list[str]) -> tuple[str, ...]:
@@ -78,7 +97,10 @@ def _commands_to_load(argv: list[str]) -> tuple[str, ...]:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 a page failed, 2 usage error)."""
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        command = getattr(args, "command_parser", None) or parser
+        command.error(_unrecognized(command, extra))
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
