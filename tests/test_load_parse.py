@@ -166,6 +166,9 @@ def test_arguments_of_the_wrong_kind_say_what_was_expected() -> None:
         grist.Extractor(method="justext", limits={"time_budget": 5})
     with pytest.raises(TypeError, match="url must be a str or None, not int"):
         grist.extract("<p>Some text of the page.</p>", method="justext", url=123)
+    with pytest.raises(TypeError, match=r"the page must be bytes or str \(or a grist.RawPage\), "
+                                        "not NoneType"):
+        grist.extract(None)
     for threshold in (2, -0.5, float("nan")):
         with pytest.raises(ConfigError, match="AutoConfig.threshold is a probability"):
             AutoConfig(threshold=threshold)

@@ -106,6 +106,7 @@ def load_document(
             raise NotHTMLError("the input is not an HTML page: it is mostly control characters")
         text, encoding = without_surrogates(source), None
     else:
-        raise TypeError(f"expected bytes or str, got {type(source).__name__}")
+        raise TypeError(f"the page must be bytes or str (or a grist.RawPage), not "
+                        f"{type(source).__name__}")
     return Document(html=text, url=url and without_surrogates(url), encoding=encoding,
                     title=title_from_source(text))
