@@ -39,7 +39,8 @@ def test_a_folders_files_that_are_not_pages_are_named_and_counted(folder, capsys
     pages = len(list(folder.glob("*.html"))) - 2
     code, out, err = run(capsys, "templates", str(folder), "--quiet")
     assert code == 0 and "cluster 0" in out
-    assert f"grist templates: {pages} pages, {pages} results, 0 errors, 2 other files skipped" in err
+    assert (f"grist templates: {pages} pages, {pages} results, 0 errors, 2 other files skipped"
+            in err)
     code, out, err = run(capsys, "templates", str(folder))
     assert "grist: skipped: " + str(folder / "blank.html") + ": empty file" in err
     (folder / "only").mkdir()

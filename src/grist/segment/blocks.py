@@ -27,8 +27,7 @@ from grist.features.chars import IDEOGRAPHS
 from grist.limits import Budget
 from grist.segment.context import ENTER, HANDLER_CODES, HEADINGS, LEAVE, new_table
 from grist.segment.elements import NEAREST_CLASSES, OTHER_ATTRIBUTES, Elements, describe
-from grist.segment.inline import CLOSE, INLINE_KINDS, MAX_OPEN_INLINE, OPEN, Mark
-from grist.segment.inline import code_language
+from grist.segment.inline import CLOSE, INLINE_KINDS, MAX_OPEN_INLINE, OPEN, Mark, code_language
 from grist.whitespace import HUGE_TEXT, collapse_spaces, count_tokens
 
 try:  # the walk in C (setup.py builds it when a compiler is there; same blocks either way)
@@ -261,6 +260,8 @@ def _tag_plan(tag: str | None, config: SegmentConfig) -> _Tag:
 # _tag_plan() as the compiled walk reads it, per SegmentConfig like _KNOWN_PLANS.
 _KNOWN_WALK_PLANS: dict[SegmentConfig, dict[int | str | None, tuple]] = {}
 _PLAN_KINDS = {_TEXT_NODE: 0, _SKIPPED: 1, _LINE_BREAK: 2}
+# Text without a code point from here on holds no ideograph: the C walk counts its link words.
+_FIRST_IDEOGRAPH = min(start for start, _ in IDEOGRAPHS)
 
 
 def walk_plan(tag: str | None, config: SegmentConfig) -> tuple:
@@ -285,13 +286,14 @@ def _compiled_walk(root: Any, config: SegmentConfig, budget: Budget | None,
         budget.max_blocks if budget is not None and budget.max_blocks is not None else -1,
         budget, table.rows, table.end,
         (NEAREST_CLASSES, PATH_DEPTH, MAX_OPEN_INLINE, HUGE_TEXT, _CHECK_EVERY,
-         min(start for start, _ in IDEOGRAPHS)),
+         _FIRST_IDEOGRAPH),
         (Block, describe, OTHER_ATTRIBUTES, code_language, new_table, collapse_spaces,
          count_tokens, LimitExceededError))
 
 
 def compiled_segmenter() -> bool:
-    """Whether pages are walked by the C extension (else by the Python walk: same blocks, slower)."""
+    """Whether pages are walked by the C extension (else by the Python walk: same blocks,
+    slower)."""
     return _walk is not None
 
 
