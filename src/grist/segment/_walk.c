@@ -51,7 +51,7 @@ typedef struct {
 
 /* An open element: what leaving it involves (from its plan) and its node. */
 typedef struct {
-    PyObject *tag, *detail, *node;
+    PyObject *detail, *node;
     int is_block, recorded, leave, flag;
 } Open;
 
@@ -822,7 +822,6 @@ static int enter_element(Walk *w, PyObject *plan, PyObject *node)
     if (grow((void **)&w->open.item, &w->open.cap, w->open.n + 1, sizeof(Open)) < 0)
         return -1;
     Open *open = &w->open.item[w->open.n++];
-    open->tag = tag;
     open->detail = FIELD(plan, 6);
     open->node = Py_NewRef(node);
     open->is_block = is_block;
