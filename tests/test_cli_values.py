@@ -20,7 +20,7 @@ from grist.cli.values import COUNT, SECONDS, SIMILARITY, number, whole
     (["dedup", "--shingle", "zero", "p.html"], "argument --shingle: not a whole number: 'zero'"),
     (["stream", "--feeds", "f", "--state", "s", "--out", "o", "--host-concurrency", "0"],
      "argument --host-concurrency: must be 1 or more, not 0"),
-    (["stream", "--replay", "p", "--out", "o", "--timeout", "nan"],
+    (["stream", "--replay", "taken", "--out", "o", "--timeout", "nan"],
      "argument --timeout: not a number: 'nan'"),
     (["serve", "--port", "70000"], "argument --port: must be 0 or more and at most 65535"),
     (["serve", "--max-in-flight", "0"], "argument --max-in-flight: must be 1 or more, not 0"),
@@ -34,6 +34,9 @@ from grist.cli.values import COUNT, SECONDS, SIMILARITY, number, whole
     # an output folder that is a file ("cannot create out: File exists")
     (["batch", "p.html", "--out", "taken"], "argument --out: taken is a file; name a folder"),
     (["extract", "p.html", "--out", "taken"], "argument --out: taken is a file; name a folder"),
+    # a replay of a missing file made the output and printed a run's counts before saying so
+    (["stream", "--replay", "gone.jsonl", "--out", "o"],
+     "argument --replay: no such file or folder: gone.jsonl"),
 ])
 def test_a_value_the_option_cannot_use_is_refused_by_name(
         capsys: pytest.CaptureFixture[str], tmp_path, monkeypatch, args: list[str],

@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from grist.cli.values import COUNT, SECONDS, number, whole
+from grist.cli.values import COUNT, SECONDS, existing_path, number, whole
 from grist.errors import ConfigError
 from grist.io.fetch import AsyncFetcher, FetchConfig
 from grist.limits import Limits
@@ -45,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument("--feeds", type=Path, metavar="FILE",
                         help="feed list: one feed (or home page) URL a line, optional every=15m "
                         "and reader=NAME")
-    source.add_argument("--replay", type=Path, nargs="+", metavar="PAGES",
+    source.add_argument("--replay", type=existing_path, nargs="+", metavar="PAGES",
                         help="stored pages: JSON lines (html, url, optional date), WARC files "
                         "(the warc extra) or folders of them")
     parser.add_argument("--out", required=True, metavar="DIR|FILE.jsonl",

@@ -72,3 +72,12 @@ def output_folder(text: str) -> Path:
         raise argparse.ArgumentTypeError(f"{text} is a file; name a folder (one is made when "
                                          "missing)")
     return path
+
+
+def existing_path(text: str) -> Path:
+    """A file or folder to read: a missing one is refused when the options are read, before the
+    command prints or starts anything."""
+    path = Path(text)
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"no such file or folder: {text}")
+    return path
