@@ -153,6 +153,20 @@ def test_html_output_is_safe(standin: str) -> None:
     assert "&lt;script&gt;alert(3)&lt;/script&gt;" in out
 
 
+def test_an_image_between_words_stands_apart_from_them(standin: str) -> None:
+    page = ('<p><img src="/lead.png" alt="lead">Caption under it.</p>'
+            '<p>Text then <img src="/b.png" alt="b"> more, and<img src="/c.png" alt="c">glued, '
+            'then at the end <img src="/d.png" alt="d"></p>')
+    result = grist.extract(page, url="https://e.org/", method=standin)
+    markdown = result.to_markdown(images=True)
+    assert "![lead](https://e.org/lead.png) Caption under it." in markdown
+    assert "Text then ![b](https://e.org/b.png) more" in markdown
+    assert "and![c](https://e.org/c.png)glued" in markdown  # glued in the page: glued here
+    assert "at the end ![d](https://e.org/d.png)" in markdown
+    assert 'then <img src="https://e.org/b.png" alt="b"> more' in result.to_html(images=True)
+    assert result.text.endswith("Text then more, andglued, then at the end")  # text unchanged
+
+
 def test_a_self_closed_iframe_in_noscript_keeps_the_page() -> None:
     page = ("<html><head><noscript><iframe src=https://t.example/ns.html /></noscript></head>"
             "<body><noscript><iframe src=x/></noscript><p>The whole article is still here.</p>"

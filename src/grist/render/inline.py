@@ -87,7 +87,15 @@ def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
         _add_text(parent, text[position:span.start])
         position = span.start
         if span.kind == "image":
+            # (an image between two words stands apart from them: the segmenter places it
+            # before the space that follows the word before it, or before the first word)
+            word_before = position > 0 and not text[position - 1].isspace()
+            word_after = position < len(text) and not text[position].isspace()
+            if word_before and not word_after:
+                _add_text(parent, " ")
             parent.children.append(Node("image", span.url, span.alt))
+            if word_after and not word_before:
+                _add_text(parent, " ")
             continue
         node = Node(span.kind, span.url)
         parent.children.append(node)
