@@ -24,7 +24,7 @@ from grist.dedup.index import FingerprintIndex
 from grist.dedup.stage import FINGERPRINTS
 from grist.errors import DatasetError, GristError
 from grist.io.sources import Skipped, Unreadable, expand, is_json_lines, json_records
-from grist.io.sinks import counted
+from grist.io.sinks import counted, skipped_line
 from grist.methods import DEFAULT_METHOD
 from grist.progress import progress
 from grist.render.json_output import dumps
@@ -80,7 +80,7 @@ def _texts(result: Result, level: str) -> list[str]:
 
 
 def _items(source: str, level: str, extractor: Extractor, errors: list[str],
-           others: list[str]) -> Iterator[Item]:
+           others: list[Skipped]) -> Iterator[Item]:
     """(key, texts) for every page of one input; a page that fails is logged and skipped."""
     if source == "-" or is_json_lines(source):
         for label, record in json_records(source):
@@ -96,7 +96,7 @@ def _items(source: str, level: str, extractor: Extractor, errors: list[str],
     for page_source in sources:
         for page in page_source.pages(extractor.limits):
             if isinstance(page, Skipped):
-                others.append(f"{page.input}: {page.reason}")
+                others.append(page)
                 continue
             try:
                 if isinstance(page, Unreadable):
@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     finder, index = _finder(args)
     extractor = Extractor(method=args.method)
     errors: list[str] = []
-    others: list[str] = []  # files of a folder that are not HTML pages
+    others: list[Skipped] = []  # files of a folder that are not HTML pages
     texts = short = pages = 0
     bar = progress(quiet=args.quiet, desc="dedup", unit="page")
     for source in args.inputs:
@@ -161,8 +161,8 @@ def run(args: argparse.Namespace) -> int:
     for message in errors:
         print(f"grist: skipped {message}", file=sys.stderr)
     if not args.quiet:
-        for message in others:
-            print(f"grist: skipped: {message}", file=sys.stderr)
+        for skipped in others:
+            print(skipped_line(skipped.input, skipped.reason), file=sys.stderr)
     duplicates = sum(len(g) - 1 for g in groups)
     other_files = f", {counted(len(others), 'other file')} skipped" if others else ""
     print(f"grist dedup: {counted(pages, 'page')} read, {counted(texts, args.level)} fingerprinted "

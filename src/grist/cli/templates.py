@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from grist.cli.values import output_file, whole
 from grist.document import RawPage
-from grist.io.sinks import Summary, counted, message_of, reason_of
+from grist.io.sinks import Summary, counted, message_of, reason_of, skipped_line
 from grist.io.sources import Skipped, Unreadable, expand
 from grist.io.warc import is_warc, read_warc
 from grist.progress import progress
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     summary.skipped_files = len(others)
     if not args.quiet:
         for skipped in others:
-            print(f"grist: skipped: {skipped.input}: {skipped.reason}", file=sys.stderr)
+            print(skipped_line(skipped.input, skipped.reason), file=sys.stderr)
     failed.update({e["input"]: (e["error"], e["reason"]) for e in model.errors_})
     if args.save is not None:
         model.save(args.save)

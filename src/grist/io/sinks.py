@@ -75,6 +75,11 @@ class Summary:
                 + "".join(f"; {note}" for note in self.notes))
 
 
+def skipped_line(label: str, reason: str) -> str:
+    """The stderr line naming a file of a folder that is not an HTML page, and why."""
+    return f"grist: skipped: {label}: {reason}"
+
+
 def counted(n: int, noun: str) -> str:
     """``n`` and the noun, plural unless n is 1 ("1 page", "3 pages")."""
     return f"{n} {noun}{'' if n == 1 else 's'}"
@@ -134,7 +139,7 @@ class ResultSink:
         """A file of a folder that is not an HTML page: counted, and named unless quiet."""
         self.summary.skipped_files += 1
         if not self.quiet:
-            self._write(f"grist: skipped: {label}: {reason}", sys.stderr)
+            self._write(skipped_line(label, reason), sys.stderr)
 
     def error(self, label: str, exc: BaseException) -> None:
         """Write one page's error record (JSON lines on stdout) and its line on stderr."""

@@ -260,14 +260,22 @@ static int add_mark(Walk *w, Py_ssize_t at, PyObject *kind, PyObject *node, long
     return failed;
 }
 
-/* Start a new, still empty block; inline elements open now continue into it. */
-static int reset(Walk *w)
+/* Drop the block being gathered (made into a Block or not). */
+static void forget_block(Walk *w)
 {
     Py_CLEAR(w->start);
     Py_CLEAR(w->tag_counts);
     Py_CLEAR(w->info);
-    Py_XSETREF(w->pieces, PyList_New(0));
-    Py_XSETREF(w->marks, PyList_New(0));
+    Py_CLEAR(w->pieces);
+    Py_CLEAR(w->marks);
+}
+
+/* Start a new, still empty block; inline elements open now continue into it. */
+static int reset(Walk *w)
+{
+    forget_block(w);
+    w->pieces = PyList_New(0);
+    w->marks = PyList_New(0);
     if (w->pieces == NULL || w->marks == NULL)
         return -1;
     for (Py_ssize_t i = 0; i < w->open_marks.n; i++)
@@ -861,11 +869,7 @@ fail:
 
 static void release_walk(Walk *w)
 {
-    Py_CLEAR(w->pieces);
-    Py_CLEAR(w->marks);
-    Py_CLEAR(w->start);
-    Py_CLEAR(w->tag_counts);
-    Py_CLEAR(w->info);
+    forget_block(w);
     Py_CLEAR(w->link);
     release(&w->open_marks);
     release(&w->path);
@@ -956,9 +960,9 @@ static const char *walk_doc =
     "The blocks of the page under root, as grist.segment.blocks.segment_elements() walks it;\n"
     "rows and ends (the element table's lists) are filled on the way. limits is (nearest\n"
     "classes, path depth, max open inline, huge text, elements between two looks at the\n"
-    "budget, the first code point of an ideograph block); helpers is (Block, describe, the attributes describe() reads besides id and\n"
-    "class, code_language, a TableInfo maker, collapse_spaces, count_tokens, the\n"
-    "too-many-blocks error).";
+    "budget, the first code point of an ideograph block); helpers is (Block, describe, the\n"
+    "attributes describe() reads besides id and class, code_language, a TableInfo maker,\n"
+    "collapse_spaces, count_tokens, the too-many-blocks error).";
 
 static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
 {
