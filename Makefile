@@ -11,9 +11,11 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
-# The install compiles the C modules (src/grist/classify/_treewalk.c, src/grist/html/_scan.c): a
-# change to one reinstalls.
-$(VENV)/.stamp-install: pyproject.toml setup.py src/grist/classify/_treewalk.c src/grist/html/_scan.c | $(VENV)/bin/python
+# The install compiles the C modules (every src/grist/*/*.c, listed in setup.py): a change to one
+# reinstalls.
+C_SOURCES := $(wildcard src/grist/*/*.c)
+
+$(VENV)/.stamp-install: pyproject.toml setup.py $(C_SOURCES) | $(VENV)/bin/python
 	$(PIP) install --quiet -e .
 	touch $@
 
