@@ -127,11 +127,15 @@ class _Body:
                            last_modified=response.headers.get("last-modified"))
 
 
-def _describe(exc: Exception) -> FetchError:
+def _describe(exc: Exception, config: FetchConfig) -> FetchError:
     import httpx
 
     if isinstance(exc, httpx.TimeoutException):
-        return FetchError("timed out", retryable=True)
+        step = ("connecting" if isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout))
+                else "waiting for the server" if isinstance(exc, httpx.ReadTimeout)
+                else "sending the request")
+        return FetchError(f"timed out {step} (the limit is {config.timeout:g} s)",
+                          retryable=True)
     if isinstance(exc, httpx.TooManyRedirects):
         return FetchError("too many redirects (a redirect loop?)")
     if isinstance(exc, httpx.ConnectError):
@@ -185,7 +189,7 @@ def fetch(
                 body.add(chunk)
             return body.page(response, content_type)
     except (httpx.HTTPError, httpx.InvalidURL) as exc:
-        raise _describe(exc) from None
+        raise _describe(exc, config) from None
 
 
 class AsyncFetcher:
@@ -249,7 +253,7 @@ class AsyncFetcher:
                         body.add(chunk)
                     return body.page(response, content_type)
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
-            raise _describe(exc) from None
+            raise _describe(exc, self.config) from None
 
     async def _check_robots(self, url: str) -> None:
         origin = self.robots.origin(url)
