@@ -73,3 +73,9 @@ def test_eval_runs_a_real_method(tmp_path, capsys):
 def test_eval_unknown_dataset_is_one_line_error(tmp_path, capsys):
     assert main(["eval", "nope", "--datasets-dir", str(tmp_path)]) == 1
     assert capsys.readouterr().err.startswith("grist: error: no dataset 'nope'")
+
+
+def test_eval_missing_dataset_file_is_named_as_a_file(tmp_path, capsys):
+    missing = tmp_path / "typo.jsonl"
+    assert main(["eval", str(missing), "--datasets-dir", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == f"grist: error: {missing}: no such file or folder\n"

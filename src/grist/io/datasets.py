@@ -187,6 +187,8 @@ def resolve_dataset(spec: str | Path, datasets_dir: str | Path = DEFAULT_DATASET
     path = Path(spec)
     if path.exists():
         return path
+    if path.suffix or len(path.parts) > 1:  # a path, not a dataset's name
+        raise DatasetError(f"{spec}: no such file or folder")
     candidate = Path(datasets_dir) / f"{spec}.jsonl.gz"
     if candidate.is_file():
         return candidate
