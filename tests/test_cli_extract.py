@@ -431,3 +431,62 @@ def test_stdout_on_a_full_disk_is_a_message_not_a_traceback(page: Path) -> None:
                               stderr=subprocess.PIPE, text=True, timeout=60, check=False)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "grist: error: cannot write the output: No space left on device" in done.stderr
+
+
+def _numbered_pages(tmp_path: Path, count: int) -> Path:
+    root = tmp_path / "many"
+    root.mkdir()
+    for n in range(count):
+        story = (f"<p>The old harbour reopened on day {n} after two years of work, and the "
+                 "fishing boats that had moored in the next town all came back to it.</p>")
+        (root / f"p{n:03d}.html").write_text(GOOD.replace("</body>", story * 3 + "</body>"))
+    return root
+
+
+def test_worker_processes_write_what_one_process_writes_in_the_same_order(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from grist.cli.extract import EXTRACT_FILES_PER_SHARD
+
+    root = _numbered_pages(tmp_path, 2 * EXTRACT_FILES_PER_SHARD + 3)  # three shards
+    code, alone, _ = run(capsys, "--quiet", str(root))
+    assert code == 0 and alone.count("==> ") == 2 * EXTRACT_FILES_PER_SHARD + 3
+    assert alone.count("reopened on day 102 after") == 3
+    code, workers, _ = run(capsys, "--quiet", "-j", "2", str(root))
+    assert code == 0 and workers == alone
+
+
+def test_finished_shards_are_written_in_input_order_as_soon_as_they_can_be(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from grist.batch.job import JobConfig
+    from grist.batch.run import BatchOptions, run_job
+    from grist.cli.extract import _ShardsInOrder
+    from grist.io.sinks import ResultSink, Summary
+    from grist.progress import progress
+
+    root = _numbered_pages(tmp_path, 5)
+    job = tmp_path / "job"
+    run_job([str(root)], JobConfig(method="justext"), job, BatchOptions(jobs=1, files_per_shard=2),
+            Summary("extract"))
+    second = job / "shard-00001.done"
+    held = second.read_bytes()
+    second.unlink()  # as while the second shard is still being extracted
+    with progress(unit="page", quiet=True) as bar:
+        shards = _ShardsInOrder(job, ResultSink("text", None, True, bar, True, Summary("x")), {},
+                                "text")
+        shards.write_ready()
+        first = capsys.readouterr().out
+        assert [line for line in first.splitlines() if line.startswith("==> ")] == [
+            f"==> {root}/p000.html <==", f"==> {root}/p001.html <=="]
+        (job / "shard-00002.done").rename(job / "later")  # the third finishes before the second
+        second.write_bytes(held)
+        shards.write_ready()
+        assert [line for line in capsys.readouterr().out.splitlines()
+                if line.startswith("==> ")] == [f"==> {root}/p002.html <==",
+                                                f"==> {root}/p003.html <=="]
+        (job / "later").rename(job / "shard-00002.done")
+        shards.write_ready()
+        assert f"==> {root}/p004.html <==" in capsys.readouterr().out
+        shards.write_ready()
+        assert capsys.readouterr().out == ""
