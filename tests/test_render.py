@@ -217,3 +217,24 @@ def test_unclosed_inline_elements_carry_a_bounded_number_of_spans(standin: str) 
     assert all(len(b.inline) == MAX_OPEN_INLINE for b in kept)
     out = result.render("markdown")
     assert all(f"Paragraph {n} has enough words." in out for n in range(40))
+
+
+def test_a_result_and_its_document_show_as_one_short_line():
+    page = PAGE.replace("<p>Steep", "<p>" + "Long words here. " * 40 + "Steep")
+    result = grist.extract(page, url="https://tea.example/guide", method="justext")
+    kept = result.content_blocks
+    shown = repr(result)
+    assert shown.startswith("Result(method='justext', url='https://tea.example/guide', "
+                            "title='Tea & cakes', kept ")
+    assert f"kept {len(kept)} of {len(result.blocks)} blocks, " in shown
+    assert kept[0].text == "Green *tea* guide" and shown.endswith("starting 'Green *tea* guide')")
+    longer = repr(grist.extract(page.replace("<h1>Green *tea* guide</h1>", "")))
+    assert longer.endswith(f"starting {('Long words here. ' * 4)[:60] + '...'!r})")
+    assert "<html>" not in shown and len(shown) < 300
+    assert repr(result.document) == (
+        f"Document(url='https://tea.example/guide', encoding=None, title='Tea & cakes', "
+        f"html=<{len(page):,} characters>, parsed=True)")
+    empty = grist.extract("<html><body><nav><a href=/>Home</a></nav></body></html>",
+                          method="justext")
+    assert repr(empty).endswith(f"kept 0 of 1 blocks, 0 words, starting '', "
+                                f"empty_reason={empty.empty_reason!r})")

@@ -54,6 +54,11 @@ class Document:
     title: str = ""
     dom: LexborHTMLParser | None = None
 
+    def __repr__(self) -> str:
+        """The page's facts and size; its source is ``html``."""
+        return (f"Document(url={self.url!r}, encoding={self.encoding!r}, title={self.title!r}, "
+                f"html=<{len(self.html):,} characters>, parsed={self.dom is not None})")
+
 
 class Inline(NamedTuple):
     """Inline markup inside a block's text: ``text[start:end]`` is a ``link`` (``url`` is its

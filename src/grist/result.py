@@ -124,6 +124,18 @@ class Result:
     def __str__(self) -> str:
         return self.render()
 
+    def __repr__(self) -> str:
+        """A line a console can show: what was kept and how it starts, not the page's source and
+        every block (those are ``document`` and ``blocks``)."""
+        kept = self.content_blocks
+        words = sum(len(b.text.split()) for b in kept)
+        first = kept[0].text if kept else ""
+        start = first if len(first) <= 60 else first[:60] + "..."
+        why = f", empty_reason={self.empty_reason!r}" if self.empty_reason else ""
+        return (f"Result(method={self.method!r}, url={self.url!r}, "
+                f"title={self.document.title!r}, kept {len(kept)} of {len(self.blocks)} blocks, "
+                f"{words} words, starting {start!r}{why})")
+
 
 def _completed(block: Block, full: str) -> str | None:
     """The block's reason with the method's complete one: the whole reason when the method
