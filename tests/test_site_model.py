@@ -300,3 +300,12 @@ def test_a_page_given_as_its_html_says_how_to_make_a_page() -> None:
         with pytest.raises(TypeError, match=r"learns from grist.RawPage objects \(RawPage\(html, "
                                             r"url=\.\.\.\)\), not (str|bytes)"):
             learn()
+
+
+def test_a_site_model_given_as_a_path_or_other_value_is_a_clear_error(tmp_path):
+    with pytest.raises(grist.errors.ConfigError,
+                       match=r"site must be a cross-page model \(grist.CrossPageModel\), not str "
+                             r"\(a saved model is read with grist.SiteModel.load\('s.json.gz'\)\)"):
+        grist.extract("<p>A page of words.</p>", site="s.json.gz")
+    with pytest.raises(grist.errors.ConfigError, match="stream must be .*, not int$"):
+        grist.Extractor(method="justext")("<p>A page of words.</p>", stream=3)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,7 +91,7 @@ class Extractor:
             budget.check("parsing")
         else:  # the same documented caps for every method, DOM or not
             check_structure(doc.html, self.limits)
-        models = tuple(m for m in (site, stream) if m is not None)
+        models = _models(site, stream)
         labelled = self._method.run(doc, self.config, PageContext(budget, self._resources, models))
         budget.check("classification")
         blocks = labelled.blocks
@@ -123,6 +124,21 @@ class Extractor:
         """The roles besides the body that this extractor puts into the text."""
         return included_roles(self.with_title, self.with_byline, self.with_captions,
                               self.with_comments)
+
+
+_READ_OF_MODELS = ("source", "annotate", "relabel")  # (grist.crosspage.evidence, apply_verdicts)
+
+
+def _models(site: object, stream: object) -> tuple[CrossPageModel, ...]:
+    """The cross-page models given, each checked to have what extraction reads of one (a path is
+    named as such)."""
+    for name, model in (("site", site), ("stream", stream)):
+        if model is not None and not all(hasattr(model, a) for a in _READ_OF_MODELS):
+            hint = (f" (a saved model is read with grist.SiteModel.load({str(model)!r}))"
+                    if isinstance(model, (str, Path)) else "")
+            raise ConfigError(f"{name} must be a cross-page model (grist.CrossPageModel), not "
+                              f"{type(model).__name__}{hint}")
+    return tuple(m for m in (site, stream) if m is not None)
 
 
 def included_roles(with_title: bool = False, with_byline: bool = False,
