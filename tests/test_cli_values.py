@@ -6,7 +6,7 @@ import argparse
 
 import pytest
 
-from grist.cli import main
+from grist.cli import build_parser, main
 from grist.cli.values import COUNT, SECONDS, SIMILARITY, number, whole
 
 
@@ -76,3 +76,14 @@ def test_an_option_a_command_does_not_take_is_named_with_its_usage(args, usage, 
         main(args)
     err = capsys.readouterr().err
     assert exited.value.code == 2 and err.startswith(usage) and message in err
+
+
+def test_every_option_of_every_command_says_what_it_does_in_plain_text():
+    commands = next(a for a in build_parser([])._actions
+                    if isinstance(a, argparse._SubParsersAction)).choices
+    silent = [f"{name} {action.option_strings[0]}" for name, parser in commands.items()
+              for action in parser._actions if action.option_strings and not action.help]
+    assert silent == []
+    marked = [name for name, parser in commands.items()
+              if "``" in (parser.description or "") + "".join(a.help or "" for a in parser._actions)]
+    assert marked == []

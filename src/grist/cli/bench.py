@@ -40,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "with shingle and word-LCS P/R/F1 (bootstrap CIs), time per page, measure peak RSS, "
         "and write Markdown + JSON + PNG plots.",
     )
-    parser.add_argument("--datasets-dir", default=str(DEFAULT_DATASETS_DIR))
+    parser.add_argument("--datasets-dir", default=str(DEFAULT_DATASETS_DIR),
+                        help="where dataset names are looked up (default: %(default)s)")
     parser.add_argument(
         "--datasets", nargs="+", help="names, files or folders (default: every *.jsonl.gz in DIR)"
     )
@@ -48,7 +49,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--peers", nargs="*", help=f"peers (default: all of {', '.join(PEERS)})")
     parser.add_argument("--quick", action="store_true", help=f"first {QUICK_PAGES} pages each")
     parser.add_argument("--limit", type=COUNT, help="first N pages of each dataset")
-    parser.add_argument("--jobs", type=COUNT, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--jobs", type=COUNT, default=min(2, os.cpu_count() or 1),
+                        help="worker processes (default: %(default)s)")
     parser.add_argument("--timeout", type=SECONDS, default=20.0, help="seconds per page")
     parser.add_argument("--rounds", type=COUNT, default=1000, help="bootstrap resamples")
     parser.add_argument("--worst", type=whole(0), default=0, metavar="N",

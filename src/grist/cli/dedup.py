@@ -41,7 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Report groups of near-duplicate documents or content blocks.",
     )
     parser.add_argument("inputs", nargs="+", metavar="FOLDER|FILE.jsonl[.gz]|-")
-    parser.add_argument("--level", choices=("document", "block"), default="document")
+    parser.add_argument("--level", choices=("document", "block"), default="document",
+                        help="compare whole documents or their content blocks (default: "
+                        "%(default)s)")
     parser.add_argument("--fingerprint", choices=("minhash", *FINGERPRINTS),
                         help="minhash (MinHash-LSH over word shingles; default for documents), "
                         "simhash or modified_simhash (seed 001; default for blocks)")

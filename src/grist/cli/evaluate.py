@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--method", "-m", default=DEFAULT_METHOD, help="extraction method")
     parser.add_argument("--limit", type=COUNT, help="only the first N pages")
-    parser.add_argument("--datasets-dir", default=str(DEFAULT_DATASETS_DIR))
+    parser.add_argument("--datasets-dir", default=str(DEFAULT_DATASETS_DIR),
+                        help="where dataset names are looked up (default: %(default)s)")
     parser.add_argument("--quiet", "-q", action="store_true", help="print only the mean")
     parser.set_defaults(func=handle)
 

@@ -30,7 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--site-model", default="grist.sites:SiteModel", metavar="MODULE:CLASS",
                         help="the site model class (default: %(default)s)")
     parser.add_argument("--log-level", default="info",
-                        choices=("critical", "error", "warning", "info", "debug"))
+                        choices=("critical", "error", "warning", "info", "debug"),
+                        help="the server's log level (default: %(default)s)")
     parser.set_defaults(func=run)
 
 

@@ -25,20 +25,26 @@ from grist.train.build import BuildReport, label_pages
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("train", help="train auto or tree on labelled pages",
-                                   description=__doc__)
+    parser = subparsers.add_parser(
+        "train", help="train auto or tree on labelled pages",
+        description="Learn auto (or tree) from pages with gold text. DATA is a JSON-lines dataset "
+        "(.jsonl or .jsonl.gz with html and gold fields) or a folder of NAME.html + NAME.txt "
+        "pairs. Use the model with grist extract --model FILE (or "
+        "AutoConfig(model_path=FILE) / TreeConfig(model_path=FILE) in Python).")
     parser.add_argument(
         "data", nargs="+",
         help="dataset files (.jsonl[.gz]), folders of NAME.html + NAME.txt, or CleanEval folders",
     )
-    parser.add_argument("--method", choices=("auto", "tree"), default="auto")
+    parser.add_argument("--method", choices=("auto", "tree"), default="auto",
+                        help="the method to train (default: auto)")
     parser.add_argument("--out", type=output_file, required=True, help="model file to write")
     parser.add_argument("--limit", type=COUNT, default=None, help="pages per source at most")
     parser.add_argument("--rounds", type=COUNT, default=TrainConfig.rounds,
                         help="boosting rounds of stage 1 (auto)")
     parser.add_argument("--min-leaf", type=COUNT, default=None,
                         help="smallest leaf in blocks (default: auto 40, tree 1000)")
-    parser.add_argument("--threads", type=COUNT, default=1)
+    parser.add_argument("--threads", type=COUNT, default=1,
+                        help="threads LightGBM trains with (default: 1)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.set_defaults(func=handler)
 
