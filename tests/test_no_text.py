@@ -46,3 +46,35 @@ def test_a_site_model_page_error_carries_the_same_reason() -> None:
     assert isinstance(found, PageError)
     assert found.reason == "no-text"
     assert "it refers to 3 scripts" in found.error
+
+
+# A frameset with the text browsers never show (``noframes``: every browser shows frames).
+FRAMESET = ("<html><head><title>Harbour</title><script>track()</script></head>"
+            "<frameset cols='20%,80%'><frame src='menu.html'><frame src=\"story.html\">"
+            "<frame src=menu.html></frameset><noframes><body><p>Your browser does not show "
+            "frames; read the story on story.html.</p></body></noframes></html>")
+
+
+def test_a_frameset_names_the_pages_its_frames_load_and_skips_its_noframes_text() -> None:
+    with pytest.raises(NoTextError) as caught:
+        grist.extract(FRAMESET, method="auto")
+    assert str(caught.value) == ("the page is a frameset: its text is in the pages its frames "
+                                 "load (menu.html, story.html): extract those")
+
+
+def test_a_page_made_of_iframes_names_the_pages_they_load() -> None:
+    sources = [f"https://news.example/{n}.html" for n in range(5)]
+    page = EMPTY.replace("<div> </div>", "".join(f"<iframe src='{s}'></iframe>" for s in sources))
+    with pytest.raises(NoTextError) as caught:
+        grist.extract(page, method="justext")
+    assert str(caught.value) == (
+        "the page has no visible text of its own; its iframes load other pages "
+        f"({', '.join(sources[:3])}, ...): extract those")
+
+
+def test_noframes_text_is_not_the_pages_text() -> None:
+    page = ("<html><body><p>The harbour reopened on Monday after two years of work on the "
+            "quay.</p><noframes><p>Frames are off: see the menu.</p></noframes></body></html>")
+    result = grist.extract(page, method="justext")
+    assert [b.text for b in result.blocks] == [
+        "The harbour reopened on Monday after two years of work on the quay."]

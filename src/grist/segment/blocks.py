@@ -49,7 +49,7 @@ HTML5_BLOCK_TAGS = PAPER_BLOCK_TAGS | frozenset((
 # Elements whose whole subtree carries no visible main text.
 DEFAULT_SKIP_TAGS = frozenset((
     "head", "script", "style", "select", "template", "svg", "math", "canvas", "iframe", "object",
-    "embed", "frameset", "frame", "audio", "video", "map", "datalist",
+    "embed", "frameset", "frame", "noframes", "audio", "video", "map", "datalist",
 ))
 _TEXT = "-text"
 # A block's path names its innermost PATH_DEPTH elements; deeper ancestors become one "…", so
