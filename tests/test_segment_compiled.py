@@ -61,6 +61,10 @@ PAGES = {
         <h2>Heading <span>two</span></h2><h6>six</h6><center>old</center>
         <details><summary>More</summary><p>hidden detail</p></details></body></html>""",
     "no body": "plain text only",
+    "invisible": """<html><body><p>An extra\u00ad<a href="/o">ordi\u00adnary</a> word,
+        zero\u200bwidth <b>\u2060joined\ufeff</b> and ZW\u200cN\u200dJ kept.</p>
+        <p>\u00ad <a href="/e">\u200b</a> x</p><pre>soft\u00adhyphen in code</pre>
+        <p>\u00ad\u200b\u2060\ufeff</p><p>caf\u00e9 with no invisible</p></body></html>""",
 }
 CONFIGS = {
     "default": SegmentConfig(),
@@ -99,6 +103,18 @@ def test_both_walks_make_the_same(html, config, monkeypatch):
     monkeypatch.setattr(blocks_module, "_walk", None)
     assert walked(html, config) == compiled
     assert compiled[0] or html == PAGES["no body"]  # (the comparison is of something)
+
+
+def test_what_a_browser_does_not_draw_is_dropped_from_the_text_and_its_spans(either_walk):
+    made, _, _ = walked(PAGES["invisible"], CONFIGS["default"])
+    texts = [fields["text"] for fields, *_ in made]
+    assert texts == ["An extraordinary word, zerowidth joined and ZW\u200cN\u200dJ kept.", "x",
+                     "soft\u00adhyphen in code", "caf\u00e9 with no invisible"]
+    spans = made[0][3]
+    link = next(s for s in spans if s.kind == "link")
+    assert texts[0][link.start:link.end] == "ordinary" and link.url == "/o"
+    bold = next(s for s in spans if s.kind == "strong")
+    assert texts[0][bold.start:bold.end] == "joined"
 
 
 def test_the_pages_reach_the_walks_branches():

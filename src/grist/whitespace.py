@@ -28,6 +28,27 @@ def space_chunks(text: str, cut: re.Pattern[str] = _SPACE) -> Iterator[str]:
         start = stop
 
 
+# Characters a browser does not draw and that only tell it where it may break a line (soft
+# hyphen, zero-width space, word joiner) or are a stray byte-order mark: dropped from a block's
+# text, as a reader copying it would not know they are there ("extra\xadordinary" is one word).
+# The joiners that change how letters are drawn (ZWJ, ZWNJ) are part of the text and stay.
+INVISIBLE = "\u00ad\u200b\u2060\ufeff"
+_DROP_INVISIBLE = dict.fromkeys(map(ord, INVISIBLE))
+
+
+def drop_invisible(text: str) -> str:
+    """``text`` without the ``INVISIBLE`` characters."""
+    if not text.isascii() and any(c in text for c in INVISIBLE):
+        return text.translate(_DROP_INVISIBLE)
+    return text
+
+
+def visible_text(text: str) -> str:
+    """A block's text as a reader sees it: ``collapse_spaces`` of ``text`` without the
+    ``INVISIBLE`` characters."""
+    return collapse_spaces(drop_invisible(text))
+
+
 def collapse_spaces(text: str) -> str:
     """``text`` with each whitespace run made one space and its ends stripped
     (``" ".join(text.split())``)."""

@@ -69,7 +69,7 @@ typedef struct {
     /* arguments */
     PyObject *plans, *known, *plan_for, *budget, *rows, *ends, *others;
     PyObject *block_type, *describe, *code_language, *new_table, *collapse, *count_tokens;
-    PyObject *too_many;
+    PyObject *too_many, *invisible;
     int by_id, keep_classes;
     long min_br_run, nearest, path_depth, max_open_inline, check_every;
     Py_ssize_t huge_text;
@@ -181,12 +181,30 @@ static int shows_a_character(PyObject *text)
     return 0;
 }
 
-/* A block's text with each whitespace run one space and its ends stripped: str.split() and
- * join in C below huge_text characters, collapse_spaces() (which works a chunk at a time)
- * above. */
+/* Whether a text holds one of the characters a browser does not draw (whitespace.INVISIBLE);
+ * an ASCII text holds none. -1 on an error. */
+static int holds_invisible(Walk *w, PyObject *text)
+{
+    if (PyUnicode_IS_ASCII(text))
+        return 0;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), count = PyUnicode_GET_LENGTH(w->invisible);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_ssize_t at = PyUnicode_FindChar(text, PyUnicode_READ_CHAR(w->invisible, i), 0, n, 1);
+        if (at != -1)
+            return at == -2 ? -1 : 1;
+    }
+    return 0;
+}
+
+/* A block's text with each whitespace run one space and its ends stripped (what
+ * visible_text() gives): str.split() and join in C below huge_text characters, visible_text()
+ * itself above them or when a character it drops is there (rare). */
 static PyObject *collapse(Walk *w, PyObject *text)
 {
-    if (PyUnicode_GET_LENGTH(text) >= w->huge_text)
+    int in_python = PyUnicode_GET_LENGTH(text) >= w->huge_text ? 1 : holds_invisible(w, text);
+    if (in_python < 0)
+        return NULL;
+    if (in_python)
         return PyObject_CallOneArg(w->collapse, text);
     PyObject *words = PyUnicode_Split(text, NULL, -1);
     if (words == NULL)
@@ -960,9 +978,10 @@ static const char *walk_doc =
     "The blocks of the page under root, as grist.segment.blocks.segment_elements() walks it;\n"
     "rows and ends (the element table's lists) are filled on the way. limits is (nearest\n"
     "classes, path depth, max open inline, huge text, elements between two looks at the\n"
-    "budget, the first code point of an ideograph block); helpers is (Block, describe, the\n"
-    "attributes describe() reads besides id and class, code_language, a TableInfo maker,\n"
-    "collapse_spaces, count_tokens, the too-many-blocks error).";
+    "budget, the first code point of an ideograph block, the characters visible_text()\n"
+    "drops); helpers is (Block, describe, the attributes describe() reads besides id and\n"
+    "class, code_language, a TableInfo maker, visible_text, count_tokens, the too-many-blocks\n"
+    "error).";
 
 static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
 {
@@ -970,11 +989,12 @@ static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
     memset(&w, 0, sizeof w);
     PyObject *root, *result = NULL;
     Py_ssize_t max_blocks;
-    if (!PyArg_ParseTuple(args, "OO!O!OpplnOO!O!(lllnlI)(OOO!OOOOO)", &root, &PyDict_Type,
+    if (!PyArg_ParseTuple(args, "OO!O!OpplnOO!O!(lllnlIU)(OOO!OOOOO)", &root, &PyDict_Type,
                           &w.plans, &PyDict_Type, &w.known, &w.plan_for, &w.by_id,
                           &w.keep_classes, &w.min_br_run, &max_blocks, &w.budget, &PyList_Type,
                           &w.rows, &PyList_Type, &w.ends, &w.nearest, &w.path_depth,
                           &w.max_open_inline, &w.huge_text, &w.check_every, &w.first_ideograph,
+                          &w.invisible,
                           &w.block_type, &w.describe, &PyFrozenSet_Type, &w.others,
                           &w.code_language, &w.new_table, &w.collapse,
                           &w.count_tokens, &w.too_many))

@@ -28,7 +28,7 @@ from grist.limits import Budget
 from grist.segment.context import ENTER, HANDLER_CODES, HEADINGS, LEAVE, new_table
 from grist.segment.elements import NEAREST_CLASSES, OTHER_ATTRIBUTES, Elements, describe
 from grist.segment.inline import CLOSE, INLINE_KINDS, MAX_OPEN_INLINE, OPEN, Mark, code_language
-from grist.whitespace import HUGE_TEXT, collapse_spaces, count_tokens
+from grist.whitespace import HUGE_TEXT, INVISIBLE, count_tokens, visible_text
 
 try:  # the walk in C (setup.py builds it when a compiler is there; same blocks either way)
     from grist.segment import _walk
@@ -182,8 +182,8 @@ class _BlockBuilder:
         pieces = self.pieces
         if block.preformatted:
             text = "".join(pieces).strip("\n").rstrip()
-        else:  # collapse whitespace runs (faster than a regex)
-            text = collapse_spaces("".join(pieces))
+        else:  # collapse whitespace runs (faster than a regex), drop what is not drawn
+            text = visible_text("".join(pieces))
             if self.marks:  # spans are computed when asked (Block.inline)
                 block.marks = (pieces, self.marks)
         if shows_a_character(text):
@@ -286,8 +286,8 @@ def _compiled_walk(root: Any, config: SegmentConfig, budget: Budget | None,
         budget.max_blocks if budget is not None and budget.max_blocks is not None else -1,
         budget, table.rows, table.end,
         (NEAREST_CLASSES, PATH_DEPTH, MAX_OPEN_INLINE, HUGE_TEXT, _CHECK_EVERY,
-         _FIRST_IDEOGRAPH),
-        (Block, describe, OTHER_ATTRIBUTES, code_language, new_table, collapse_spaces,
+         _FIRST_IDEOGRAPH, INVISIBLE),
+        (Block, describe, OTHER_ATTRIBUTES, code_language, new_table, visible_text,
          count_tokens, LimitExceededError))
 
 

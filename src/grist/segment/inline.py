@@ -3,8 +3,8 @@
 The segmenter records *marks* while it walks (``(piece index, kind, element, op)``: an element
 opens, closes, or an image stands at a point) beside the text pieces it joins, and reads no
 attribute (segmentation is on every method's hot path). ``collapse``, called when a renderer
-asks, turns pieces and marks into the block's text, whitespace collapsed exactly as the plain
-path does, and ``Inline`` spans over it with the links' and images' attributes. A span opened
+asks, turns pieces and marks into the block's text, whitespace collapsed and the characters a browser
+does not draw dropped exactly as the plain path does (``grist.whitespace.visible_text``), and ``Inline`` spans over it with the links' and images' attributes. A span opened
 before a space starts at the next word and a closing mark ends at the last word, so spaces stay
 outside the markup.
 """
@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from grist.document import Inline
+from grist.whitespace import drop_invisible
 
 OPEN, CLOSE, POINT = 1, 2, 3
 Mark = tuple[int, str, Any, int]  # piece index, kind, element (a selectolax node) or None, op
@@ -59,8 +60,9 @@ def code_language(attrs: dict[str, str | None]) -> str:
 
 
 def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, ...]]:
-    """The text of ``pieces`` with whitespace collapsed (``" ".join("".join(pieces).split())``)
-    and the spans ``marks`` delimit in it; empty spans are dropped."""
+    """The text of ``pieces`` as ``visible_text`` makes it (``" ".join("".join(pieces).split())``
+    without the invisible characters) and the spans ``marks`` delimit in it; empty spans are
+    dropped."""
     out: list[str] = []
     length = 0
     space = False
@@ -89,7 +91,7 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
                         break
         if i == n_pieces:
             break
-        piece = pieces[i]
+        piece = drop_invisible(pieces[i])
         words = piece.split()
         if not words:
             space = space or bool(piece)

@@ -20,7 +20,7 @@ import numpy as np
 
 from grist.html.entities import unescape
 from grist.segment.blocks import DEFAULT_SKIP_TAGS, HTML5_BLOCK_TAGS
-from grist.whitespace import collapse_spaces, count_tokens
+from grist.whitespace import count_tokens, visible_text
 
 # Elements dropped with their content; void elements (embed, frame) have nothing to drop.
 USELESS_TAGS = DEFAULT_SKIP_TAGS - {"embed", "frame"}
@@ -143,7 +143,7 @@ class _LineBuilder:
     def end_line(self, newline: bool) -> None:
         """Close the current line; an empty line is only kept when it is a blank source line."""
         line = self.line
-        text = collapse_spaces("".join(self.pieces)) if self.pieces else ""
+        text = visible_text("".join(self.pieces)) if self.pieces else ""
         if not text and not line.tags and not (newline and self.from_newline):
             self.from_newline = self.from_newline or newline
             self.pieces = []
