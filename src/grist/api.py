@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from grist.classify.table_units import tables_as_units

@@ -3,10 +3,11 @@
 The segmenter records *marks* while it walks (``(piece index, kind, element, op)``: an element
 opens, closes, or an image stands at a point) beside the text pieces it joins, and reads no
 attribute (segmentation is on every method's hot path). ``collapse``, called when a renderer
-asks, turns pieces and marks into the block's text, whitespace collapsed and the characters a browser
-does not draw dropped exactly as the plain path does (``grist.whitespace.visible_text``), and ``Inline`` spans over it with the links' and images' attributes. A span opened
-before a space starts at the next word and a closing mark ends at the last word, so spaces stay
-outside the markup.
+asks, turns pieces and marks into the block's text (whitespace collapsed and the characters a
+browser does not draw dropped, exactly as the plain path does: ``grist.whitespace.visible_text``)
+and ``Inline`` spans over it with the links' and images' attributes. A span opened before a
+space starts at the next word and a closing mark ends at the last word, so spaces stay outside
+the markup.
 """
 
 from __future__ import annotations
