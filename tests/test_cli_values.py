@@ -84,6 +84,6 @@ def test_every_option_of_every_command_says_what_it_does_in_plain_text():
     silent = [f"{name} {action.option_strings[0]}" for name, parser in commands.items()
               for action in parser._actions if action.option_strings and not action.help]
     assert silent == []
-    marked = [name for name, parser in commands.items()
-              if "``" in (parser.description or "") + "".join(a.help or "" for a in parser._actions)]
+    marked = [name for name, parser in commands.items() if "``" in
+              (parser.description or "") + "".join(a.help or "" for a in parser._actions)]
     assert marked == []

@@ -57,7 +57,8 @@ def test_streamed_body_within_the_cap_is_read_whole(server: ThreadingHTTPServer)
 
 
 def test_timeout(server: ThreadingHTTPServer) -> None:
-    with pytest.raises(FetchError, match=r"timed out waiting for the server \(the limit is 0.2 s\)"):
+    with pytest.raises(FetchError,
+                       match=r"timed out waiting for the server \(the limit is 0.2 s\)"):
         fetch(base_url(server) + "/slow.html", FetchConfig(timeout=0.2))
 
 
