@@ -219,3 +219,15 @@ def test_a_malformed_page_url_is_no_url(url: str) -> None:
     result = grist.extract(page, url=url, method="justext")
     assert result.metadata.url is None and result.metadata.page_type in ("article", "other")
     assert '"metadata"' in result.to_json()
+
+
+def test_metadata_fields_hold_no_characters_a_browser_does_not_draw():
+    page = ("<html><head><title>Die Verkehrs\u00adwende | Zei\u200btung</title>"
+            "<meta property='og:title' content='Die Verkehrs&shy;wende'>"
+            "<meta name='author' content='Anna Schmidt\u00ad'>"
+            "<meta name='keywords' content='Stadt\u2060verkehr, Rad&shy;wege'></head><body><p>Ein "
+            "langer Absatz \u00fcber die Verkehrswende in der Stadt, mit vielen W\u00f6rtern."
+            "</p></body></html>")
+    found = grist.extract(page, method="justext").metadata
+    assert found.title == "Die Verkehrswende" and found.authors == ("Anna Schmidt",)
+    assert found.tags == ("Stadtverkehr", "Radwege")

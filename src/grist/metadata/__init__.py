@@ -24,6 +24,7 @@ from grist.metadata.names import clean_authors, clean_title
 from grist.metadata.pagetype import page_type
 from grist.metadata.sources import Candidates, read_candidates
 from grist.render.inline import safe_url
+from grist.whitespace import visible_text
 
 _TOP_BLOCKS = 60  # bylines and date lines are looked for among the first blocks
 _WINDOW = 15  # ... and this many blocks around the first block of main content
@@ -70,7 +71,7 @@ class Metadata:
 
 def _first(values: list[str]) -> str | None:
     for value in values:
-        value = " ".join(value.split())
+        value = visible_text(value)
         if value:
             return value
     return None
@@ -81,7 +82,7 @@ def _listed(values: list[str]) -> tuple[str, ...]:
     for value in values:
         items: list[str] = []
         for item in value.split(","):
-            item = " ".join(item.split())
+            item = visible_text(item)
             if item and item.casefold() not in (i.casefold() for i in items) and len(item) < 80:
                 items.append(item)
         if items:

@@ -14,6 +14,7 @@ import re
 
 from grist.clean.domains import host_of
 from grist.features.tokens import DAY_WORDS, MONTH_WORDS, alternation
+from grist.whitespace import visible_text
 
 _SEPARATORS = re.compile(r"\s+(?:[|\-–—:·•»«/]|::)\s+")
 _NON_WORD = re.compile(r"[\W_]+")
@@ -74,7 +75,7 @@ def clean_title(title: str, sitename: str | None = None, url: str | None = None,
                 heading: str | None = None) -> str:
     """``title`` without the site name the page appended or prepended to it (named by
     ``sitename`` or the host of ``url``; else the segment the page's ``heading`` begins with)."""
-    title = " ".join(title.split())
+    title = visible_text(title)
     parts = _SEPARATORS.split(title)
     if len(parts) < 2:
         return title
@@ -103,7 +104,7 @@ def _rejoin(title: str, parts: list[str]) -> str:
 
 def clean_authors(value: str) -> list[str]:
     """The people named in an author field or byline, in order, without duplicates."""
-    value = " ".join(value.split())
+    value = visible_text(value)
     value = _BY.sub("", value).strip()
     if _reads_as_sentence(value):
         return []
