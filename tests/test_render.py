@@ -238,3 +238,34 @@ def test_a_result_and_its_document_show_as_one_short_line():
                           method="justext")
     assert repr(empty).endswith(f"kept 0 of 1 blocks, 0 words, starting '', "
                                 f"empty_reason={empty.empty_reason!r})")
+
+
+PERMALINKS = (
+    "<html><body><article><h2>Setup<a class=headerlink href='#setup' title='Link to this "
+    "heading'>\u00b6</a></h2><p>" + "Install the package and read the guide before you start. " * 3
+    + "</p><h2>C#<a href='#c'>\u00b6</a></h2><p>" + "More words about the language and its many "
+    "features for people. " * 3 + "</p><h3>Section <a href='/page#s'>#</a></h3><p>Words here and "
+    "there for the test of it all, in a sentence that is long.</p><h3>Elsewhere "
+    "<a href='/other'>\u00b6</a></h3></article></body></html>")
+
+
+def test_a_headings_permalink_is_left_out_of_every_rendering_but_not_out_of_the_block():
+    from dataclasses import replace
+
+    from grist.render.inline import permalink_start
+
+    found = grist.extract(PERMALINKS, method="justext")
+    by_text = {b.text: b for b in found.blocks}
+    assert {"Setup\u00b6", "C#\u00b6", "Section #", "Elsewhere \u00b6"} <= set(by_text)
+    assert permalink_start(by_text["Elsewhere \u00b6"]) is None  # not to an anchor
+    shown = replace(found, blocks=[replace(b, label=CONTENT) for b in found.blocks
+                                   if b.text != "Elsewhere \u00b6"])
+    text = shown.render("text")
+    assert text.startswith("Setup\n\nInstall the package") and "\n\nC#\n\n" in text
+    assert "\n\nSection\n\n" in text and "\u00b6" not in text
+    markdown = shown.render("markdown", links=True)
+    assert "## Setup\n" in markdown and "## C\\#\n" in markdown and "### Section\n" in markdown
+    assert "#setup" not in markdown and "\u00b6" not in markdown
+    assert "<h2>C#</h2>" in shown.render("html", links=True)
+    assert "\u00b6" not in shown.render("xml", links=True)
+    assert json.loads(shown.render("json"))["text"] == text

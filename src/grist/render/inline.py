@@ -4,6 +4,10 @@
 deletions always; links and images with ``links=`` / ``images=``), resolves their URLs against the
 page's base and drops the unsafe ones (``javascript:`` and other active schemes), and returns
 nested ``Node``s over plain text pieces. Renderers write the tree in their own syntax.
+
+A heading's permalink (a link to the heading's own anchor whose text is a glyph, such as the
+``¶`` documentation generators put after every heading and show only on hover) is not part of
+the heading as rendered: ``shown_text`` and the tree leave it out.
 """
 
 from __future__ import annotations
@@ -22,6 +26,29 @@ if TYPE_CHECKING:  # pragma: no cover
 SAFE_SCHEMES = frozenset(("http", "https", "mailto", "ftp", "tel"))
 _URL_NOISE = re.compile(r"[\x00-\x1f\x7f]")  # browsers drop tabs and newlines inside URLs
 _ALWAYS = frozenset(("em", "strong", "code", "del"))
+# The text of a heading's permalink (Sphinx and MkDocs write a pilcrow, others a section sign,
+# a hash or a link symbol).
+PERMALINK_GLYPHS = frozenset(("\u00b6", "\u00a7", "#", "\U0001f517"))
+
+
+def permalink_start(block: Block) -> int | None:
+    """Where a heading's trailing permalink starts in its text: a link that ends the text, goes
+    to an anchor (``#`` in its address) and shows only one of ``PERMALINK_GLYPHS``; None when the
+    block has none (most are known without reading its inline markup)."""
+    text = block.text
+    if not block.heading or not block.marks or not text or text[-1] not in PERMALINK_GLYPHS:
+        return None
+    for span in block.inline:
+        if (span.kind == "link" and span.end == len(text) and "#" in span.url
+                and text[span.start:span.end].strip() in PERMALINK_GLYPHS):
+            return span.start
+    return None
+
+
+def shown_text(block: Block) -> str:
+    """The block's text as rendered: without a heading's permalink (``permalink_start``)."""
+    cut = permalink_start(block)
+    return block.text if cut is None else block.text[:cut].rstrip()
 
 
 def safe_url(href: str, base: str | None) -> str | None:
@@ -68,8 +95,9 @@ def _wanted(span: Inline, options: RenderOptions, base: str | None) -> Inline | 
 def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
     """The block's text as a tree of the spans the options keep (well nested; a span crossing
     another is dropped, and nothing nests inside code). The segmenter makes no span past
-    ``grist.segment.inline.MAX_OPEN_INLINE`` levels, so the renderers' recursion stays shallow."""
-    text = block.text
+    ``grist.segment.inline.MAX_OPEN_INLINE`` levels, so the renderers' recursion stays shallow.
+    A heading's permalink is left out (``shown_text``)."""
+    text = shown_text(block)
     spans = [s for s in (_wanted(s, options, base) for s in block.inline) if s is not None]
     root = Node("root")
     stack: list[tuple[Node, int]] = [(root, len(text))]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from grist.document import Block
+from grist.render.inline import shown_text
 from grist.segment.tables import cell_grid, looks_like_data
 
 # Lists nested deeper than this are written at this depth: real pages nest a few levels, hostile
@@ -38,7 +39,8 @@ class Part:
 
     @property
     def text(self) -> str:
-        return self.block.text if self.block is not None else ""
+        """The part's block's text as rendered (``shown_text``)."""
+        return shown_text(self.block) if self.block is not None else ""
 
 
 def _single(block: Block) -> Part:

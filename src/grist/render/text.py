@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from grist.render.frontmatter import front_matter
+from grist.render.inline import shown_text
 from grist.render.layout import Part, layout
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -19,7 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def render_part(part: Part) -> str:
     """One part as plain text (a list item is a paragraph; a table one row per line)."""
     if part.kind == "list":
-        return "\n\n".join(block.text for _, _, block in part.items)
+        return "\n\n".join(shown_text(block) for _, _, block in part.items)
     if part.kind == "table":
         return "\n".join("\t".join(c.text if c else "" for c in row) for row in part.rows)
     return part.text
@@ -30,5 +31,5 @@ def render(result: Extraction, options: RenderOptions) -> str:
     if any(b.cell is not None for b in blocks):
         body = "\n\n".join(filter(None, (render_part(p) for p in layout(blocks))))
     else:  # the common case, without grouping
-        body = "\n\n".join(b.text for b in blocks if b.text)
+        body = "\n\n".join(filter(None, map(shown_text, blocks)))
     return front_matter(result.metadata) + body if options.with_metadata else body
