@@ -228,6 +228,8 @@ def test_metadata_fields_hold_no_characters_a_browser_does_not_draw():
             "<meta name='keywords' content='Stadt\u2060verkehr, Rad&shy;wege'></head><body><p>Ein "
             "langer Absatz \u00fcber die Verkehrswende in der Stadt, mit vielen W\u00f6rtern."
             "</p></body></html>")
-    found = grist.extract(page, method="justext").metadata
+    result = grist.extract(page, method="justext")
+    found = result.metadata
+    assert result.document.title == "Die Verkehrswende | Zeitung"  # (the title features read it)
     assert found.title == "Die Verkehrswende" and found.authors == ("Anna Schmidt",)
     assert found.tags == ("Stadtverkehr", "Radwege")

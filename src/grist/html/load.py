@@ -10,6 +10,7 @@ from grist.html.decode import decode
 from grist.html.entities import unescape
 from grist.html.sniff import looks_binary
 from grist.limits import Limits
+from grist.whitespace import drop_invisible
 
 try:  # the check compiled (built with the package when a C compiler is there)
     from grist.html._scan import has_surrogates as _find_surrogates
@@ -24,7 +25,8 @@ _CHUNK = 1 << 20
 
 
 def title_from_source(source: str) -> str:
-    """The page's ``<title>`` read from the source without a DOM (first one, entities decoded)."""
+    """The page's ``<title>`` read from the source without a DOM (first one, entities decoded,
+    without the characters a browser does not draw, as block text is)."""
     # The first "<title" decides (as the pattern <title\b[^>]*>([^<]*) would, without its
     # rescans: thousands of "<title" without ">" made that quadratic).
     opening = _TITLE_OPEN.search(source, 0, _TITLE_SCAN)
@@ -35,7 +37,7 @@ def title_from_source(source: str) -> str:
         return ""
     end = source.find("<", start + 1, _TITLE_SCAN)
     text = source[start + 1 : end if end >= 0 else min(len(source), _TITLE_SCAN)]
-    return _WHITESPACE.sub(" ", unescape(text)).strip()
+    return _WHITESPACE.sub(" ", drop_invisible(unescape(text))).strip()
 
 
 def utf8_size(text: str, cap: int) -> int:
