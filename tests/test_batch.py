@@ -365,3 +365,19 @@ def test_batch_reads_a_list_of_paths_and_urls(tmp_path, server):
     assert records[3]["reason"] == "fetch-failed" and run.returncode == 1
     empty = grist("batch", "--out", str(tmp_path / "none"))
     assert empty.returncode != 0 and "no input: give WARC files" in empty.stderr
+
+
+def test_files_that_are_not_pages_are_counted_in_words_and_keyed_as_before(tmp_path):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "a.html").write_text("<html><body><p>The harbour reopened on Monday after two "
+                                   "years of work on the old quay.</p></body></html>")
+    (folder / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    (folder / "notes.txt").write_text("not a page")
+    run = grist("batch", str(folder), "--out", str(tmp_path / "out"), "-j", "1",
+                "--method", "justext")
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.strip().splitlines()[-1].endswith(
+        "; 2 records that are not a page (2 files that are not pages)")
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["skipped_records"] == {"file that is not a page": 2}

@@ -12,7 +12,7 @@ from pathlib import Path
 from grist.batch.cores import default_jobs
 from grist.batch.job import JobConfig, Plan, open_job, plan, write_atomic
 from grist.batch.local import LocalExecutor, RunReport, Task
-from grist.batch.worker import ShardCounts, ShardFiles
+from grist.batch.worker import NOT_A_PAGE, ShardCounts, ShardFiles
 from grist.errors import GristError
 from grist.io.sinks import Summary, counted
 
@@ -107,7 +107,7 @@ def add_up(job: Plan, out: Path, summary: Summary) -> None:
         skipped.update(counts.skipped)
         duplicates += counts.duplicates
     if skipped:
-        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(skipped.items()))
+        kinds = ", ".join(_skipped_kind(n, kind) for kind, n in sorted(skipped.items()))
         count = sum(skipped.values())
         summary.notes.append(f"{counted(count, 'record')} that {'is' if count == 1 else 'are'} "
                              f"not a page ({kinds})")
@@ -115,6 +115,14 @@ def add_up(job: Plan, out: Path, summary: Summary) -> None:
         verb = "dropped" if job.config.dedup == "drop" else "marked"
         summary.notes.append(f"{counted(duplicates, 'near-duplicate')} {verb}")
     summary.skipped = skipped
+
+
+def _skipped_kind(n: int, kind: str) -> str:
+    """``n`` skipped records of one kind, as the summary line says it (a WARC record type as it
+    is, "2 request"; the files that are not pages in words, "2 files that are not pages")."""
+    if kind == NOT_A_PAGE and n != 1:
+        return f"{n} files that are not pages"
+    return f"{n} {kind}"
 
 
 def write_summary(out: Path, summary: Summary, report: RunReport) -> None:

@@ -35,6 +35,9 @@ from grist.limits import Limits
 from grist.methods import method_config
 from grist.render.json_output import dumps
 
+# What a file a folder holds that is not a page is counted as (beside the WARC record types).
+NOT_A_PAGE = "file that is not a page"
+
 
 @dataclass(frozen=True, slots=True)
 class Item:
@@ -136,7 +139,7 @@ def shard_items(shard: Shard, limits: Limits) -> Iterator[Item]:
             elif isinstance(page, Unreadable):
                 yield Item(page.input, name, error=page.error)
             else:  # a file a source passes over as no page at all: counted, not written
-                yield Item(page.input, name, skipped="file that is not a page")
+                yield Item(page.input, name, skipped=NOT_A_PAGE)
 
 
 class ShardFiles:
