@@ -467,14 +467,14 @@ def test_finished_shards_are_written_in_input_order_as_soon_as_they_can_be(
 
     root = _numbered_pages(tmp_path, 5)
     job = tmp_path / "job"
-    run_job([str(root)], JobConfig(method="justext"), job, BatchOptions(jobs=1, files_per_shard=2),
-            Summary("extract"))
+    config = JobConfig(method="justext")
+    run_job([str(root)], config, job, BatchOptions(jobs=1, files_per_shard=2), Summary("extract"))
     second = job / "shard-00001.done"
     held = second.read_bytes()
     second.unlink()  # as while the second shard is still being extracted
     with progress(unit="page", quiet=True) as bar:
-        shards = _ShardsInOrder(job, ResultSink("text", None, True, bar, True, Summary("x")), {},
-                                "text")
+        shards = _ShardsInOrder(job, config, ResultSink("text", None, True, bar, True,
+                                                        Summary("x")), {}, "text")
         shards.write_ready()
         first = capsys.readouterr().out
         assert [line for line in first.splitlines() if line.startswith("==> ")] == [

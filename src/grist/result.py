@@ -11,6 +11,7 @@ from grist import render as renderers
 from grist.document import CONTENT, Block, Document
 from grist.metadata import Metadata, extract_metadata
 from grist.render import RenderOptions
+from grist.whitespace import count_tokens
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.features.matrix import FeatureMatrix
@@ -128,7 +129,7 @@ class Result:
         """A line a console can show: what was kept and how it starts, not the page's source and
         every block (those are ``document`` and ``blocks``)."""
         kept = self.content_blocks
-        words = sum(len(b.text.split()) for b in kept)
+        words = sum(count_tokens(b.text) for b in kept)
         first = kept[0].text if kept else ""
         start = first if len(first) <= 60 else first[:60] + "..."
         why = f", empty_reason={self.empty_reason!r}" if self.empty_reason else ""

@@ -23,7 +23,7 @@ from grist.dedup.documents import first_of_group, near_duplicate_pairs
 def find_duplicates(job: Plan, out: Path) -> dict[str, dict[int, str]]:
     """Per shard id: line number -> the input of the page it duplicates."""
     config = dedup_config(job.config)
-    files = [ShardFiles(out, shard, job.config) for shard in job.shards]
+    files = [ShardFiles(out, shard.id, job.config) for shard in job.shards]
     blocks = [np.fromfile(f.signatures, dtype=np.uint64).reshape(-1, config.num_perm)
               if f.signatures.exists() else np.empty((0, config.num_perm), dtype=np.uint64)
               for f in files]

@@ -76,6 +76,11 @@ class Plan:
                            "shards": [asdict(s) for s in self.shards]}, indent=1)
 
 
+def shard_id(number: int) -> str:
+    """The id of a job's shard ``number`` (from 0, in input order); its files are named by it."""
+    return f"shard-{number:05d}"
+
+
 def plan(inputs: Sequence[str], config: JobConfig, files_per_shard: int = 500) -> Plan:
     """Cut the inputs into shards: each WARC and JSON-lines file alone, other pages (files,
     folders searched recursively, URLs) in runs of ``files_per_shard``."""
@@ -89,7 +94,7 @@ def plan(inputs: Sequence[str], config: JobConfig, files_per_shard: int = 500) -
     def flush() -> None:
         for start in range(0, len(loose), files_per_shard):
             flags = tuple(found[start:start + files_per_shard])
-            job.shards.append(Shard(f"shard-{len(job.shards):05d}", "files",
+            job.shards.append(Shard(shard_id(len(job.shards)), "files",
                                     tuple(loose[start:start + files_per_shard]),
                                     flags if any(flags) else ()))
         loose.clear()
@@ -100,7 +105,7 @@ def plan(inputs: Sequence[str], config: JobConfig, files_per_shard: int = 500) -
             if not Path(item).is_file():
                 raise GristError(f"{item}: no such file")
             flush()
-            job.shards.append(Shard(f"shard-{len(job.shards):05d}", "warc",
+            job.shards.append(Shard(shard_id(len(job.shards)), "warc",
                                     (str(Path(item).resolve()),)))
             continue
         if item == "-":
@@ -108,14 +113,14 @@ def plan(inputs: Sequence[str], config: JobConfig, files_per_shard: int = 500) -
         for source in _sources(item):
             if source.kind == "jsonl":
                 flush()
-                job.shards.append(Shard(f"shard-{len(job.shards):05d}", "jsonl",
+                job.shards.append(Shard(shard_id(len(job.shards)), "jsonl",
                                         (str(Path(source.location).resolve()),)))
             elif source.kind == "url":
                 loose.append(source.location)
                 found.append(False)
             elif is_warc(source.location):
                 flush()
-                job.shards.append(Shard(f"shard-{len(job.shards):05d}", "warc",
+                job.shards.append(Shard(shard_id(len(job.shards)), "warc",
                                         (str(Path(source.location).resolve()),)))
             else:
                 loose.append(str(Path(source.location).resolve()))

@@ -258,7 +258,7 @@ class LocalExecutor:
         if task is None:
             worker.conn.close()
             return None
-        files = ShardFiles(self.out, task.shard, self.config)
+        files = ShardFiles(self.out, task.shard.id, self.config)
         written, _ = resume_point(files.part)
         if task.kind == "extract" and worker.page is not None and worker.page[0] == written:
             code = worker.process.exitcode

@@ -53,7 +53,7 @@ def run_job(inputs: Sequence[str], config: JobConfig, out: Path, options: BatchO
 
             fit_site_models(job, out, executor)
         report = executor.run(Task("extract", s) for s in job.shards
-                              if not ShardFiles(out, s, config).done.exists())
+                              if not ShardFiles(out, s.id, config).done.exists())
         if config.dedup:
             from grist.batch.dedup import find_duplicates
 
@@ -71,7 +71,7 @@ def _redo_changed(job: Plan, out: Path, summary: Summary) -> None:
     marker and output removed), so this run extracts them again; the summary says which."""
     redone = []
     for shard in job.shards:
-        files = ShardFiles(out, shard, job.config)
+        files = ShardFiles(out, shard.id, job.config)
         if files.changed_since_done():
             files.done.unlink()
             files.final.unlink(missing_ok=True)
@@ -89,7 +89,7 @@ def shard_counts(job: Plan, out: Path) -> list[ShardCounts]:
     """The counts of every finished shard (from its marker)."""
     counts = []
     for shard in job.shards:
-        files = ShardFiles(out, shard, job.config)
+        files = ShardFiles(out, shard.id, job.config)
         marker = files.done if files.done.exists() else files.extracted
         if not marker.exists():
             raise GristError(f"{shard.id} did not finish; rerun the same command to resume")

@@ -143,14 +143,15 @@ def shard_items(shard: Shard, limits: Limits) -> Iterator[Item]:
 
 
 class ShardFiles:
-    """The paths of one shard's files under the output folder."""
+    """The paths of one shard's files (``shard``: its id, ``grist.batch.job.shard_id``) under
+    the output folder."""
 
-    def __init__(self, out: Path, shard: Shard, config: JobConfig) -> None:
-        self.part = out / f"{shard.id}.jsonl.part"
-        self.extracted = out / f"{shard.id}.extracted"
-        self.done = out / f"{shard.id}.done"
-        self.final = out / f"{shard.id}{FINAL_SUFFIX[config.output_format]}"
-        self.signatures = out / f"{shard.id}.minhash"  # one row per line, with --dedup
+    def __init__(self, out: Path, shard: str, config: JobConfig) -> None:
+        self.part = out / f"{shard}.jsonl.part"
+        self.extracted = out / f"{shard}.extracted"
+        self.done = out / f"{shard}.done"
+        self.final = out / f"{shard}{FINAL_SUFFIX[config.output_format]}"
+        self.signatures = out / f"{shard}.minhash"  # one row per line, with --dedup
 
     def changed_since_done(self) -> bool:
         """Whether the shard finished but its final output is no longer what it wrote (cut or
@@ -247,7 +248,7 @@ def extract_shard(shard: Shard, config: JobConfig, out: Path, extractor: Extract
     """Extract every page of the shard not yet in its output; write ``.extracted``; return the
     shard's counts (pages from earlier runs included)."""
     reporter = reporter or Silent()
-    files = ShardFiles(out, shard, config)
+    files = ShardFiles(out, shard.id, config)
     for marker in (files.done, files.extracted):
         if marker.exists():
             return ShardCounts.read(marker)
@@ -287,7 +288,7 @@ def finish_shard(shard: Shard, config: JobConfig, out: Path,
                  duplicates: dict[int, str] | None = None) -> ShardCounts:
     """Write the shard's final output from its lines (marking or dropping ``duplicates``, a map
     from line number to the input it duplicates), then ``.done``; idempotent after a kill."""
-    files = ShardFiles(out, shard, config)
+    files = ShardFiles(out, shard.id, config)
     if not files.done.exists():
         counts = ShardCounts.read(files.extracted)
         counts.duplicates = write_final(files.part, files.final, config.output_format,

@@ -24,7 +24,7 @@ from grist.dedup.index import FingerprintIndex
 from grist.dedup.stage import FINGERPRINTS
 from grist.errors import DatasetError, GristError
 from grist.io.sources import Skipped, Unreadable, expand, is_json_lines, json_records
-from grist.io.sinks import counted, skipped_line
+from grist.io.sinks import counted, name_skipped
 from grist.methods import DEFAULT_METHOD
 from grist.progress import progress
 from grist.render.json_output import dumps
@@ -162,9 +162,7 @@ def run(args: argparse.Namespace) -> int:
                              f"{exc.strerror or exc}") from None
     for message in errors:
         print(f"grist: skipped {message}", file=sys.stderr)
-    if not args.quiet:
-        for skipped in others:
-            print(skipped_line(skipped.input, skipped.reason), file=sys.stderr)
+    name_skipped(others, args.quiet)
     duplicates = sum(len(g) - 1 for g in groups)
     other_files = f", {counted(len(others), 'other file')} skipped" if others else ""
     print(f"grist dedup: {counted(pages, 'page')} read, {counted(texts, args.level)} fingerprinted "

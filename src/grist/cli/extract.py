@@ -14,6 +14,7 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grist.api import Extractor
 from grist.batch.cores import default_jobs
@@ -31,6 +32,9 @@ from grist.methods import DEFAULT_METHOD, available_methods, method_config
 from grist.progress import progress
 from grist.render import FORMATS, csv_output
 from grist.render.json_output import dumps
+
+if TYPE_CHECKING:  # pragma: no cover
+    from grist.batch.job import JobConfig
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -101,15 +105,19 @@ class _ShardsInOrder:
     soon as it and every shard before it are done (``.done`` markers; no deduplication, so a
     shard's final output is in place when its marker is)."""
 
-    def __init__(self, folder: Path, sink: ResultSink, by_path: dict[str, Source],
-                 fmt: str) -> None:
-        self.folder, self.sink, self.by_path, self.fmt = folder, sink, by_path, fmt
+    def __init__(self, folder: Path, config: JobConfig, sink: ResultSink,
+                 by_path: dict[str, Source], fmt: str) -> None:
+        self.folder, self.config, self.sink, self.by_path, self.fmt = (folder, config, sink,
+                                                                        by_path, fmt)
         self.next = 0
 
     def write_ready(self) -> None:
         """Write every shard from the next one on that is done."""
-        while (self.folder / f"shard-{self.next:05d}.done").exists():
-            for record in read_final(self.folder / f"shard-{self.next:05d}.jsonl"):
+        from grist.batch.job import shard_id
+        from grist.batch.worker import ShardFiles
+
+        while (files := ShardFiles(self.folder, shard_id(self.next), self.config)).done.exists():
+            for record in read_final(files.final):
                 _write_record(self.sink, record, self.by_path.get(record["source"]), self.fmt)
             self.next += 1
 
@@ -129,7 +137,7 @@ def _run_parallel(args: argparse.Namespace, inputs: list[str], sources: list[Sou
     with tempfile.TemporaryDirectory(prefix="grist-extract-") as folder, \
             progress(unit="page", quiet=args.quiet) as bar:
         sink = ResultSink(args.format, args.out, True, bar, args.quiet, summary)
-        shards = _ShardsInOrder(Path(folder), sink, by_path, args.format)
+        shards = _ShardsInOrder(Path(folder), config, sink, by_path, args.format)
 
         def page_done(reason: str | None) -> None:
             bar.update()

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from grist.cli.values import output_file, whole
 from grist.document import RawPage
-from grist.io.sinks import Summary, counted, message_of, reason_of, skipped_line
+from grist.io.sinks import Summary, counted, message_of, name_skipped, reason_of
 from grist.io.sources import Skipped, Unreadable, expand
 from grist.io.warc import is_warc, read_warc
 from grist.progress import progress
@@ -117,9 +117,7 @@ def run(args: argparse.Namespace) -> int:
     model = SiteModel(method=args.method, group_by=args.group_by, decide=args.decide)
     model.fit(_pages(args.inputs, order, failed, others, args.quiet))
     summary.skipped_files = len(others)
-    if not args.quiet:
-        for skipped in others:
-            print(skipped_line(skipped.input, skipped.reason), file=sys.stderr)
+    name_skipped(others, args.quiet)
     failed.update({e["input"]: (e["error"], e["reason"]) for e in model.errors_})
     if args.save is not None:
         model.save(args.save)

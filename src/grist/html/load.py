@@ -10,7 +10,7 @@ from grist.html.decode import decode
 from grist.html.entities import unescape
 from grist.html.sniff import looks_binary
 from grist.limits import Limits
-from grist.whitespace import drop_invisible
+from grist.whitespace import visible_text
 
 try:  # the check compiled (built with the package when a C compiler is there)
     from grist.html._scan import has_surrogates as _find_surrogates
@@ -19,7 +19,6 @@ except ImportError:  # pragma: no cover - an install without a compiler
 
 _TITLE_OPEN = re.compile(r"<title\b", re.IGNORECASE)
 _TITLE_SCAN = 200_000  # the title is looked for in the page's first characters only
-_WHITESPACE = re.compile(r"\s+")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CHUNK = 1 << 20
 
@@ -37,7 +36,7 @@ def title_from_source(source: str) -> str:
         return ""
     end = source.find("<", start + 1, _TITLE_SCAN)
     text = source[start + 1 : end if end >= 0 else min(len(source), _TITLE_SCAN)]
-    return _WHITESPACE.sub(" ", drop_invisible(unescape(text))).strip()
+    return visible_text(unescape(text))
 
 
 def utf8_size(text: str, cap: int) -> int:

@@ -10,9 +10,10 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import xxhash
 from tqdm import tqdm
@@ -22,6 +23,9 @@ from grist.render import FORMATS
 from grist.render import csv_output
 from grist.render.json_output import dumps, result_dict
 from grist.result import Result
+
+if TYPE_CHECKING:  # pragma: no cover
+    from grist.io.sources import Skipped
 
 
 def reason_of(exc: BaseException) -> str:
@@ -78,6 +82,14 @@ class Summary:
 def skipped_line(label: str, reason: str) -> str:
     """The stderr line naming a file of a folder that is not an HTML page, and why."""
     return f"grist: skipped: {label}: {reason}"
+
+
+def name_skipped(files: Iterable[Skipped], quiet: bool) -> None:
+    """Name each file of a folder that is not an HTML page on stderr (``skipped_line``), unless
+    ``quiet``: for commands that collect them while they read and say so at the end."""
+    if not quiet:
+        for skipped in files:
+            print(skipped_line(skipped.input, skipped.reason), file=sys.stderr)
 
 
 def counted(n: int, noun: str) -> str:
