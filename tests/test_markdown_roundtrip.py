@@ -44,6 +44,11 @@ PAGES = {
               "<tr><td>Twin XL</td><td>38</td><td><em>long</em></td></tr>"
               "<tr><td>Queen</td><td>60</td><td></td></tr>"
               "<tr><td>King</td><td>76</td><td>a \\ backslash</td></tr></table>",
+    "line breaks": "<p>12 Flour Street<br>- Breadtown<br>1. United Kingdom<br>+ more<br>"
+                   "# hash<br></p><ul><li>item<br>- next line<ul><li>nested<br>2) two</li></ul>"
+                   "</li></ul><blockquote><p>Roses<br>violets</p></blockquote><h3>Head<br>line"
+                   "</h3><table><tr><th>A<br>B</th></tr><tr><td>c<br>d</td></tr></table><p>"
+                   "<a href='/l'>link<br>text</a> and <em>em<br>- phasis</em></p>",
     "code and quotes": "<pre><code class='language-python'>def f(x):\n    return x * 2  # ``` fence\n"
                        "</code></pre><blockquote><p>Quoted <em>words</em></p><p>second</p>"
                        "</blockquote><pre>plain\n  indented\n</pre><h2>A # heading *</h2>",
@@ -129,3 +134,18 @@ def test_structure_survives(standin: str) -> None:
 def test_escaped_text_parses_back(text: str) -> None:
     rendered = PARSER.render(escape(text))
     assert html.unescape(re.sub(r"<[^>]+>", "", rendered)).strip() == text
+
+
+def test_a_line_break_is_a_hard_break_but_not_in_headings_and_cells(standin: str) -> None:
+    result = grist.extract(f"<html><body>{PAGES['line breaks']}</body></html>",
+                           url="https://example.org/", method=standin)
+    for block in result.blocks:
+        block.label = "content"
+    dom = LexborHTMLParser(PARSER.render(result.to_markdown(links=True)))
+    lines = [line.strip() for line in dom.css_first("p").text().split("\n")]
+    assert lines == ["12 Flour Street", "- Breadtown", "1. United Kingdom", "+ more", "# hash"]
+    assert len(dom.css("p")[0].css("br")) == 4  # the last <br> breaks nothing
+    assert len(dom.css("li br")) == 2 and len(dom.css("ul ul li br")) == 1
+    assert len(dom.css("blockquote p br")) == 1 and len(dom.css("a br")) == 1
+    assert len(dom.css("em br")) == 1 and not dom.css("ol")  # "- phasis" started no list
+    assert dom.css_first("h3").text() == "Head line" and not dom.css("h3 br, th br, td br")

@@ -269,3 +269,33 @@ def test_a_headings_permalink_is_left_out_of_every_rendering_but_not_out_of_the_
     assert "<h2>C#</h2>" in shown.render("html", links=True)
     assert "\u00b6" not in shown.render("xml", links=True)
     assert json.loads(shown.render("json"))["text"] == text
+
+
+LINE_BREAKS = ("<html><body><p>The Bakery School<br>12 Flour Street<br>Breadtown<br></p>"
+               "<table><tr><th>Name</th><th>Place</th></tr><tr><td>Ann<br>Lee</td><td>Leeds</td>"
+               "</tr></table><pre>code<br>lines</pre>"
+               "<h2>Section<br>two <a href='#s'>\u00b6</a></h2>"
+               "<p>one<br>two <a href='/x'>link<br>text</a><br></p></body></html>")
+
+
+def test_a_line_break_breaks_the_rendered_line_but_not_the_blocks_text():
+    from dataclasses import replace
+
+    found = grist.extract(LINE_BREAKS, url="https://example.org/", method="justext")
+    assert [b.text for b in found.blocks] == [
+        "The Bakery School 12 Flour Street Breadtown", "Name", "Place", "Ann Lee", "Leeds",
+        "code\nlines", "Section two \u00b6", "one two link text"]
+    shown = replace(found, blocks=[replace(b, label=CONTENT) for b in found.blocks])
+    text = shown.render("text")
+    assert text.split("\n\n") == ["The Bakery School\n12 Flour Street\nBreadtown",
+                                  "Name\tPlace\nAnn Lee\tLeeds", "code\nlines", "Section two",
+                                  "one\ntwo link\ntext"]
+    assert json.loads(shown.render("json"))["text"] == text
+    html = shown.render("html", links=True)
+    assert "<p>The Bakery School<br>12 Flour Street<br>Breadtown</p>" in html
+    assert "<td>Ann<br>Lee</td>" in html
+    assert '<a href="https://example.org/x">link<br>text</a>' in html
+    markdown = shown.render("markdown")
+    assert "The Bakery School\\\n12 Flour Street\\\nBreadtown\n" in markdown
+    assert "| Ann Lee | Leeds |" in markdown and "one\\\ntwo link\\\ntext" in markdown
+    assert "## Section two\n" in markdown and "<h2>Section two</h2>" in html

@@ -120,7 +120,7 @@ def test_what_a_browser_does_not_draw_is_dropped_from_the_text_and_its_spans(eit
 def test_the_pages_reach_the_walks_branches():
     made, rows, _ = walked(PAGES["article"] + PAGES["tables"], CONFIGS["default"])
     kinds = {mark[1] for _, marks, _, _ in made if marks for mark in marks[1]}
-    assert {"link", "image", "em", "strong", "code", "del"} <= kinds
+    assert {"link", "image", "em", "strong", "code", "del", "br"} <= kinds
     assert any(row[4] for row in rows)  # hidden elements
     made, _, _ = walked(PAGES["tables"], CONFIGS["default"])
     tables = {table for _, _, table, _ in made if table}

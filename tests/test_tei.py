@@ -26,6 +26,7 @@ PAGE = """<html lang="en"><head><title>Harbour news | The Coast Times</title>
 <tr><td>South</td><td>80 m</td></tr></table>
 <blockquote><p>We waited a long time for this day, said the harbour master.</p></blockquote>
 <pre><code class="language-python">print("x < y & z")</code></pre>
+<p>The harbour office:<br>Quay Road 1<br>Coast Town</p>
 <p>Control characters \x02 and \x08 are not XML.</p>
 </body></html>"""
 
@@ -72,6 +73,9 @@ def test_a_full_page_is_valid_tei_with_its_metadata(schema: etree.RelaxNG, stand
     assert rows[0].get("role") == "label" and [c.text for c in rows[2]] == ["South", "80 m"]
     assert body.find(".//tei:quote/tei:p", NS) is not None
     assert body.find(".//tei:code", NS).text == 'print("x < y & z")'
+    office = next(p for p in body.iter(f"{{{NS['tei']}}}p") if "office" in (p.text or ""))
+    assert [office.text, *(lb.tail for lb in office.findall("tei:lb", NS))] == [
+        "The harbour office:", "Quay Road 1", "Coast Town"]
     assert "Control characters  and  are not XML." in "".join(body.itertext())
     assert "\x02" in result.text  # the text keeps them; only the XML drops them
 
@@ -80,3 +84,4 @@ def test_an_empty_extraction_is_valid_tei(schema: etree.RelaxNG, standin: str) -
     result = grist.extract("<p>Home</p>", method=standin)  # one short block: nothing kept
     assert result.text == ""
     _valid(schema, result.to_xml())
+

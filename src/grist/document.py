@@ -63,7 +63,8 @@ class Document:
 class Inline(NamedTuple):
     """Inline markup inside a block's text: ``text[start:end]`` is a ``link`` (``url`` is its
     href as written), ``em``, ``strong``, ``code`` or ``del``; an ``image`` is a point
-    (start == end) with its ``url`` (src) and ``alt``."""
+    (start == end) with its ``url`` (src) and ``alt``; a ``br`` is a point where the line
+    breaks (the space at ``start``, when text follows, is where the ``<br>`` stood)."""
 
     start: int
     end: int

@@ -29,6 +29,8 @@ def _node(node: Node) -> str:
                     for c in node.children)
     if node.kind == "image":
         return f'<img src="{escape(node.url)}" alt="{escape(node.alt)}">'
+    if node.kind == "br":
+        return "<br>"
     if node.kind == "link":
         return f'<a href="{escape(node.url)}">{inner}</a>'
     tag = _TAGS.get(node.kind)

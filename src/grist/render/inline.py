@@ -8,12 +8,18 @@ nested ``Node``s over plain text pieces. Renderers write the tree in their own s
 A heading's permalink (a link to the heading's own anchor whose text is a glyph, such as the
 ``¶`` documentation generators put after every heading and show only on hover) is not part of
 the heading as rendered: ``shown_text`` and the tree leave it out.
+
+A ``<br>`` inside a block's text (an address, a poem, a forum post's lines) is a newline in
+``shown_text`` and a ``br`` leaf in the tree, so each format writes its own line break
+(Markdown's hard break, HTML's ``<br>``, TEI's ``<lb/>``); the block's text, which features and
+methods read, keeps a space there. A heading stays one line.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
@@ -29,6 +35,7 @@ _ALWAYS = frozenset(("em", "strong", "code", "del"))
 # The text of a heading's permalink (Sphinx and MkDocs write a pilcrow, others a section sign,
 # a hash or a link symbol).
 PERMALINK_GLYPHS = frozenset(("\u00b6", "\u00a7", "#", "\U0001f517"))
+_MARK_KIND = itemgetter(1)  # of a segmenter's mark (``grist.segment.inline.Mark``)
 
 
 def permalink_start(block: Block) -> int | None:
@@ -45,10 +52,32 @@ def permalink_start(block: Block) -> int | None:
     return None
 
 
-def shown_text(block: Block) -> str:
-    """The block's text as rendered: without a heading's permalink (``permalink_start``)."""
+def _unbroken_text(block: Block) -> str:
+    """The block's text without a heading's permalink (``permalink_start``)."""
     cut = permalink_start(block)
     return block.text if cut is None else block.text[:cut].rstrip()
+
+
+def line_breaks(block: Block, text: str, spans: tuple[Inline, ...] | None = None) -> list[int]:
+    """Where ``text`` (the block's text, or the start of it) breaks a line: the positions of
+    the spaces that ``<br>`` elements became (a break with no text after it breaks nothing).
+    A heading is one line: a ``<br>`` in one only wraps it on the page. ``spans``: the block's
+    ``inline``, when the caller has it."""
+    if block.heading or not block.marks or "br" not in map(_MARK_KIND, block.marks[1]):
+        return []
+    return sorted({span.start for span in (block.inline if spans is None else spans)
+                   if span.kind == "br" and span.start < len(text) and text[span.start] == " "})
+
+
+def shown_text(block: Block) -> str:
+    """The block's text as rendered: without a heading's permalink (``permalink_start``) and
+    with a newline where a ``<br>`` broke the line."""
+    text = _unbroken_text(block)
+    breaks = line_breaks(block, text)
+    if not breaks:
+        return text
+    starts = [0, *(at + 1 for at in breaks)]
+    return "\n".join(map(text.__getitem__, map(slice, starts, [*breaks, len(text)])))
 
 
 def safe_url(href: str, base: str | None) -> str | None:
@@ -70,7 +99,8 @@ def safe_url(href: str, base: str | None) -> str | None:
 @dataclass
 class Node:
     """A span of inline markup (``kind`` link, em, strong, code, del; ``root`` for the block)
-    holding text strings and child nodes in order; an image is a leaf node of kind ``image``."""
+    holding text strings and child nodes in order; an image is a leaf node of kind ``image``, a
+    line break one of kind ``br``."""
 
     kind: str
     url: str = ""
@@ -82,10 +112,14 @@ class Node:
         return "".join(c if isinstance(c, str) else c.text for c in self.children)
 
 
-def _wanted(span: Inline, options: RenderOptions, base: str | None) -> Inline | None:
-    """The span with its URL resolved, or None when the options leave it out or it is unsafe."""
+def _wanted(span: Inline, options: RenderOptions, base: str | None, breaks: set[int]
+            ) -> Inline | None:
+    """The span with its URL resolved, or None when the options leave it out, it is unsafe or
+    it is a line break that breaks nothing (not in ``breaks``)."""
     if span.kind in _ALWAYS:
         return span
+    if span.kind == "br":
+        return span if span.start in breaks else None
     if (span.kind == "link" and options.links) or (span.kind == "image" and options.images):
         url = safe_url(span.url, base)
         return span._replace(url=url) if url else None
@@ -96,9 +130,12 @@ def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
     """The block's text as a tree of the spans the options keep (well nested; a span crossing
     another is dropped, and nothing nests inside code). The segmenter makes no span past
     ``grist.segment.inline.MAX_OPEN_INLINE`` levels, so the renderers' recursion stays shallow.
-    A heading's permalink is left out (``shown_text``)."""
-    text = shown_text(block)
-    spans = [s for s in (_wanted(s, options, base) for s in block.inline) if s is not None]
+    A heading's permalink is left out, and a line break is a ``br`` leaf that takes the place
+    of the space it became (``shown_text``)."""
+    text = _unbroken_text(block)
+    found = block.inline
+    breaks = set(line_breaks(block, text, found))
+    spans = [s for s in (_wanted(s, options, base, breaks) for s in found) if s is not None]
     root = Node("root")
     stack: list[tuple[Node, int]] = [(root, len(text))]
     position = 0
@@ -114,6 +151,10 @@ def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
             continue  # crosses its parent, inside code, or overlaps what was written
         _add_text(parent, text[position:span.start])
         position = span.start
+        if span.kind == "br":
+            parent.children.append(Node("br"))
+            position += 1  # (the space it became)
+            continue
         if span.kind == "image":
             # (an image between two words stands apart from them: the segmenter places it
             # before the space that follows the word before it, or before the first word)

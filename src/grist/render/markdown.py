@@ -1,12 +1,14 @@
 """Markdown (CommonMark with GFM tables and strikethrough) of the kept blocks.
 
 Headings, paragraphs, nested lists, pipe tables with their header row, fenced code with its
-language, blockquotes, emphasis, code spans, and with ``links=`` / ``images=`` links and images
-with absolute URLs. Text is escaped so that a CommonMark parser gives it back unchanged: the
-special characters are backslash-escaped everywhere, and so is a leading ``-``, ``+``, ``=``,
-``~`` or ``1.``/``1)`` that would start a list, a rule or a fence. Emphasis whose delimiters a
-parser would not read as such (next to punctuation or another ``*``) is written as plain text.
-Code keeps its whitespace and is never escaped; its fence is longer than any backtick run inside.
+language, blockquotes, emphasis, code spans, hard line breaks where the page had a ``<br>`` (a
+space in table cells, which hold one line; a heading is one line anyway), and with ``links=`` /
+``images=`` links and images with absolute URLs. Text is escaped so that a CommonMark parser
+gives it back unchanged: the special characters are backslash-escaped everywhere, and so is a
+leading ``-``, ``+``, ``=``, ``~`` or ``1.``/``1)`` that would start a list, a rule or a fence
+(also after a hard line break). Emphasis whose delimiters a parser would not read as such (next
+to punctuation or another ``*``) is written as plain text. Code keeps its whitespace and is never
+escaped; its fence is longer than any backtick run inside.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ _LEADING_NUMBER = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
 _BACKTICKS = re.compile(r"`+")
 _INDENT = "    "  # four spaces nest a list item under both "- " and "1. " markers
 _DELIMITERS = {"em": "*", "strong": "**", "del": "~~"}
-_OPENERS = {"em": "*", "strong": "*", "del": "~", "code": "`", "link": "[", "image": "!"}
+_OPENERS = {"em": "*", "strong": "*", "del": "~", "code": "`", "link": "[", "image": "!",
+            "br": "\n"}
+_HARD_BREAK = "\\\n"  # a backslash ending a line: a line break editors do not strip
 _URL_SAFE = ":/?#[]@!$&'*+,;=%~-._"
 
 
@@ -80,7 +84,8 @@ def _children(children: list[str | Node], before: str, after: str, line_start: b
     for i, child in enumerate(children):
         child_after = _first_char(children[i + 1]) if i + 1 < len(children) else after
         if isinstance(child, str):
-            piece = escape(child) if line_start and i == 0 else escape_inline(child)
+            opens_line = line_start if i == 0 else _is_break(children[i - 1])
+            piece = escape(child) if opens_line else escape_inline(child)
         else:
             piece = _span(child, parts[-1][-1] if parts else before, child_after)
             if piece.startswith("[") and parts and parts[-1].endswith("!"):
@@ -97,7 +102,13 @@ def _code_span(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+def _is_break(child: str | Node) -> bool:
+    return not isinstance(child, str) and child.kind == "br"
+
+
 def _span(node: Node, before: str, after: str) -> str:
+    if node.kind == "br":
+        return "\n"  # (``inline`` writes each as the part's own line break)
     if node.kind == "image":
         return f"![{escape_inline(node.alt)}]({destination(node.url)})"
     if node.kind == "code":
@@ -116,11 +127,14 @@ def _span(node: Node, before: str, after: str) -> str:
     return f"{delimiter}{inner}{delimiter}"
 
 
-def inline(block: Block, options: RenderOptions, base: str | None, line_start: bool) -> str:
-    """A block's text as Markdown inline content (``line_start``: it opens a line)."""
+def inline(block: Block, options: RenderOptions, base: str | None, line_start: bool,
+           newline: str = _HARD_BREAK) -> str:
+    """A block's text as Markdown inline content (``line_start``: it opens a line), its line
+    breaks written as ``newline`` (a table cell holds one line: a space)."""
     if not block.marks:
         return escape(block.text) if line_start else escape_inline(block.text)
-    return _children(inline_tree(block, options, base).children, "", "", line_start)
+    text = _children(inline_tree(block, options, base).children, "", "", line_start)
+    return text.replace("\n", newline)
 
 
 def _code(block: Block) -> str:
@@ -140,13 +154,15 @@ def _list(items: list[tuple[int, str, Block]], options: RenderOptions, base: str
             levels[level:] = [[kind, 0]]
         levels[level][1] += 1
         marker = f"{levels[level][1]}." if kind == "ol" else "-"
-        lines.append(f"{_INDENT * level}{marker} {inline(block, options, base, True)}")
+        prefix = f"{_INDENT * level}{marker} "
+        newline = _HARD_BREAK + " " * len(prefix)  # a broken line stays in its item
+        lines.append(prefix + inline(block, options, base, True, newline))
     return "\n".join(lines)
 
 
 def _table(rows: list[list[Block | None]], options: RenderOptions, base: str | None) -> str:
-    lines = ["| " + " | ".join(inline(c, options, base, False) if c else " " for c in row) + " |"
-             for row in rows]
+    lines = ["| " + " | ".join(inline(c, options, base, False, " ") if c else " " for c in row)
+             + " |" for row in rows]
     lines.insert(1, "|" + "|".join(" --- " for _ in rows[0]) + "|")
     return "\n".join(lines)
 

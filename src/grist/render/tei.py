@@ -53,6 +53,8 @@ def _inline(element: ET.Element, node: Node) -> None:
     for child in node.children:
         if isinstance(child, str):
             _append_text(element, child)
+        elif child.kind == "br":
+            _sub(element, "lb")
         elif child.kind == "image":
             _sub(element, "graphic", url=child.url, **({"n": child.alt} if child.alt else {}))
         elif child.kind == "link":

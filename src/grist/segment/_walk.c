@@ -27,7 +27,7 @@ static PyObject *s_tag_id, *s_tag, *s_next, *s_first_child, *s_text_content, *s_
     *s_attributes, *s_id, *s_class, *s_link, *s_image, *s_empty, *s_space, *s_newline, *s_body,
     *s_page, *s_classes, *s_element, *s_text_nodes, *s_gt, *s_ellipsis, *s_segmentation,
     *s_check, *s_text, *s_marks, *s_anchor_chars, *s_anchor_words, *s_rows, *s_cols, *s_th,
-    *s_head, *s_caption, *s_nested, *s_strip, *s_rstrip, *s_zero;
+    *s_head, *s_caption, *s_nested, *s_strip, *s_rstrip, *s_zero, *s_br;
 
 /* A growable array of PyObject pointers; `owned` ones are released when popped or freed. */
 typedef struct {
@@ -472,9 +472,14 @@ static int line_break(Walk *w)
         w->brs = w->min_br_run; /* stay in the run until visible text comes */
         return 0;
     }
-    if (w->start != NULL)
-        return PyList_Append(w->pieces, w->pre ? s_newline : s_space);
-    return 0;
+    if (w->start == NULL)
+        return 0;
+    if (w->pre)
+        return PyList_Append(w->pieces, s_newline);
+    /* where the line breaks: renderers write a line break there (grist.render.inline) */
+    if (add_mark(w, PyList_GET_SIZE(w->pieces), s_br, NULL, OP_POINT) < 0)
+        return -1;
+    return PyList_Append(w->pieces, s_space);
 }
 
 /* A text node: visible text joins the block open now or begins one. */
@@ -1038,7 +1043,7 @@ PyMODINIT_FUNC PyInit__walk(void)
         {&s_check, "check"}, {&s_text, "text"}, {&s_marks, "marks"},
         {&s_anchor_chars, "anchor_chars"}, {&s_anchor_words, "anchor_words"}, {&s_rows, "rows"},
         {&s_cols, "cols"}, {&s_th, "th"}, {&s_head, "head"}, {&s_caption, "caption"},
-        {&s_nested, "nested"}, {&s_strip, "strip"}, {&s_rstrip, "rstrip"},
+        {&s_nested, "nested"}, {&s_strip, "strip"}, {&s_rstrip, "rstrip"}, {&s_br, "br"},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if ((*names[i].name = PyUnicode_InternFromString(names[i].text)) == NULL)

@@ -27,7 +27,8 @@ from grist.features.chars import IDEOGRAPHS
 from grist.limits import Budget
 from grist.segment.context import ENTER, HANDLER_CODES, HEADINGS, LEAVE, new_table
 from grist.segment.elements import NEAREST_CLASSES, OTHER_ATTRIBUTES, Elements, describe
-from grist.segment.inline import CLOSE, INLINE_KINDS, MAX_OPEN_INLINE, OPEN, Mark, code_language
+from grist.segment.inline import (CLOSE, INLINE_KINDS, MAX_OPEN_INLINE, OPEN, POINT, Mark,
+                                  code_language)
 from grist.whitespace import HUGE_TEXT, INVISIBLE, count_tokens, visible_text
 
 try:  # the walk in C (setup.py builds it when a compiler is there; same blocks either way)
@@ -170,8 +171,11 @@ class _BlockBuilder:
         if self.brs >= self.config.min_br_run:
             self.flush()
             self.brs = self.config.min_br_run  # stay in the run until visible text comes
-        elif self.start is not None:
-            self.pieces.append("\n" if self.open.pre else " ")
+        elif self.start is not None and self.open.pre:
+            self.pieces.append("\n")
+        elif self.start is not None:  # renderers break the line here (grist.render.inline)
+            self.marks.append((len(self.pieces), "br", None, POINT))
+            self.pieces.append(" ")
 
     def flush(self) -> None:
         """End the current block; keep it if it shows a character (``shows_a_character``). A

@@ -1,14 +1,15 @@
-"""Inline markup of a block (links, images, emphasis, code) as spans over its collapsed text.
+"""Inline markup of a block (links, images, emphasis, code, line breaks) as spans over its
+collapsed text.
 
 The segmenter records *marks* while it walks (``(piece index, kind, element, op)``: an element
-opens, closes, or an image stands at a point) beside the text pieces it joins, and reads no
-attribute (segmentation is on every method's hot path). ``collapse``, called when a renderer
-asks, turns pieces and marks into the block's text (whitespace collapsed and the characters a
-browser does not draw dropped, exactly as the plain path does: ``grist.whitespace.visible_text``)
-and ``Inline`` spans over it with the links' and images' attributes. A span opened before a
-space starts at the next word and a closing mark ends at the last word, so spaces stay outside
-the markup.
-"""
+opens, closes, or an image or a ``<br>`` (element None) stands at a point) beside the text pieces
+it joins, and reads no attribute (segmentation is on every method's hot path). ``collapse``,
+called when a renderer asks, turns pieces and marks into the block's text (whitespace collapsed
+and the characters a browser does not draw dropped, exactly as the plain path does:
+``grist.whitespace.visible_text``) and ``Inline`` spans over it with the links' and images'
+attributes. A span opened before a space starts at the next word and a closing mark ends at the
+last word, so spaces stay outside the markup; a ``br`` span is the point before the space the
+line break became."""
 
 from __future__ import annotations
 
@@ -77,6 +78,8 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
             if op == OPEN:
                 url = (node.attrs.get("href") or "").strip() if node is not None else ""
                 stack.append([kind, url, None])
+            elif op == POINT and node is None:  # a <br>
+                spans.append(Inline(length, length, kind))
             elif op == POINT:
                 attrs = node.attributes
                 src = image_source(attrs)
