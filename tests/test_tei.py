@@ -85,3 +85,17 @@ def test_an_empty_extraction_is_valid_tei(schema: etree.RelaxNG, standin: str) -
     assert result.text == ""
     _valid(schema, result.to_xml())
 
+
+def test_a_list_of_another_kind_next_to_a_list_is_a_list_of_its_own(schema: etree.RelaxNG,
+                                                                      standin: str) -> None:
+    page = ("<html><body><ul><li>a bullet</li><li>another<ol><li>nested one</li></ol>"
+            "<ul><li>nested bullet</li></ul></li></ul><ol><li>first step</li><li>second step"
+            "</li></ol></body></html>")
+    result = grist.extract(page, method=standin)
+    for block in result.blocks:
+        block.label = "content"
+    body = _valid(schema, result.to_xml()).find("tei:text/tei:body", NS)
+    lists = [(element.get("rend"), [item.text for item in element.findall("tei:item", NS)])
+             for element in body.iter(f"{{{NS['tei']}}}list")]
+    assert lists == [("ul", ["a bullet", "another"]), ("ol", ["nested one"]),
+                     ("ul", ["nested bullet"]), ("ol", ["first step", "second step"])]

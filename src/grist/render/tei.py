@@ -80,6 +80,8 @@ def _list(parent: ET.Element, items: list[tuple[int, str, Block]], options: Rend
     for depth, kind, block in items:
         level = min(depth - low, len(stack))
         del stack[level + 1:], last_item[level + 1:]
+        if len(stack) > level and stack[level].get("rend") != kind:  # a list of another kind
+            del stack[level:], last_item[level:]
         if len(stack) == level:
             holder = parent if level == 0 else last_item[level - 1]
             stack.append(_sub(holder, "list", rend=kind))
