@@ -2,12 +2,14 @@
 
 import pytest
 
+import grist
 from grist.errors import (
     ConfigError,
     EmptyInputError,
     ExtractionTimeout,
     LimitExceededError,
     NotHTMLError,
+    UnreadableInputError,
 )
 from grist.html.load import load_document, title_from_source, utf8_size
 from grist.html.parse import check_structure, parse_document
@@ -166,10 +168,33 @@ def test_arguments_of_the_wrong_kind_say_what_was_expected() -> None:
         grist.Extractor(method="justext", limits={"time_budget": 5})
     with pytest.raises(TypeError, match="url must be a str or None, not int"):
         grist.extract("<p>Some text of the page.</p>", method="justext", url=123)
-    with pytest.raises(TypeError, match=r"the page must be bytes or str \(or a grist.RawPage\), "
-                                        "not NoneType"):
+    with pytest.raises(TypeError, match=r"the page must be bytes or str \(or a grist.RawPage, "
+                                        r"or a file's pathlib.Path\), not NoneType"):
         grist.extract(None)
     for threshold in (2, -0.5, float("nan")):
         with pytest.raises(ConfigError, match="AutoConfig.threshold is a probability"):
             AutoConfig(threshold=threshold)
     assert grist.Extractor(method="auto/fallback").config == AutoConfig(fallback_words=10)
+
+
+def test_a_page_given_as_a_path_is_read_and_one_given_as_its_name_is_a_clear_error(
+        tmp_path, monkeypatch, standin):
+    import gzip
+
+    page = "<html><body><p>" + "The harbour reopened on Monday after two years. " * 4 + "</p>"
+    (tmp_path / "page.html").write_text(page)
+    (tmp_path / "page.html.gz").write_bytes(gzip.compress(page.encode()))
+    expected = grist.extract(page, method=standin).text
+    assert expected.startswith("The harbour reopened")
+    for name in ("page.html", "page.html.gz"):
+        assert grist.extract(tmp_path / name, method=standin).text == expected
+    with pytest.raises(UnreadableInputError, match="missing.html: No such file"):
+        grist.extract(tmp_path / "missing.html")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(NotHTMLError, match=r"the name of a file, 'page.html': pass "
+                                           r"pathlib.Path\('page.html'\) to read it"):
+        grist.extract("page.html")
+    with pytest.raises(NotHTMLError, match="the address 'https://example.org/a', not its HTML"):
+        grist.extract(" https://example.org/a\n")
+    for text in ("missing.html", "Hello", "see https://example.org/a"):  # text, not a name
+        assert grist.extract(text, method=standin).blocks[0].text == text

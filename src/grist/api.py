@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
 from grist.classify.table_units import tables_as_units
 from grist.crosspage import CrossPageModel, apply_verdicts
 from grist.document import ON_REQUEST, Block, RawPage
-from grist.errors import ConfigError
+from grist.errors import ConfigError, UnreadableInputError
 from grist.html.load import load_document
 from grist.html.parse import check_structure, parse_document
 from grist.html.scripted import no_text_error
@@ -66,14 +67,15 @@ class Extractor:
 
     def __call__(
         self,
-        source: bytes | str | RawPage,
+        source: bytes | str | RawPage | PathLike[str],
         url: str | None = None,
         *,
         http_charset: str | None = None,
         site: CrossPageModel | None = None,
         stream: CrossPageModel | None = None,
     ) -> Result:
-        """Extract the main content of one page (bytes, a decoded str, or a RawPage).
+        """Extract the main content of one page (bytes, a decoded str, a RawPage, or a file's
+        path: an HTML file, gzip-compressed or not).
 
         ``site`` and ``stream`` are cross-page models (``grist.crosspage``) the extraction reads:
         their evidence may inform the method, and their verdicts override its labels. They are
@@ -83,6 +85,13 @@ class Extractor:
             url = url or source.url
             http_charset = http_charset or source.http_charset
             source = source.content
+        elif isinstance(source, PathLike):
+            from grist.io.sources import read_page_file  # (not on import: it loads the fetcher)
+
+            try:
+                source = read_page_file(Path(source), self.limits)
+            except UnreadableInputError as exc:
+                raise UnreadableInputError(f"{source}: {exc}") from None
         started = time.perf_counter()
         budget = Budget(self.limits.time_budget, self.limits.max_blocks)
         doc = load_document(source, url, http_charset=http_charset, limits=self.limits)
@@ -157,7 +166,7 @@ def _empty_reason(blocks: list[Block]) -> str | None:
 
 
 def extract(
-    html: bytes | str | RawPage,
+    html: bytes | str | RawPage | PathLike[str],
     url: str | None = None,
     method: str = DEFAULT_METHOD,
     output: str = "text",
@@ -177,7 +186,8 @@ def extract(
 ) -> Result:
     """Extract the main content of one page.
 
-    ``html`` is raw bytes (decoded as a browser would), an already decoded str, or a RawPage.
+    ``html`` is raw bytes (decoded as a browser would), an already decoded str, a RawPage, or
+    the path of an HTML file (a ``pathlib.Path``; gzip-compressed or not).
     Returns a Result (``.text``, ``.metadata``, ``.blocks``, renderers); ``str(result)`` renders
     ``output`` with links and images (absolute URLs) when ``links`` / ``images``, a metadata
     header when ``with_metadata``, and in JSON every feature value when ``explain``. ``site`` /

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 from grist.document import Document
@@ -21,6 +22,7 @@ _TITLE_OPEN = re.compile(r"<title\b", re.IGNORECASE)
 _TITLE_SCAN = 200_000  # the title is looked for in the page's first characters only
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CHUNK = 1 << 20
+_NAME_LENGTH = 4096  # a longer str is a page, not a file name or an address
 
 
 def title_from_source(source: str) -> str:
@@ -72,6 +74,23 @@ def without_surrogates(text: str) -> str:
     return _SURROGATE.sub("\ufffd", text) if not text.isascii() and _has_surrogates(text) else text
 
 
+def _names_a_page(source: str) -> str | None:
+    """What the page is when it is one word naming a page instead of holding one (a web address
+    or an existing file's name, a mistake a user's first call makes easily), else None."""
+    if len(source) > _NAME_LENGTH or "<" in source:
+        return None
+    words = source.split()
+    if len(words) != 1:
+        return None
+    word = words[0]
+    if word.lower().startswith(("http://", "https://")):
+        return (f"the address {word!r}, not its HTML: download it first (`grist extract URL` "
+                f"does)")
+    if os.path.isfile(word):
+        return f"the name of a file, {word!r}: pass pathlib.Path({word!r}) to read it"
+    return None
+
+
 def _size_error(size: int, limits: Limits) -> LimitExceededError:
     return LimitExceededError(
         f"the page is {size / 1048576:.1f} MiB; the limit is "
@@ -105,9 +124,12 @@ def load_document(
             raise NotHTMLError("the input is not an HTML page: it contains NUL characters")
         if looks_binary(source):
             raise NotHTMLError("the input is not an HTML page: it is mostly control characters")
+        named = _names_a_page(source)
+        if named:
+            raise NotHTMLError(f"the input is not an HTML page: it is {named}")
         text, encoding = without_surrogates(source), None
     else:
-        raise TypeError(f"the page must be bytes or str (or a grist.RawPage), not "
-                        f"{type(source).__name__}")
+        raise TypeError(f"the page must be bytes or str (or a grist.RawPage, or a file's "
+                        f"pathlib.Path), not {type(source).__name__}")
     return Document(html=text, url=url and without_surrogates(url), encoding=encoding,
                     title=title_from_source(text))

@@ -329,6 +329,12 @@ def read_capped(path: Path | None, limits: Limits) -> bytes:
     return data
 
 
+def read_page_file(path: Path | None, limits: Limits) -> bytes:
+    """A page file's (or stdin's, for None) bytes, decompressed when they are gzip, within the
+    size cap."""
+    return gunzip(read_capped(path, limits), limits)
+
+
 def _too_large(limits: Limits) -> LimitExceededError:
     return LimitExceededError(
         f"the page is larger than {limits.max_bytes / 1048576:.1f} MiB (Limits.max_bytes)"
@@ -364,7 +370,7 @@ class Source:
                               http_charset=page.charset)
                 return
             path = None if self.kind == "stdin" else Path(self.location)
-            data = gunzip(read_capped(path, limits), limits)
+            data = read_page_file(path, limits)
             reason = not_html_reason(data) if self.sniff else None
             if reason:
                 yield Skipped(self.input, reason)
