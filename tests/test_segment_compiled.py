@@ -117,6 +117,15 @@ def test_what_a_browser_does_not_draw_is_dropped_from_the_text_and_its_spans(eit
     assert texts[0][bold.start:bold.end] == "joined"
 
 
+def test_ruby_annotations_are_not_in_the_line_they_annotate(either_walk):
+    page = ("<html><body><p>\u6771\u4eac\u306e<ruby>\u6f22<rp>(</rp><rt>\u304b\u3093</rt>"
+            "<rp>)</rp>\u5b57<rt>\u3058</ruby>\u3092\u5b66\u3076</p><p>"
+            "<ruby>\u6c49<rt>h\u00e0n</rt>\u5b57<rt>z\u00ec</rt></ruby> text</p></body></html>")
+    made, _, _ = walked(page, CONFIGS["default"])
+    assert [fields["text"] for fields, *_ in made] == [
+        "\u6771\u4eac\u306e\u6f22\u5b57\u3092\u5b66\u3076", "\u6c49\u5b57 text"]
+
+
 def test_the_pages_reach_the_walks_branches():
     made, rows, _ = walked(PAGES["article"] + PAGES["tables"], CONFIGS["default"])
     kinds = {mark[1] for _, marks, _, _ in made if marks for mark in marks[1]}

@@ -51,6 +51,7 @@ HTML5_BLOCK_TAGS = PAPER_BLOCK_TAGS | frozenset((
 DEFAULT_SKIP_TAGS = frozenset((
     "head", "script", "style", "select", "template", "svg", "math", "canvas", "iframe", "object",
     "embed", "frameset", "frame", "noframes", "audio", "video", "map", "datalist",
+    "rt", "rp",  # ruby annotations (furigana, pinyin) drawn above the text, not in its line
 ))
 _TEXT = "-text"
 # A block's path names its innermost PATH_DEPTH elements; deeper ancestors become one "…", so

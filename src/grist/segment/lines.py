@@ -22,8 +22,10 @@ from grist.html.entities import unescape
 from grist.segment.blocks import DEFAULT_SKIP_TAGS, HTML5_BLOCK_TAGS
 from grist.whitespace import count_tokens, visible_text
 
-# Elements dropped with their content; void elements (embed, frame) have nothing to drop.
-USELESS_TAGS = DEFAULT_SKIP_TAGS - {"embed", "frame"}
+# Elements dropped with their content; void elements (embed, frame) have nothing to drop, and
+# ruby annotations (rt, rp) often leave out their end tags, which a filter of the source cannot
+# tell (it would drop the text up to the next one's end tag).
+USELESS_TAGS = DEFAULT_SKIP_TAGS - {"embed", "frame", "rt", "rp"}
 # Tags that end a line when lines are broken at tags: block-level elements and <br>.
 BREAK_TAGS = HTML5_BLOCK_TAGS | {"br"}
 
