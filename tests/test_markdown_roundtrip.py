@@ -25,7 +25,8 @@ PAGES = {
                           "<p>=== not a rule</p><p>--- nor this</p><p>~~~ no fence</p>"
                           "<p>```not code```</p><p>    four spaces are not code</p>"
                           "<p>&lt;div&gt;raw html&lt;/div&gt; &lt;http://not.autolink&gt;</p>"
-                          "<p>[brackets](not-a-link) ![not](an-image) end with a backslash \\</p>",
+                          "<p>[brackets](not-a-link) ![not](an-image) end with a backslash \\</p>"
+                          "<p>snake_case_name, MAX__SIZE, __init__, a_b_ and _c_d stay</p>",
     "nested emphasis": "<p>Some <em>emphasis with <strong>strong inside</strong> it</em> and "
                        "<strong>bold with <em>italic</em></strong>, <b>b</b><i>i</i> adjacent, "
                        "in<em>side</em>word, <em> spaced </em>, <em>(parenthesised)</em>, "

@@ -31,7 +31,7 @@ PAGE = """<html><head><title>Tea &amp; cakes</title></head><body>
 
 EXPECTED_MARKDOWN = """# Green \\*tea\\* guide
 
-Steep the\\_leaves for \\[two\\] minutes at 80 \\# degrees.
+Steep the_leaves for \\[two\\] minutes at 80 \\# degrees.
 
 ### 1. Steps to follow
 
@@ -75,7 +75,10 @@ def test_markdown_drops_boilerplate(result: Result) -> None:
 @pytest.mark.parametrize(
     ("text", "escaped"),
     [
-        ("a*b_c", "a\\*b\\_c"),
+        ("a*b_c", "a\\*b_c"),
+        ("snake_case_name, MAX__SIZE, __init__, _x_, a_ _b, 2_000 \u00e9t\u00e9_\u00e0",
+         "snake_case_name, MAX__SIZE, \\_\\_init\\_\\_, \\_x\\_, a\\_ \\_b, 2_000 "
+         "\u00e9t\u00e9_\u00e0"),
         ("back\\slash `code` <tag> x|y", "back\\\\slash \\`code\\` \\<tag\\> x\\|y"),
         ("+ plus", "\\+ plus"),
         ("---", "\\---"),

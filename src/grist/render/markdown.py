@@ -4,10 +4,11 @@ Headings, paragraphs, nested lists, pipe tables with their header row, fenced co
 language, blockquotes, emphasis, code spans, hard line breaks where the page had a ``<br>`` (a
 space in table cells, which hold one line; a heading is one line anyway), and with ``links=`` /
 ``images=`` links and images with absolute URLs. Text is escaped so that a CommonMark parser
-gives it back unchanged: the special characters are backslash-escaped everywhere, and so is a
-leading ``-``, ``+``, ``=``, ``~`` or ``1.``/``1)`` that would start a list, a rule or a fence
-(also after a hard line break). Emphasis whose delimiters a parser would not read as such (next
-to punctuation or another ``*``) is written as plain text. Code keeps its whitespace and is never
+gives it back unchanged: the special characters are backslash-escaped everywhere (but for the
+underscores inside a word, ``snake_case``, which make no emphasis), and so is a leading ``-``,
+``+``, ``=``, ``~`` or ``1.``/``1)`` that would start a list, a rule or a fence (also after a
+hard line break). Emphasis whose delimiters a parser would not read as such (next to
+punctuation or another ``*``) is written as plain text. Code keeps its whitespace and is never
 escaped; its fence is longer than any backtick run inside.
 """
 
@@ -26,7 +27,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from grist.document import Block
     from grist.render import Extraction, RenderOptions
 
-_SPECIAL = re.compile(r"([\\*_\[\]#<>|`~])|&(?=#?[A-Za-z0-9]+;)")
+# The characters to escape; a run of underscores between two letters or digits (snake_case,
+# file_names) is left as it is: CommonMark makes no emphasis of it.
+_SPECIAL = re.compile(r"(?P<word>(?<=[^\W_])_+(?=[^\W_]))|[\\*_\[\]#<>|`~]|&(?=#?[A-Za-z0-9]+;)")
 _LEADING_MARK = re.compile(r"^([-+=])")
 _LEADING_NUMBER = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
 _BACKTICKS = re.compile(r"`+")
@@ -40,7 +43,11 @@ _URL_SAFE = ":/?#[]@!$&'*+,;=%~-._"
 
 def escape_inline(text: str) -> str:
     """Escape the characters Markdown treats specially anywhere in a line."""
-    return _SPECIAL.sub(lambda m: "\\" + m.group(0), text)
+    return _SPECIAL.sub(_escaped, text)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return match.group(0) if match.lastgroup == "word" else "\\" + match.group(0)
 
 
 def escape(text: str) -> str:
