@@ -178,7 +178,7 @@ def test_arguments_of_the_wrong_kind_say_what_was_expected() -> None:
 
 
 def test_a_page_given_as_a_path_is_read_and_one_given_as_its_name_is_a_clear_error(
-        tmp_path, monkeypatch, standin):
+        tmp_path, standin):
     import gzip
 
     page = "<html><body><p>" + "The harbour reopened on Monday after two years. " * 4 + "</p>"
@@ -190,11 +190,13 @@ def test_a_page_given_as_a_path_is_read_and_one_given_as_its_name_is_a_clear_err
         assert grist.extract(tmp_path / name, method=standin).text == expected
     with pytest.raises(UnreadableInputError, match="missing.html: No such file"):
         grist.extract(tmp_path / "missing.html")
-    monkeypatch.chdir(tmp_path)
     with pytest.raises(NotHTMLError, match=r"the name of a file, 'page.html': pass "
                                            r"pathlib.Path\('page.html'\) to read it"):
         grist.extract("page.html")
+    with pytest.raises(NotHTMLError, match=r"the name of a file, 'pages/a.HTM.gz'"):
+        grist.extract("pages/a.HTM.gz")
     with pytest.raises(NotHTMLError, match="the address 'https://example.org/a', not its HTML"):
         grist.extract(" https://example.org/a\n")
-    for text in ("missing.html", "Hello", "see https://example.org/a"):  # text, not a name
+    # text, not a name; and whether a file exists is not looked at (the service must not say)
+    for text in ("Hello", "see https://example.org/a", "page.html.", "/etc/passwd"):
         assert grist.extract(text, method=standin).blocks[0].text == text

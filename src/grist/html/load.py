@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 
 from grist.document import Document
@@ -23,6 +22,7 @@ _TITLE_SCAN = 200_000  # the title is looked for in the page's first characters 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CHUNK = 1 << 20
 _NAME_LENGTH = 4096  # a longer str is a page, not a file name or an address
+_PAGE_FILE = re.compile(r"\S*\.(?:x?html?|shtml|gz)", re.IGNORECASE)  # page.html, a/b.htm.gz
 
 
 def title_from_source(source: str) -> str:
@@ -76,7 +76,9 @@ def without_surrogates(text: str) -> str:
 
 def _names_a_page(source: str) -> str | None:
     """What the page is when it is one word naming a page instead of holding one (a web address
-    or an existing file's name, a mistake a user's first call makes easily), else None."""
+    or an HTML file's name, a mistake a user's first call makes easily), else None. Judged on
+    the word alone: the file system is not looked at (the service must not tell its callers
+    which files its machine has)."""
     if len(source) > _NAME_LENGTH or "<" in source:
         return None
     words = source.split()
@@ -86,7 +88,7 @@ def _names_a_page(source: str) -> str | None:
     if word.lower().startswith(("http://", "https://")):
         return (f"the address {word!r}, not its HTML: download it first (`grist extract URL` "
                 f"does)")
-    if os.path.isfile(word):
+    if _PAGE_FILE.fullmatch(word):
         return f"the name of a file, {word!r}: pass pathlib.Path({word!r}) to read it"
     return None
 
