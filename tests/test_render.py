@@ -302,3 +302,17 @@ def test_a_line_break_breaks_the_rendered_line_but_not_the_blocks_text():
     assert "The Bakery School\\\n12 Flour Street\\\nBreadtown\n" in markdown
     assert "| Ann Lee | Leeds |" in markdown and "one\\\ntwo link\\\ntext" in markdown
     assert "## Section two\n" in markdown and "<h2>Section two</h2>" in html
+
+
+def test_a_lazy_image_and_its_noscript_copy_are_one_image():
+    page = ("<html><body><figure><img src='data:image/svg+xml,x' data-lazy-src='/a.jpg' "
+            "alt='A view'><noscript><img src='/a.jpg' alt='A view'></noscript><figcaption>"
+            "The pier at dawn</figcaption></figure><p>One <img src='/b.png' alt='b'> and "
+            "another <img src='/b.png' alt='b'> of the same.</p></body></html>")
+    found = grist.extract(page, url="https://example.org/", method="justext")
+    for block in found.blocks:
+        block.label = CONTENT
+    markdown = found.render("markdown", images=True)
+    assert markdown.count("](https://example.org/a.jpg)") == 1
+    assert markdown.count("](https://example.org/b.png)") == 2  # two places: two images
+    assert found.render("html", images=True).count('src="https://example.org/a.jpg"') == 1

@@ -64,11 +64,13 @@ def code_language(attrs: dict[str, str | None]) -> str:
 def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, ...]]:
     """The text of ``pieces`` as ``visible_text`` makes it (``" ".join("".join(pieces).split())``
     without the invisible characters) and the spans ``marks`` delimit in it; empty spans are
-    dropped."""
+    dropped, and so is an image right after the same image (a lazy-loaded image and the copy in
+    its ``noscript`` fallback are one image)."""
     out: list[str] = []
     length = 0
     space = False
     spans: list[Inline] = []
+    last_image = (-1, "")  # where the last image stands and its source
     stack: list[list] = []  # open elements: [kind, url, start or None until the next word]
     k, n_marks, n_pieces = 0, len(marks), len(pieces)
     for i in range(n_pieces + 1):
@@ -83,9 +85,10 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
             elif op == POINT:
                 attrs = node.attributes
                 src = image_source(attrs)
-                if src:
+                if src and (length, src) != last_image:
                     spans.append(Inline(length, length, kind, src,
                                         " ".join((attrs.get("alt") or "").split())))
+                    last_image = (length, src)
             else:
                 for j in range(len(stack) - 1, -1, -1):
                     if stack[j][0] == kind:
