@@ -11,7 +11,8 @@ from local_server import ARTICLE, BIG_BYTES, USER_AGENTS, base_url
 
 from grist.errors import FetchError
 from grist.html.load import load_document
-from grist.io.fetch import FetchConfig, fetch, is_url
+from grist.io import is_url
+from grist.io.fetch import FetchConfig, fetch
 
 
 def test_fetch_passes_http_charset_on(server: ThreadingHTTPServer) -> None:

@@ -9,6 +9,7 @@ from grist.errors import EmptyInputError, LimitExceededError, NotHTMLError
 from grist.html.decode import decode
 from grist.html.entities import unescape
 from grist.html.sniff import looks_binary
+from grist.io import is_url
 from grist.limits import Limits
 from grist.whitespace import visible_text
 
@@ -85,7 +86,7 @@ def _names_a_page(source: str) -> str | None:
     if len(words) != 1:
         return None
     word = words[0]
-    if word.lower().startswith(("http://", "https://")):
+    if is_url(word):
         return (f"the address {word!r}, not its HTML: download it first (`grist extract URL` "
                 f"does)")
     if _PAGE_FILE.fullmatch(word):

@@ -69,11 +69,6 @@ class FetchedPage:
     last_modified: str | None = None
 
 
-def is_url(source: str) -> bool:
-    """True when ``source`` is an http(s) URL rather than a path."""
-    return source.lower().startswith(("http://", "https://"))
-
-
 def _check_url(url: str) -> None:
     """FetchError for a URL no request can reach: not http(s), no host, a port out of range."""
     try:

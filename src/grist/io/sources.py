@@ -26,7 +26,8 @@ from grist.errors import CorruptInputError, DatasetError, GristError, LimitExcee
     UnreadableInputError
 from grist.html.decode import sniff_binary
 from grist.html.load import without_surrogates
-from grist.io.fetch import FetchConfig, fetch, is_url
+from grist.io import is_url
+from grist.io.fetch import FetchConfig, fetch
 from grist.io.json_text import loads
 from grist.limits import Limits
 
