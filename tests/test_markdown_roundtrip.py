@@ -41,6 +41,11 @@ PAGES = {
     "lists": "<ul><li>one <b>bold</b></li><li>two<ul><li>two.a</li><li>two.b<ol><li>deep</li>"
              "</ol></li></ul></li><li>- dash item</li><li>1. numbered-looking item</li></ul>"
              "<ol><li>first</li><li>second</li></ol><p>after the lists</p>",
+    "numbered lists": "<ol start='3'><li>third</li><li value='7'>seventh</li><li>eighth</li>"
+                      "</ol><ol reversed><li>three</li><li>two</li><li>one</li></ol><ul><li>"
+                      "<p>para one</p><p>para two</p></li><li>next</li></ul><ul><li>another "
+                      "list</li></ul><ol start='100'><li>hundred<ul><li>nested under a wide "
+                      "marker</li></ul></li></ol>",
     "tables": "<table><thead><tr><th>Size</th><th>Width | in</th><th>Note</th></tr></thead>"
               "<tr><td>Twin XL</td><td>38</td><td><em>long</em></td></tr>"
               "<tr><td>Queen</td><td>60</td><td></td></tr>"
@@ -61,9 +66,9 @@ def _rendered_text(markdown: str) -> list[str]:
     dom = LexborHTMLParser(PARSER.render(markdown))
     lines = []
     for node in dom.css("p, li, h1, h2, h3, h4, h5, h6, td, th, pre"):
-        if node.tag == "li":  # the item's own text, not its nested list's
+        if node.tag == "li":  # the item's own text, not its nested list's nor paragraphs'
             own = [c.text(deep=True) for c in node.iter(include_text=True)
-                   if c.tag not in ("ul", "ol")]
+                   if c.tag not in ("ul", "ol", "p")]
             lines.append(" ".join("".join(own).split()))
         elif node.tag == "pre":
             lines.extend(node.text(deep=True).rstrip("\n").split("\n"))
@@ -128,6 +133,23 @@ def test_structure_survives(standin: str) -> None:
     assert [p.text() for p in dom.css("blockquote p")] == ["Quoted words", "second"]
     assert dom.css_first("blockquote em").text() == "words"
     assert dom.css_first("h2").text() == "A # heading *"
+
+
+def test_lists_keep_their_numbers_items_and_boundaries(standin: str) -> None:
+    page = f"<html><body>{PAGES['numbered lists']}</body></html>"
+    result = grist.extract(page, method=standin)
+    for block in result.blocks:
+        block.label = "content"
+    markdown = result.to_markdown()
+    # lists of a kind side by side are one run of items, as on the page, each with its number
+    assert "3. third\n7. seventh\n8. eighth\n3. three\n2. two\n1. one" in markdown
+    dom = LexborHTMLParser(PARSER.render(markdown))
+    top = [node for node in dom.css("body > ol, body > ul")]
+    assert [(node.tag, node.attributes.get("start")) for node in top] == [
+        ("ol", "3"), ("ul", None), ("ol", "100")]
+    first_item = top[1].css_first("li")
+    assert [p.text() for p in first_item.css("p")] == ["para one", "para two"]
+    assert [li.text() for li in top[2].css("li li")] == ["nested under a wide marker"]
 
 
 @pytest.mark.parametrize("text", ["a*b", "1. x", "#tag", "- a", "<b>", "x_y_z", "[x]", "~~s~~",

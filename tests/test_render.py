@@ -180,6 +180,21 @@ def test_html_list_depth_jump_is_well_formed() -> None:
     assert "<ul><li>a<ol><li>b</li></ol></li><li>c</li></ul>" in out
 
 
+def test_lists_keep_their_numbers_items_and_boundaries_in_html(standin: str) -> None:
+    page = ("<html><body><ol><li><p>open the box</p><p>keep the knife away</p></li><li>take the "
+            "parts out</li></ol><ol start='3'><li>join them</li><li value='7'>tighten</li>"
+            "<li>check</li></ol><ol reversed><li>bronze</li><li>silver</li></ol></body></html>")
+    result = grist.extract(page, method=standin)
+    for block in result.blocks:
+        block.label = CONTENT
+    assert ("<ol><li>open the box<p>keep the knife away</p></li><li>take the parts out</li></ol>"
+            '<ol start="3"><li>join them</li><li value="7">tighten</li><li>check</li></ol>'
+            '<ol start="2"><li>bronze</li><li value="1">silver</li></ol>') in result.to_html()
+    blocks = {block["text"]: block for block in json.loads(result.to_json(explain=True))["blocks"]}
+    assert blocks["tighten"]["list_item"] == [2, 4, 7]
+    assert blocks["keep the knife away"]["list_item"] == blocks["open the box"]["list_item"]
+
+
 def test_text_renderer_unchanged(result: Result) -> None:
     assert result.text.startswith("Green *tea* guide\n\nSteep the_leaves")
 

@@ -60,6 +60,11 @@ PAGES = {
         <foo:bar>ns</foo:bar></x-card><svg><clipPath id="c"></clipPath></svg>
         <h2>Heading <span>two</span></h2><h6>six</h6><center>old</center>
         <details><summary>More</summary><p>hidden detail</p></details></body></html>""",
+    "lists": """<html><body><ol start=" 3rd"><li>three</li><li value="7">seven<ul><li>dot
+        </li></ul>after dot</li>between items<li>eight</li></ol><ol reversed><li>x</li><li>y</li>
+        <li>z</li></ol><ol reversed start="2"><li><p>two</p><p>again</p></li><li>one</li>
+        <li>zero</li></ol><ol start="99999999999"><li value="-4">minus</li><li value="x">
+        next</li></ol><li>no list</li><ul><li value="5">bullet</li></ul></body></html>""",
     "no body": "plain text only",
     "invisible": """<html><body><p>An extra\u00ad<a href="/o">ordi\u00adnary</a> word,
         zero\u200bwidth <b>\u2060joined\ufeff</b> and ZW\u200cN\u200dJ kept.</p>
@@ -124,6 +129,18 @@ def test_ruby_annotations_are_not_in_the_line_they_annotate(either_walk):
     made, _, _ = walked(page, CONFIGS["default"])
     assert [fields["text"] for fields, *_ in made] == [
         "\u6771\u4eac\u306e\u6f22\u5b57\u3092\u5b66\u3076", "\u6c49\u5b57 text"]
+
+
+def test_list_items_know_their_list_item_and_number(either_walk):
+    """``start`` (read as HTML reads integers), ``value``, ``reversed`` counting down from the
+    number of items, text in a list outside its items, an ``li`` outside lists."""
+    made, _, _ = walked(PAGES["lists"], CONFIGS["default"])
+    assert [(fields["text"], fields["list_item"]) for fields, *_ in made] == [
+        ("three", (1, 1, 3)), ("seven", (1, 2, 7)), ("dot", (2, 3, 1)), ("after dot", (1, 2, 7)),
+        ("between items", (1, 0, 0)), ("eight", (1, 4, 8)), ("x", (3, 5, 3)), ("y", (3, 6, 2)),
+        ("z", (3, 7, 1)), ("two", (4, 8, 2)), ("again", (4, 8, 2)), ("one", (4, 9, 1)),
+        ("zero", (4, 10, 0)), ("minus", (5, 11, -4)), ("next", (5, 12, -3)),
+        ("no list", None), ("bullet", (6, 13, 1))]
 
 
 def test_the_pages_reach_the_walks_branches():

@@ -86,6 +86,21 @@ def test_an_empty_extraction_is_valid_tei(schema: etree.RelaxNG, standin: str) -
     _valid(schema, result.to_xml())
 
 
+def test_ordered_items_say_their_number_and_an_items_paragraphs_stay_in_it(
+        schema: etree.RelaxNG, standin: str) -> None:
+    page = ("<html><body><ol start='4'><li><p>fourth</p><p>more of it</p></li><li>fifth</li>"
+            "</ol><ol><li>first again</li></ol></body></html>")
+    result = grist.extract(page, method=standin)
+    for block in result.blocks:
+        block.label = "content"
+    body = _valid(schema, result.to_xml()).find("tei:text/tei:body", NS)
+    lists = [[(item.get("n"), item.text, [p.text for p in item.findall("tei:p", NS)])
+              for item in element.findall("tei:item", NS)]
+             for element in body.iter(f"{{{NS['tei']}}}list")]
+    assert lists == [[("4", "fourth", ["more of it"]), ("5", "fifth", [])],
+                     [("1", "first again", [])]]
+
+
 def test_a_list_of_another_kind_next_to_a_list_is_a_list_of_its_own(schema: etree.RelaxNG,
                                                                       standin: str) -> None:
     page = ("<html><body><ul><li>a bullet</li><li>another<ol><li>nested one</li></ol>"

@@ -105,6 +105,9 @@ class Block:
     region:       id of the nearest enclosing DIV/TD/TABLE-like container (seed 001 blocks).
     heading:      heading level 1-6, 0 when the block is not a heading.
     list_kind:    ``ul``/``ol`` when the block is a list item, else ``""``; ``list_depth`` nests.
+    list_item:    (list, item, number) in a list: which list and ``li`` of the page (ordinals
+                  from 1; item 0 outside every ``li`` of it) and the number the item shows
+                  (``start``, ``value``, ``reversed``); the blocks of one ``li`` share it.
     cell:         (table id, row, column) when the block is a table cell, else None.
     preformatted: the block is inside ``pre``/``code`` whose whitespace must be kept.
     code_language: the language a ``pre`` block's markup names (``class="language-python"``).
@@ -133,6 +136,7 @@ class Block:
     heading: int = 0
     list_kind: str = ""
     list_depth: int = 0
+    list_item: tuple[int, int, int] | None = None
     cell: tuple[int, int, int] | None = None
     preformatted: bool = False
     code_language: str = ""

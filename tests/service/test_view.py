@@ -111,7 +111,9 @@ def test_html_output_passes_an_allow_list_whatever_the_renderer_emits() -> None:
     out = sanitise_html('<html><head><title>T</title><script>x()</script></head><body>'
                         '<h1 onclick="x()">Head</h1><p style="color:red">Text <a href="javascript:x()">'
                         'bad</a> <a href="https://example.org/a">good</a><img src=x onerror=y()>'
-                        '</p><iframe src="https://example.org"></iframe></body></html>')
+                        '</p><iframe src="https://example.org"></iframe><ol start="3" onclick="x()">'
+                        '<li value="7">seventh</li></ol></body></html>')
+    assert '<ol start="3"><li value="7">seventh</li></ol>' in out  # the page's list numbers
     assert out.startswith("<!DOCTYPE html>") and "<h1>Head</h1>" in out and "<title>T</title>" in out
     assert '<a href="https://example.org/a" rel="noopener noreferrer nofollow">good</a>' in out
     for bad in ("<script", "onclick", "onerror", "javascript:", "style=", "<iframe", "x()"):

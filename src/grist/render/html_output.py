@@ -3,9 +3,10 @@ blockquote, with emphasis and (``links=`` / ``images=``) links and images.
 
 Safe by construction: the page is written from the blocks' text, never copied from the source, so
 no script, style, event handler or attribute of the source survives; all text is escaped; the only
-attributes written are ``href``, ``src`` and ``alt`` (escaped), and a URL whose scheme is not
-http(s), mailto, ftp or tel (``javascript:``, ``data:``, ...) is dropped. The page's metadata goes
-into ``<head>`` as ``<meta>`` elements.
+attributes written are ``href``, ``src`` and ``alt`` (escaped) and a list's numbers (``start``,
+``value``: integers), and a URL whose scheme is not http(s), mailto, ftp or tel
+(``javascript:``, ``data:``, ...) is dropped. The page's metadata goes into ``<head>`` as
+``<meta>`` elements.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from grist.render.inline import Node, inline_tree
-from grist.render.layout import Part, layout
+from grist.render.layout import Item, Part, layout
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.document import Block
@@ -44,26 +45,31 @@ def inline(block: Block, options: RenderOptions, base: str | None) -> str:
     return _node(inline_tree(block, options, base))
 
 
-def _list(items: list[tuple[int, str, Block]], options: RenderOptions, base: str | None) -> str:
-    """Nested lists: each item opens or closes list elements to reach its depth."""
+def _list(items: list[Item], options: RenderOptions, base: str | None) -> str:
+    """Nested lists: each item opens or closes list elements to reach its level; an ordered
+    item whose number is not the one before plus one says its number (``start``, ``value``)."""
     out: list[str] = []
-    open_lists: list[str] = []  # kinds of the lists currently open, outermost first
-    low = min(depth for depth, _, _ in items)
-    for depth, kind, block in items:
-        level = min(depth - low, len(open_lists))
-        while len(open_lists) > level + 1:
-            out.append(f"</li></{open_lists.pop()}>")
-        if len(open_lists) == level + 1:
-            if open_lists[-1] == kind:
-                out.append("</li>")
-            else:
-                out.append(f"</li></{open_lists.pop()}>")
-        if len(open_lists) == level:
-            out.append(f"<{kind}>")
-            open_lists.append(kind)
-        out.append(f"<li>{inline(block, options, base)}")
+    open_lists: list[list] = []  # per list open now, outermost first: [kind, the next number]
+    for item in items:
+        while len(open_lists) > item.level + 1:
+            out.append(f"</li></{open_lists.pop()[0]}>")
+        text = inline(item.block, options, base)
+        if item.continues:  # another paragraph of the same item
+            out.append(f"<p>{text}</p>")
+            continue
+        if len(open_lists) == item.level + 1:
+            out.append("</li>" if not item.new_list else f"</li></{open_lists.pop()[0]}>")
+        number = ""
+        if len(open_lists) == item.level:
+            start = item.number if item.kind == "ol" and item.number != 1 else None
+            out.append(f"<{item.kind}>" if start is None else f'<ol start="{start}">')
+            open_lists.append([item.kind, item.number])
+        elif item.kind == "ol" and item.number != open_lists[-1][1]:
+            number = f' value="{item.number}"'
+        open_lists[-1][1] = item.number + 1
+        out.append(f"<li{number}>{text}")
     while open_lists:
-        out.append(f"</li></{open_lists.pop()}>")
+        out.append(f"</li></{open_lists.pop()[0]}>")
     return "".join(out)
 
 

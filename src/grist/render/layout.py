@@ -21,11 +21,54 @@ MAX_LIST_NESTING = 32
 
 
 @dataclass(frozen=True)
+class Item:
+    """A block of a list as the renderers write it.
+
+    ``level``: nesting from 0, never skipping one (a renderer could not write the skipped list);
+    ``new_list``: the item opens a list at its level (the first there, or the page's next list,
+    or a list of another kind); ``continues``: it is another block of the ``li`` written just
+    before at its level, so it goes into that item, not a new one; ``number``: what an ordered
+    item shows (the page's ``start``/``value``/``reversed``, else counted from 1).
+    """
+
+    level: int
+    kind: str
+    block: Block
+    new_list: bool
+    continues: bool
+    number: int
+
+
+def list_items(blocks: list[Block]) -> list[Item]:
+    """The list blocks of a run as ``Item``s: where each list opens and each item begins."""
+    low = min(b.list_depth for b in blocks)
+    open_lists: list[list] = []  # per level: [kind, list id, item id, the next item's number]
+    items = []
+    for block in blocks:
+        deep = block.list_depth - low >= MAX_LIST_NESTING  # written at the deepest level
+        level = min(block.list_depth - low, len(open_lists), MAX_LIST_NESTING - 1)
+        del open_lists[level + 1 :]
+        list_id, item_id, number = block.list_item or (None, 0, 0)
+        here = open_lists[level] if level < len(open_lists) else None
+        new_list = (here is None or here[0] != block.list_kind
+                    or (here[1] != list_id and not deep))
+        continues = not new_list and item_id != 0 and here[2] == item_id
+        if not item_id:  # a block in no li of its list (or made without one): counted
+            number = 1 if new_list else here[3]
+        if new_list:
+            open_lists[level:] = [[block.list_kind, list_id, item_id, number + 1]]
+        else:
+            here[2:] = item_id, number + 1
+        items.append(Item(level, block.list_kind, block, new_list, continues, number))
+    return items
+
+
+@dataclass(frozen=True)
 class Part:
     """One rendered unit: ``kind`` is heading, paragraph, code, list or table.
 
     heading/paragraph/code hold their ``block`` (and ``level`` for headings); a list holds its
-    items as ``(depth, kind, block)`` with kind ``ul`` or ``ol``; a table holds its ``rows`` of
+    ``items`` (``Item``); a table holds its ``rows`` of
     cell blocks (None for an empty cell), the first row being the header. ``quote`` is how many
     blockquotes enclose the part.
     """
@@ -33,7 +76,7 @@ class Part:
     kind: str
     block: Block | None = None
     level: int = 0
-    items: list[tuple[int, str, Block]] = field(default_factory=list)
+    items: list[Item] = field(default_factory=list)
     rows: list[list[Block | None]] = field(default_factory=list)
     quote: int = 0
 
@@ -89,9 +132,7 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
             while (j < n and _is_item(blocks[j]) and blocks[j].quote_depth == block.quote_depth
                    and (in_layout_table or blocks[j].cell is None)):
                 j += 1
-            top = min(b.list_depth for b in blocks[i:j]) + MAX_LIST_NESTING - 1
-            items = [(min(b.list_depth, top), b.list_kind, b) for b in blocks[i:j]]
-            parts.append(Part("list", items=items, quote=block.quote_depth))
+            parts.append(Part("list", items=list_items(blocks[i:j]), quote=block.quote_depth))
         else:
             parts.append(_single(block))
         i = j

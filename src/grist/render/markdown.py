@@ -21,7 +21,7 @@ from urllib.parse import quote
 
 from grist.render.frontmatter import front_matter
 from grist.render.inline import Node, inline_tree
-from grist.render.layout import Part, layout
+from grist.render.layout import Item, Part, layout
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.document import Block
@@ -34,6 +34,7 @@ _LEADING_MARK = re.compile(r"^([-+=])")
 _LEADING_NUMBER = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
 _BACKTICKS = re.compile(r"`+")
 _INDENT = "    "  # four spaces nest a list item under both "- " and "1. " markers
+_MAX_NUMBER = 999_999_999  # CommonMark's longest list number has nine digits
 _DELIMITERS = {"em": "*", "strong": "**", "del": "~~"}
 _OPENERS = {"em": "*", "strong": "*", "del": "~", "code": "`", "link": "[", "image": "!",
             "br": "\n"}
@@ -150,21 +151,32 @@ def _code(block: Block) -> str:
     return f"{fence}{block.code_language}\n{block.text}\n{fence}"
 
 
-def _list(items: list[tuple[int, str, Block]], options: RenderOptions, base: str | None) -> str:
+def _list(items: list[Item], options: RenderOptions, base: str | None) -> str:
+    """Nested lists with the page's numbers; an item's further paragraphs indented under it.
+    Lists of one kind side by side are written as one, as a browser shows them (CommonMark
+    would join them anyway: only another delimiter would keep them apart)."""
     lines = []
-    levels: list[list] = []  # per nesting level: [list kind, items numbered so far]
-    low = min(depth for depth, _, _ in items)
-    for depth, kind, block in items:
-        level = min(depth - low, len(levels))  # never skip a level: it would become code
-        del levels[level + 1 :]
-        if len(levels) == level or levels[level][0] != kind:
-            levels[level:] = [[kind, 0]]
-        levels[level][1] += 1
-        marker = f"{levels[level][1]}." if kind == "ol" else "-"
-        prefix = f"{_INDENT * level}{marker} "
-        newline = _HARD_BREAK + " " * len(prefix)  # a broken line stays in its item
-        lines.append(prefix + inline(block, options, base, True, newline))
+    # per nesting level: the indent of the items nested under its item, and the width of that
+    # item's marker (its text starts there, and so do its further lines and paragraphs)
+    levels: list[tuple[int, int]] = []
+    for item in items:
+        if item.continues:  # another paragraph of the same item
+            del levels[item.level + 1 :]
+            width = levels[item.level][1]
+            lines += ["", " " * width + inline(item.block, options, base, True, _break(width))]
+            continue
+        indent = levels[item.level - 1][0] if item.level else 0
+        marker = f"{min(max(item.number, 0), _MAX_NUMBER)}." if item.kind == "ol" else "-"
+        prefix = f"{' ' * indent}{marker} "
+        del levels[item.level :]
+        levels.append((indent + max(len(_INDENT), len(marker) + 1), len(prefix)))
+        lines.append(prefix + inline(item.block, options, base, True, _break(len(prefix))))
     return "\n".join(lines)
+
+
+def _break(width: int) -> str:
+    """A line break inside a list item whose text starts ``width`` columns in: it stays there."""
+    return _HARD_BREAK + " " * width
 
 
 def _table(rows: list[list[Block | None]], options: RenderOptions, base: str | None) -> str:

@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from grist.render.inline import Node, inline_tree
-from grist.render.layout import Part, layout
+from grist.render.layout import Item, Part, layout
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.document import Block
@@ -72,23 +72,24 @@ def _block(element: ET.Element, block: Block, options: RenderOptions, base: str 
         _append_text(element, block.text)
 
 
-def _list(parent: ET.Element, items: list[tuple[int, str, Block]], options: RenderOptions,
+def _list(parent: ET.Element, items: list[Item], options: RenderOptions,
           base: str | None) -> None:
-    low = min(depth for depth, _, _ in items)
     stack: list[ET.Element] = []  # open list elements, outermost first
     last_item: list[ET.Element] = []
-    for depth, kind, block in items:
-        level = min(depth - low, len(stack))
-        del stack[level + 1:], last_item[level + 1:]
-        if len(stack) > level and stack[level].get("rend") != kind:  # a list of another kind
-            del stack[level:], last_item[level:]
-        if len(stack) == level:
-            holder = parent if level == 0 else last_item[level - 1]
-            stack.append(_sub(holder, "list", rend=kind))
+    for item in items:
+        del stack[item.level + 1 :], last_item[item.level + 1 :]
+        if item.continues:  # another paragraph of the same item
+            _block(_sub(last_item[item.level], "p"), item.block, options, base)
+            continue
+        if item.new_list:
+            del stack[item.level :], last_item[item.level :]
+        if len(stack) == item.level:
+            holder = parent if item.level == 0 else last_item[item.level - 1]
+            stack.append(_sub(holder, "list", rend=item.kind))
             last_item.append(None)  # type: ignore[arg-type]
-        item = _sub(stack[level], "item")
-        _block(item, block, options, base)
-        last_item[level] = item
+        number = {"n": str(item.number)} if item.kind == "ol" else {}
+        last_item[item.level] = _sub(stack[item.level], "item", **number)
+        _block(last_item[item.level], item.block, options, base)
 
 
 def _part(parent: ET.Element, part: Part, options: RenderOptions, base: str | None) -> None:

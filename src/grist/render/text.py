@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def render_part(part: Part) -> str:
     """One part as plain text (a list item is a paragraph; a table one row per line)."""
     if part.kind == "list":
-        return "\n\n".join(shown_text(block) for _, _, block in part.items)
+        return "\n\n".join(shown_text(item.block) for item in part.items)
     if part.kind == "table":
         return "\n".join("\t".join(c.text if c else "" for c in row) for row in part.rows)
     return part.text

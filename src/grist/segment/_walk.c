@@ -19,7 +19,7 @@
 /* Plan kinds and handler codes: blocks.walk_plan() and context.HANDLER_CODES. */
 enum { TEXT_NODE = 0, SKIPPED = 1, LINE_BREAK = 2, ELEMENT = 3 };
 enum { H_NONE = 0, H_REGION, H_LINK, H_INLINE, H_IMAGE, H_PRE, H_HEADING, H_LIST, H_QUOTE,
-       H_TABLE, H_ROW, H_CELL, H_TABLE_PART };
+       H_TABLE, H_ROW, H_CELL, H_TABLE_PART, H_ITEM };
 /* Mark operations: grist.segment.inline's OPEN, CLOSE, POINT. */
 enum { OP_OPEN = 1, OP_CLOSE = 2, OP_POINT = 3 };
 
@@ -49,6 +49,18 @@ typedef struct {
     PyObject *info;
 } Table;
 
+/* An open list (_Open.items): its id, the next item's number and the step to the one after,
+ * the open li's id and number (0 outside its items), whether it is an ol. */
+typedef struct {
+    long long list, next, step, item, number;
+    int ordered;
+} List;
+
+typedef struct {
+    List *item;
+    Py_ssize_t n, cap;
+} Lists;
+
 /* An open element: what leaving it involves (from its plan) and its node. */
 typedef struct {
     PyObject *detail, *node;
@@ -69,7 +81,7 @@ typedef struct {
     /* arguments */
     PyObject *plans, *known, *plan_for, *budget, *rows, *ends, *others;
     PyObject *block_type, *describe, *code_language, *new_table, *collapse, *count_tokens;
-    PyObject *too_many, *invisible;
+    PyObject *too_many, *invisible, *list_numbering, *item_value;
     int by_id, keep_classes;
     long min_br_run, nearest, path_depth, max_open_inline, check_every;
     Py_ssize_t huge_text;
@@ -82,11 +94,13 @@ typedef struct {
     PyObject *link;
     Objects open_marks; /* kinds of the inline elements open now (borrowed from plans) */
     long unmarked, brs, first_node, last_node, text_node, region_count, table_count;
+    long long list_count, item_count;
     long anchors, pre, quotes;
     /* the context of the open elements */
     Objects path, classes, block_tags, lists, code_languages;
     Longs regions, headings, elements;
     Tables tables;
+    Lists items;
     Opens open;
 } Walk;
 
@@ -347,10 +361,16 @@ static int begin(Walk *w)
 {
     Table *table = w->tables.n ? &w->tables.item[w->tables.n - 1] : NULL;
     int in_cell = table != NULL && table->col >= 0;
-    PyObject *cell = Py_None, *info = NULL, *args = NULL;
+    PyObject *cell = Py_None, *info = NULL, *args = NULL, *item = NULL;
     PyObject *path = path_text(w);
     if (path == NULL)
         return -1;
+    if (w->items.n) {
+        List *list = &w->items.item[w->items.n - 1];
+        if ((item = TUPLE(PyLong_FromLongLong(list->list), PyLong_FromLongLong(list->item),
+                          PyLong_FromLongLong(list->number))) == NULL)
+            goto fail;
+    }
     if (in_cell && (cell = TUPLE(PyLong_FromLong(table->id), PyLong_FromLong(table->row),
                                  PyLong_FromLong(table->col))) == NULL)
         goto fail;
@@ -381,7 +401,8 @@ static int begin(Walk *w)
         PyLong_FromLong(w->regions.item[w->regions.n - 1]),
         PyLong_FromLong(w->headings.n ? w->headings.item[w->headings.n - 1] : 0),
         Py_NewRef(w->lists.n ? w->lists.item[w->lists.n - 1] : s_empty),
-        PyLong_FromSsize_t(w->lists.n), Py_NewRef(cell), PyBool_FromLong(w->pre > 0),
+        PyLong_FromSsize_t(w->lists.n), Py_NewRef(item ? item : Py_None), Py_NewRef(cell),
+        PyBool_FromLong(w->pre > 0),
         Py_NewRef(language), PyLong_FromLong(w->quotes), Py_NewRef(Py_None),
         Py_NewRef(in_cell ? table->info : Py_None), Py_NewRef(Py_None), Py_NewRef(Py_None),
         Py_NewRef(Py_None), Py_NewRef(Py_None), Py_NewRef(s_page), Py_NewRef(info));
@@ -395,12 +416,14 @@ static int begin(Walk *w)
     w->anchor_chars = w->anchor_words = 0;
     Py_DECREF(args);
     Py_DECREF(path);
+    Py_XDECREF(item);
     if (in_cell)
         Py_DECREF(cell);
     return 0;
 fail:
     Py_XDECREF(args);
     Py_XDECREF(info);
+    Py_XDECREF(item);
     Py_DECREF(path);
     if (in_cell)
         Py_XDECREF(cell);
@@ -591,6 +614,52 @@ static int enter_region(Walk *w)
     return push_long(&w->regions, ++w->region_count);
 }
 
+/* A list opens (_enter_list): an ol's numbering is read by list_numbering(). */
+static int enter_list(Walk *w, PyObject *tag, int ordered, PyObject *node)
+{
+    long long start = 1, step = 1;
+    if (ordered) {
+        PyObject *numbering = PyObject_CallOneArg(w->list_numbering, node);
+        if (numbering == NULL)
+            return -1;
+        int failed = !PyArg_ParseTuple(numbering, "LL", &start, &step);
+        Py_DECREF(numbering);
+        if (failed)
+            return -1;
+    }
+    if (grow((void **)&w->items.item, &w->items.cap, w->items.n + 1, sizeof(List)) < 0)
+        return -1;
+    if (push(&w->lists, tag) < 0)
+        return -1;
+    List *list = &w->items.item[w->items.n++];
+    list->list = ++w->list_count;
+    list->next = start;
+    list->step = step;
+    list->item = list->number = 0;
+    list->ordered = ordered;
+    return 0;
+}
+
+/* An li of the innermost open list takes its number (_enter_item): an ol's li may say it. */
+static int enter_item(Walk *w, List *list, PyObject *node)
+{
+    long long number = list->next;
+    if (list->ordered) {
+        PyObject *value = PyObject_CallOneArg(w->item_value, node);
+        if (value == NULL)
+            return -1;
+        if (value != Py_None)
+            number = PyLong_AsLongLong(value);
+        Py_DECREF(value);
+        if (number == -1 && PyErr_Occurred())
+            return -1;
+    }
+    list->next = number + list->step;
+    list->item = ++w->item_count;
+    list->number = number;
+    return 0;
+}
+
 /* The context handlers of grist.segment.context, entering an element. */
 static int enter(Walk *w, int code, PyObject *tag, PyObject *detail, int flag, PyObject *node)
 {
@@ -642,7 +711,9 @@ static int enter(Walk *w, int code, PyObject *tag, PyObject *detail, int flag, P
     case H_HEADING:
         return push_long(&w->headings, PyLong_AsLong(detail));
     case H_LIST:
-        return push(&w->lists, tag);
+        return enter_list(w, tag, flag, node);
+    case H_ITEM:
+        return w->items.n ? enter_item(w, &w->items.item[w->items.n - 1], node) : 0;
     case H_QUOTE:
         w->quotes++;
         return 0;
@@ -753,6 +824,11 @@ static int leave(Walk *w, int code, PyObject *detail, int flag)
         return 0;
     case H_LIST:
         pop(&w->lists);
+        w->items.n--;
+        return 0;
+    case H_ITEM:
+        if (w->items.n) /* text after it and before the next li is in the list, in no item */
+            w->items.item[w->items.n - 1].item = w->items.item[w->items.n - 1].number = 0;
         return 0;
     case H_QUOTE:
         w->quotes--;
@@ -906,6 +982,7 @@ static void release_walk(Walk *w)
     while (w->tables.n)
         Py_DECREF(w->tables.item[--w->tables.n].info);
     PyMem_Free(w->tables.item);
+    PyMem_Free(w->items.item);
     while (w->open.n)
         Py_DECREF(w->open.item[--w->open.n].node);
     PyMem_Free(w->open.item);
@@ -986,7 +1063,7 @@ static const char *walk_doc =
     "budget, the first code point of an ideograph block, the characters visible_text()\n"
     "drops); helpers is (Block, describe, the attributes describe() reads besides id and\n"
     "class, code_language, a TableInfo maker, visible_text, count_tokens, the too-many-blocks\n"
-    "error).";
+    "error, list_numbering, item_value).";
 
 static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
 {
@@ -994,7 +1071,7 @@ static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
     memset(&w, 0, sizeof w);
     PyObject *root, *result = NULL;
     Py_ssize_t max_blocks;
-    if (!PyArg_ParseTuple(args, "OO!O!OpplnOO!O!(lllnlIU)(OOO!OOOOO)", &root, &PyDict_Type,
+    if (!PyArg_ParseTuple(args, "OO!O!OpplnOO!O!(lllnlIU)(OOO!OOOOOOO)", &root, &PyDict_Type,
                           &w.plans, &PyDict_Type, &w.known, &w.plan_for, &w.by_id,
                           &w.keep_classes, &w.min_br_run, &max_blocks, &w.budget, &PyList_Type,
                           &w.rows, &PyList_Type, &w.ends, &w.nearest, &w.path_depth,
@@ -1002,7 +1079,7 @@ static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
                           &w.invisible,
                           &w.block_type, &w.describe, &PyFrozenSet_Type, &w.others,
                           &w.code_language, &w.new_table, &w.collapse,
-                          &w.count_tokens, &w.too_many))
+                          &w.count_tokens, &w.too_many, &w.list_numbering, &w.item_value))
         return NULL;
     if (w.check_every < 1) {
         PyErr_SetString(PyExc_ValueError, "the elements between two budget checks must be 1+");

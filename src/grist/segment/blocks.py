@@ -25,7 +25,8 @@ from grist.document import Block, Document
 from grist.errors import GristError, LimitExceededError
 from grist.features.chars import IDEOGRAPHS
 from grist.limits import Budget
-from grist.segment.context import ENTER, HANDLER_CODES, HEADINGS, LEAVE, new_table
+from grist.segment.context import (ENTER, HANDLER_CODES, HEADINGS, LEAVE, item_value,
+                                   list_numbering, new_table)
 from grist.segment.elements import NEAREST_CLASSES, OTHER_ATTRIBUTES, Elements, describe
 from grist.segment.inline import (CLOSE, INLINE_KINDS, MAX_OPEN_INLINE, OPEN, POINT, Mark,
                                   code_language)
@@ -81,6 +82,8 @@ class _Open:
     block_tags: list[str] = field(default_factory=list)
     regions: list[int] = field(default_factory=lambda: [0])
     lists: list[str] = field(default_factory=list)
+    # per open list: [list id, the next item's number, step, the open item's id, its number]
+    items: list[list[int]] = field(default_factory=list)
     tables: list[list] = field(default_factory=list)  # [table id, row, column, TableInfo]
     anchors: int = 0
     pre: int = 0
@@ -104,6 +107,7 @@ class _BlockBuilder:
         self.open = _Open()
         self.region_count = 0
         self.table_count = 0
+        self.list_count = self.item_count = 0
         self.open_marks: list[tuple[str, Any]] = []  # inline elements open now: (kind, node)
         self.unmarked = 0  # inline elements open now past MAX_OPEN_INLINE (they make no marks)
         self.link: Any = None  # the link open now
@@ -126,6 +130,7 @@ class _BlockBuilder:
         table = o.tables[-1] if o.tables else None
         path = o.path if len(o.path) <= PATH_DEPTH else ["\u2026", *o.path[-PATH_DEPTH:]]
         in_cell = table is not None and table[2] >= 0
+        item = o.items[-1] if o.items else None
         return Block(  # positional (in the order of Block's fields): faster than keywords
             "",  # text, set by flush()
             o.block_tags[-1] if o.block_tags else "body",  # tag
@@ -139,6 +144,7 @@ class _BlockBuilder:
             o.headings[-1] if o.headings else 0,  # heading
             o.lists[-1] if o.lists else "",  # list_kind
             len(o.lists),  # list_depth
+            (item[0], item[3], item[4]) if item else None,  # list_item
             (table[0], table[1], table[2]) if in_cell else None,  # cell
             o.pre > 0,  # preformatted
             o.code_languages[-1] if o.pre and o.code_languages else "",  # code_language
@@ -272,13 +278,13 @@ _FIRST_IDEOGRAPH = min(start for start, _ in IDEOGRAPHS)
 def walk_plan(tag: str | None, config: SegmentConfig) -> tuple:
     """``_tag_plan`` for ``grist.segment._walk``: (kind: 0 text, 1 skipped, 2 ``br``, 3 an
     element; tag; splits blocks; recorded; enter and leave handler codes (``HANDLER_CODES``);
-    the span kind or heading level the handler needs; whether the tag is ``th``, ``caption``
-    or ``code``, which their handlers tell apart)."""
+    the span kind or heading level the handler needs; whether the tag is ``th``, ``caption``,
+    ``code`` or ``ol``, which their handlers tell apart)."""
     plan = _tag_plan(tag, config)
     name, is_block, recorded, enter, leave = plan
     detail = INLINE_KINDS.get(name) or HEADINGS.get(name)
     return (_PLAN_KINDS.get(plan, 3), name, is_block, recorded, HANDLER_CODES[enter],
-            HANDLER_CODES[leave], detail, name in ("th", "caption", "code"))
+            HANDLER_CODES[leave], detail, name in ("th", "caption", "code", "ol"))
 
 
 def _compiled_walk(root: Any, config: SegmentConfig, budget: Budget | None,
@@ -293,7 +299,7 @@ def _compiled_walk(root: Any, config: SegmentConfig, budget: Budget | None,
         (NEAREST_CLASSES, PATH_DEPTH, MAX_OPEN_INLINE, HUGE_TEXT, _CHECK_EVERY,
          _FIRST_IDEOGRAPH, INVISIBLE),
         (Block, describe, OTHER_ATTRIBUTES, code_language, new_table, visible_text,
-         count_tokens, LimitExceededError))
+         count_tokens, LimitExceededError, list_numbering, item_value))
 
 
 def compiled_segmenter() -> bool:

@@ -8,6 +8,7 @@ language, links and inline markup (``grist.segment.inline``).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from grist.document import TableInfo
@@ -95,12 +96,62 @@ def _leave_heading(b: _BlockBuilder, o: _Open, tag: str) -> None:
     o.headings.pop()
 
 
+# HTML's rules for parsing integers: spaces, a sign, digits; whatever follows is ignored.
+_INTEGER = re.compile(r"[\t\n\f\r ]*([-+]?)([0-9]+)")
+_INTEGER_DIGITS = 10  # a longer number is out of a 32-bit integer's range: not read
+
+
+def html_integer(value: str | None) -> int | None:
+    """An attribute's integer as HTML reads it (``" 3rd"`` is 3), or None when it holds none
+    or one out of a 32-bit integer's range (browsers then ignore the attribute)."""
+    found = _INTEGER.match(value) if value else None
+    if found is None or len(found[2].lstrip("0")) > _INTEGER_DIGITS:
+        return None
+    number = int(found[1] + found[2])
+    return number if -2**31 <= number < 2**31 else None
+
+
+def list_numbering(node) -> tuple[int, int]:
+    """What an ``ol``'s first item shows and the step to the next: ``start`` (else 1) counting
+    up, or for a ``reversed`` list, counting down from ``start`` (else its number of items)."""
+    attrs = node.attributes
+    step = -1 if "reversed" in attrs else 1
+    start = html_integer(attrs.get("start"))
+    if start is None:
+        start = 1 if step == 1 else sum(child.tag == "li" for child in node.iter())
+    return start, step
+
+
+def item_value(node) -> int | None:
+    """The number an ``li`` of an ``ol`` says it shows (``value``), if it says one."""
+    return html_integer(node.attributes.get("value"))
+
+
 def _enter_list(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
     o.lists.append(tag)
+    b.list_count += 1
+    start, step = list_numbering(node) if tag == "ol" else (1, 1)
+    o.items.append([b.list_count, start, step, 0, 0])
 
 
 def _leave_list(b: _BlockBuilder, o: _Open, tag: str) -> None:
     o.lists.pop()
+    o.items.pop()
+
+
+def _enter_item(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    """An ``li`` of the innermost open list takes its number (an ``li`` outside lists none)."""
+    if o.items:
+        item = o.items[-1]
+        value = item_value(node) if o.lists[-1] == "ol" else None
+        number = item[1] if value is None else value
+        b.item_count += 1
+        item[1:] = number + item[2], item[2], b.item_count, number
+
+
+def _leave_item(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    if o.items:  # text after it and before the next li is in the list, in no item
+        o.items[-1][3:] = 0, 0
 
 
 def _enter_quote(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
@@ -167,14 +218,14 @@ ENTER = {
     **{tag: _enter_table_part for tag in ("caption", "thead", "tfoot", "colgroup", "col")},
     "a": _enter_link, "img": _enter_image, "pre": _enter_pre, "ul": _enter_list,
     "ol": _enter_list, "blockquote": _enter_quote, "table": _enter_table, "tr": _enter_row,
-    "td": _enter_cell, "th": _enter_cell,
+    "td": _enter_cell, "th": _enter_cell, "li": _enter_item,
 }
 LEAVE = {
     **{tag: _leave_region for tag in REGION_TAGS},
     **{tag: _leave_inline for tag in INLINE_KINDS},
     **{tag: _leave_heading for tag in HEADINGS},
     "a": _leave_link, "pre": _leave_pre, "ul": _leave_list, "ol": _leave_list,
-    "blockquote": _leave_quote, "table": _leave_table,
+    "blockquote": _leave_quote, "table": _leave_table, "li": _leave_item,
 }
 
 # The handlers as the compiled walk (``grist.segment._walk``) numbers them: it runs the same
@@ -184,4 +235,5 @@ HANDLER_CODES = {
     _leave_inline: 3, _enter_image: 4, _enter_pre: 5, _leave_pre: 5, _enter_heading: 6,
     _leave_heading: 6, _enter_list: 7, _leave_list: 7, _enter_quote: 8, _leave_quote: 8,
     _enter_table: 9, _leave_table: 9, _enter_row: 10, _enter_cell: 11, _enter_table_part: 12,
+    _enter_item: 13, _leave_item: 13,
 }

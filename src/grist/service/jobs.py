@@ -36,7 +36,8 @@ _HTML_TAGS = {"html", "head", "meta", "title", "body", "article", "h1", "h2", "h
               "code", "blockquote", "a", "img", "em", "strong", "b", "i", "br", "figure",
               "figcaption", "header", "footer", "section", "time", "span", "div", "sup", "sub"}
 _HTML_ATTRIBUTES = {"a": {"href", "title"}, "img": {"src", "alt", "title"}, "meta": {"charset"},
-                    "code": {"class"}, "td": {"colspan", "rowspan"}, "th": {"colspan", "rowspan"}}
+                    "code": {"class"}, "td": {"colspan", "rowspan"}, "th": {"colspan", "rowspan"},
+                    "ol": {"start"}, "li": {"value"}}
 _CACHE_SIZE = 16
 
 
