@@ -270,6 +270,30 @@ def test_out_dir_one_file_per_page(
         assert "The old harbour reopened on Monday" in body
 
 
+def test_a_page_file_that_cannot_be_written_whole_is_not_left_half_written(tmp_path: Path) -> None:
+    """A full disk (here a file-size limit, so writes fail part-way as on one) stops the run with
+    a clear error; the pages written before are whole, the failed one is absent, not cut."""
+    import resource
+
+    small, large, out_dir = tmp_path / "small.html", tmp_path / "large.html", tmp_path / "out"
+    small.write_text(GOOD, encoding="utf-8")
+    paragraph = "<p>The harbour master said the new quay walls will stand for a century. </p>"
+    large.write_text(f"<html><body>{paragraph * 200}</body></html>", encoding="utf-8")
+    limit = 8192  # bytes: more than the small page's JSON, less than the large one's
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "grist", "extract", "--method", "justext", "--format", "json",
+         "--out", str(out_dir), str(small), str(large)],
+        capture_output=True, text=True, timeout=120, check=False, preexec_fn=limited)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"grist: error: cannot write into {out_dir}: File too large" in done.stderr
+    assert sorted(p.name for p in out_dir.iterdir()) == ["small.json"]  # no temporary left
+    assert json.loads((out_dir / "small.json").read_text(encoding="utf-8"))["blocks"]
+
+
 def test_empty_folder(capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path) -> None:
     assert run(capsys, "--method", standin, str(tmp_path)) == (
         1,

@@ -191,15 +191,3 @@ def test_a_damaged_page_in_a_folder_is_an_error_not_a_skipped_file(
     assert "skipped:" in err and "logo.png.gz" in err
     assert code == 1 and "2 pages, 1 result, 1 error (1 corrupt-input), 1 other file skipped" in err
 
-
-@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
-def test_a_full_disk_stops_with_a_message_naming_the_folder(capsys, standin: str,
-                                                            tmp_path: Path) -> None:
-    page = tmp_path / "a.html"
-    page.write_text(PAGE)
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / "a.txt").symlink_to("/dev/full")  # every write there fails with ENOSPC
-    code, _, err = run(capsys, "--method", standin, "--out", str(out), str(page))
-    assert code == 1 and f"grist: error: cannot write into {out}: No space left on device" in err
-    assert "Traceback" not in err

@@ -22,10 +22,13 @@ _NAME_BYTES = 100
 _TEMPORARY = re.compile(r"\..*\.(\d+)(?:\.[0-9a-f]{12})?\.tmp(?:\.[^.]+)*", re.DOTALL)
 
 
-def write_atomically(path: Path, data: bytes, temporary: Path | None = None) -> None:
+def write_atomically(path: Path, data: bytes, temporary: Path | None = None, *,
+                     sync: bool = True) -> None:
     """Replace ``path`` with ``data``. The temporary file is ``temporary`` when given (a name
     only this writer uses, as in a locked folder: a kill leaves it to be overwritten by the
-    next run), else a fresh hidden name beside ``path``, removed if the write fails."""
+    next run), else a fresh hidden name beside ``path``, removed if the write fails. Without
+    ``sync`` the data is not forced to disk first (a third of the time on a small file): a
+    killed process still leaves the old file or the new one, a machine losing power may not."""
     if temporary is None:
         handle, temporary = _fresh_file(path)
     else:
@@ -33,8 +36,9 @@ def write_atomically(path: Path, data: bytes, temporary: Path | None = None) -> 
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
+            if sync:
+                out.flush()
+                os.fsync(out.fileno())
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)

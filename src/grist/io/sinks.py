@@ -19,6 +19,7 @@ import xxhash
 from tqdm import tqdm
 
 from grist.errors import GristError
+from grist.io.atomic import write_atomically
 from grist.render import FORMATS
 from grist.render import csv_output
 from grist.render.json_output import dumps, result_dict
@@ -132,8 +133,8 @@ class ResultSink:
         """Write one page's already rendered result and its notes (the batch executor's path)."""
         self.summary.results += 1
         if self.out is not None:
-            try:
-                self._file(name).write_text(text + "\n", encoding="utf-8")
+            try:  # a page's file is whole or absent, even when the run is killed
+                write_atomically(self._file(name), (text + "\n").encode("utf-8"), sync=False)
             except OSError as exc:  # a full disk: stop (a rerun writes every file again)
                 raise GristError(f"cannot write into {self.out}: {exc.strerror or exc}") from None
         elif self.batch and self.fmt not in ("json", "csv"):
