@@ -365,15 +365,15 @@ static int begin(Walk *w)
     PyObject *path = path_text(w);
     if (path == NULL)
         return -1;
+    if (in_cell && (cell = TUPLE(PyLong_FromLong(table->id), PyLong_FromLong(table->row),
+                                 PyLong_FromLong(table->col))) == NULL)
+        goto fail;
     if (w->items.n) {
         List *list = &w->items.item[w->items.n - 1];
         if ((item = TUPLE(PyLong_FromLongLong(list->list), PyLong_FromLongLong(list->item),
                           PyLong_FromLongLong(list->number))) == NULL)
             goto fail;
     }
-    if (in_cell && (cell = TUPLE(PyLong_FromLong(table->id), PyLong_FromLong(table->row),
-                                 PyLong_FromLong(table->col))) == NULL)
-        goto fail;
     info = PyDict_New();
     if (info == NULL)
         goto fail;
