@@ -195,6 +195,21 @@ def test_lists_keep_their_numbers_items_and_boundaries_in_html(standin: str) -> 
     assert blocks["keep the knife away"]["list_item"] == blocks["open the box"]["list_item"]
 
 
+def test_cells_spanning_rows_and_columns_leave_the_others_under_their_headers(
+        standin: str) -> None:
+    page = ("<html><body><table><thead><tr><th rowspan='2'>Tea</th><th colspan='2'>Price</th>"
+            "</tr><tr><th>50 g</th><th>100 g</th></tr></thead><tbody><tr><td colspan='2'>Bancha"
+            "</td><td>6.00</td></tr><tr><td>Gyokuro</td><td colspan='2'>sold out</td></tr>"
+            "</tbody></table></body></html>")
+    result = grist.extract(page, method=standin)
+    for block in result.blocks:
+        block.label = CONTENT
+    assert result.to_markdown() == ("| Tea | Price |   |\n| --- | --- | --- |\n|   | 50 g | 100 g |\n"
+                                    "| Bancha |   | 6.00 |\n| Gyokuro | sold out |   |")
+    assert result.text.split("\n") == ["Tea\tPrice\t", "\t50 g\t100 g", "Bancha\t\t6.00",
+                                       "Gyokuro\tsold out\t"]
+
+
 def test_text_renderer_unchanged(result: Result) -> None:
     assert result.text.startswith("Green *tea* guide\n\nSteep the_leaves")
 

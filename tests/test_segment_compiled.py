@@ -65,6 +65,10 @@ PAGES = {
         <li>z</li></ol><ol reversed start="2"><li><p>two</p><p>again</p></li><li>one</li>
         <li>zero</li></ol><ol start="99999999999"><li value="-4">minus</li><li value="x">
         next</li></ol><li>no list</li><ul><li value="5">bullet</li></ul></body></html>""",
+    "spans": """<html><body><table><tr><th rowspan="2">A</th><th colspan=" 2nd">B</th>
+        <td rowspan="0">z</td></tr><tr><td>b1</td><td>b2</td><td colspan="0">c</td></tr><tr>
+        <td colspan="3" rowspan="99999">wide<table><tr><td rowspan=2>in</td><td>x</td></tr>
+        <tr><td>y</td></tr></table></td><td>d</td></tr><tr><td>e</td></tr></table></body></html>""",
     "no body": "plain text only",
     "invisible": """<html><body><p>An extra\u00ad<a href="/o">ordi\u00adnary</a> word,
         zero\u200bwidth <b>\u2060joined\ufeff</b> and ZW\u200cN\u200dJ kept.</p>
@@ -141,6 +145,32 @@ def test_list_items_know_their_list_item_and_number(either_walk):
         ("z", (3, 7, 1)), ("two", (4, 8, 2)), ("again", (4, 8, 2)), ("one", (4, 9, 1)),
         ("zero", (4, 10, 0)), ("minus", (5, 11, -4)), ("next", (5, 12, -3)),
         ("no list", None), ("bullet", (6, 13, 1))]
+
+
+def test_cells_are_placed_as_a_browser_lays_the_table_out(either_walk):
+    """``colspan`` moves the next cell along, ``rowspan`` takes its column in the rows below
+    (read as HTML reads them: ``" 2nd"`` is 2, 0 or past the limits is clamped); a nested table
+    lays out its own cells."""
+    made, _, _ = walked(PAGES["spans"], CONFIGS["default"])
+    assert [(fields["text"], fields["cell"]) for fields, *_ in made] == [
+        ("A", (1, 0, 0)), ("B", (1, 0, 1)), ("z", (1, 0, 3)), ("b1", (1, 1, 1)),
+        ("b2", (1, 1, 2)), ("c", (1, 1, 3)), ("wide", (1, 2, 0)), ("in", (2, 0, 0)),
+        ("x", (2, 0, 1)), ("y", (2, 1, 1)), ("d", (1, 2, 3)), ("e", (1, 3, 3))]
+
+
+def test_placing_cells_under_cells_spanning_rows_has_a_bounded_cost(either_walk, monkeypatch):
+    """``MAX_SPAN_SLOTS`` bounds the columns cells spanning rows take plus the slots cells skip
+    for them; past it cells are placed as if nothing spanned rows (a hostile page stays cheap)."""
+    monkeypatch.setattr(blocks_module, "MAX_SPAN_SLOTS", 4)
+    page = ("<html><body><table><tr><td rowspan=3 colspan=2>a</td><td rowspan=2>b</td></tr>"
+            "<tr><td>c</td></tr><tr><td>d</td></tr></table></body></html>")
+    made, _, _ = walked(page, CONFIGS["default"])
+    # a takes 2 columns, b 1, c skips one slot: the fourth; then nothing more is skipped
+    assert [(fields["text"], fields["cell"][1:]) for fields, *_ in made] == [
+        ("a", (0, 0)), ("b", (0, 2)), ("c", (1, 1)), ("d", (2, 0))]
+    monkeypatch.setattr(blocks_module, "MAX_SPAN_SLOTS", 100)
+    made, _, _ = walked(page, CONFIGS["default"])
+    assert [fields["cell"][1:] for fields, *_ in made] == [(0, 0), (0, 2), (1, 3), (2, 2)]
 
 
 def test_the_pages_reach_the_walks_branches():

@@ -108,7 +108,8 @@ class Block:
     list_item:    (list, item, number) in a list: which list and ``li`` of the page (ordinals
                   from 1; item 0 outside every ``li`` of it) and the number the item shows
                   (``start``, ``value``, ``reversed``); the blocks of one ``li`` share it.
-    cell:         (table id, row, column) when the block is a table cell, else None.
+    cell:         (table id, row, column) when the block is a table cell, else None; the
+                  column as a browser lays the table out (after ``colspan``/``rowspan``).
     preformatted: the block is inside ``pre``/``code`` whose whitespace must be kept.
     code_language: the language a ``pre`` block's markup names (``class="language-python"``).
     quote_depth:  how many ``blockquote`` elements enclose the block.

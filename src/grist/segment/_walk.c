@@ -47,6 +47,10 @@ typedef struct {
     long id, row, col, rows, cols, th;
     int head, caption, nested;
     PyObject *info;
+    /* the cell's column in the laid-out grid, the next free column, and {column: the last row
+     * a cell spanning rows takes} (NULL until one does) */
+    long long grid, cursor;
+    PyObject *taken;
 } Table;
 
 /* An open list (_Open.items): its id, the next item's number and the step to the one after,
@@ -81,7 +85,7 @@ typedef struct {
     /* arguments */
     PyObject *plans, *known, *plan_for, *budget, *rows, *ends, *others;
     PyObject *block_type, *describe, *code_language, *new_table, *collapse, *count_tokens;
-    PyObject *too_many, *invisible, *list_numbering, *item_value;
+    PyObject *too_many, *invisible, *list_numbering, *item_value, *cell_spans;
     int by_id, keep_classes;
     long min_br_run, nearest, path_depth, max_open_inline, check_every;
     Py_ssize_t huge_text;
@@ -94,7 +98,7 @@ typedef struct {
     PyObject *link;
     Objects open_marks; /* kinds of the inline elements open now (borrowed from plans) */
     long unmarked, brs, first_node, last_node, text_node, region_count, table_count;
-    long long list_count, item_count;
+    long long list_count, item_count, span_slots;
     long anchors, pre, quotes;
     /* the context of the open elements */
     Objects path, classes, block_tags, lists, code_languages;
@@ -366,7 +370,7 @@ static int begin(Walk *w)
     if (path == NULL)
         return -1;
     if (in_cell && (cell = TUPLE(PyLong_FromLong(table->id), PyLong_FromLong(table->row),
-                                 PyLong_FromLong(table->col))) == NULL)
+                                 PyLong_FromLongLong(table->grid))) == NULL)
         goto fail;
     if (w->items.n) {
         List *list = &w->items.item[w->items.n - 1];
@@ -614,19 +618,23 @@ static int enter_region(Walk *w)
     return push_long(&w->regions, ++w->region_count);
 }
 
+/* The two integers a helper of grist.segment.context says of a node. */
+static int read_pair(PyObject *helper, PyObject *node, long long *first, long long *second)
+{
+    PyObject *pair = PyObject_CallOneArg(helper, node);
+    if (pair == NULL)
+        return -1;
+    int failed = !PyArg_ParseTuple(pair, "LL", first, second);
+    Py_DECREF(pair);
+    return failed ? -1 : 0;
+}
+
 /* A list opens (_enter_list): an ol's numbering is read by list_numbering(). */
 static int enter_list(Walk *w, PyObject *tag, int ordered, PyObject *node)
 {
     long long start = 1, step = 1;
-    if (ordered) {
-        PyObject *numbering = PyObject_CallOneArg(w->list_numbering, node);
-        if (numbering == NULL)
-            return -1;
-        int failed = !PyArg_ParseTuple(numbering, "LL", &start, &step);
-        Py_DECREF(numbering);
-        if (failed)
-            return -1;
-    }
+    if (ordered && read_pair(w->list_numbering, node, &start, &step) < 0)
+        return -1;
     if (grow((void **)&w->items.item, &w->items.cap, w->items.n + 1, sizeof(List)) < 0)
         return -1;
     if (push(&w->lists, tag) < 0)
@@ -657,6 +665,60 @@ static int enter_item(Walk *w, List *list, PyObject *node)
     list->next = number + list->step;
     list->item = ++w->item_count;
     list->number = number;
+    return 0;
+}
+
+/* The last row a cell spanning rows takes in a column, -1 when none does. */
+static int taken_until(PyObject *taken, long long column, long long *last)
+{
+    PyObject *key = PyLong_FromLongLong(column);
+    if (key == NULL)
+        return -1;
+    PyObject *found = PyDict_GetItemWithError(taken, key);
+    Py_DECREF(key);
+    if (found == NULL)
+        return PyErr_Occurred() ? -1 : (*last = -1, 0);
+    *last = PyLong_AsLongLong(found);
+    return *last == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* A cell's place in the laid-out grid (_enter_cell): the first column from the row's next
+ * free one that no cell spanning rows from above takes; cell_spans() reads its spans. */
+static int place_cell(Walk *w, Table *table, PyObject *node)
+{
+    long long rows, columns;
+    if (read_pair(w->cell_spans, node, &rows, &columns) < 0)
+        return -1;
+    long long column = table->cursor, last;
+    while (table->taken != NULL && w->span_slots) {
+        if (taken_until(table->taken, column, &last) < 0)
+            return -1;
+        if (last < table->row)
+            break;
+        column++;
+        w->span_slots--;
+    }
+    table->grid = column;
+    table->cursor = column + columns;
+    if (rows < 2 || columns > w->span_slots)
+        return 0;
+    w->span_slots -= columns;
+    if (table->taken == NULL && (table->taken = PyDict_New()) == NULL)
+        return -1;
+    last = table->row + rows - 1;
+    for (long long c = column; c < column + columns; c++) {
+        long long before;
+        if (taken_until(table->taken, c, &before) < 0)
+            return -1;
+        if (before >= last)
+            continue;
+        PyObject *key = PyLong_FromLongLong(c), *value = PyLong_FromLongLong(last);
+        int failed = key == NULL || value == NULL || PyDict_SetItem(table->taken, key, value) < 0;
+        Py_XDECREF(key);
+        Py_XDECREF(value);
+        if (failed)
+            return -1;
+    }
     return 0;
 }
 
@@ -738,6 +800,7 @@ static int enter(Walk *w, int code, PyObject *tag, PyObject *detail, int flag, P
         if (top != NULL) {
             top->row++;
             top->col = -1;
+            top->cursor = 0;
             top->rows++;
         }
         return 0;
@@ -748,6 +811,8 @@ static int enter(Walk *w, int code, PyObject *tag, PyObject *detail, int flag, P
                 top->cols = top->col + 1;
             if (flag)
                 top->th++;
+            if (place_cell(w, top, node) < 0)
+                return -1;
         }
         return enter_region(w);
     case H_TABLE_PART:
@@ -779,6 +844,7 @@ static int close_table(Walk *w)
         Py_XDECREF(value);
     }
     Py_DECREF(info);
+    Py_XDECREF(t->taken);
     return failed ? -1 : 0;
 }
 
@@ -979,8 +1045,11 @@ static void release_walk(Walk *w)
     PyMem_Free(w->regions.item);
     PyMem_Free(w->headings.item);
     PyMem_Free(w->elements.item);
-    while (w->tables.n)
-        Py_DECREF(w->tables.item[--w->tables.n].info);
+    while (w->tables.n) {
+        Table *table = &w->tables.item[--w->tables.n];
+        Py_DECREF(table->info);
+        Py_XDECREF(table->taken);
+    }
     PyMem_Free(w->tables.item);
     PyMem_Free(w->items.item);
     while (w->open.n)
@@ -1061,9 +1130,9 @@ static const char *walk_doc =
     "rows and ends (the element table's lists) are filled on the way. limits is (nearest\n"
     "classes, path depth, max open inline, huge text, elements between two looks at the\n"
     "budget, the first code point of an ideograph block, the characters visible_text()\n"
-    "drops); helpers is (Block, describe, the attributes describe() reads besides id and\n"
+    "drops, the grid slots cells spanning rows may take); helpers is (Block, describe, the attributes describe() reads besides id and\n"
     "class, code_language, a TableInfo maker, visible_text, count_tokens, the too-many-blocks\n"
-    "error, list_numbering, item_value).";
+    "error, list_numbering, item_value, cell_spans).";
 
 static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
 {
@@ -1071,15 +1140,16 @@ static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
     memset(&w, 0, sizeof w);
     PyObject *root, *result = NULL;
     Py_ssize_t max_blocks;
-    if (!PyArg_ParseTuple(args, "OO!O!OpplnOO!O!(lllnlIU)(OOO!OOOOOOO)", &root, &PyDict_Type,
+    if (!PyArg_ParseTuple(args, "OO!O!OpplnOO!O!(lllnlIUL)(OOO!OOOOOOOO)", &root, &PyDict_Type,
                           &w.plans, &PyDict_Type, &w.known, &w.plan_for, &w.by_id,
                           &w.keep_classes, &w.min_br_run, &max_blocks, &w.budget, &PyList_Type,
                           &w.rows, &PyList_Type, &w.ends, &w.nearest, &w.path_depth,
                           &w.max_open_inline, &w.huge_text, &w.check_every, &w.first_ideograph,
-                          &w.invisible,
+                          &w.invisible, &w.span_slots,
                           &w.block_type, &w.describe, &PyFrozenSet_Type, &w.others,
                           &w.code_language, &w.new_table, &w.collapse,
-                          &w.count_tokens, &w.too_many, &w.list_numbering, &w.item_value))
+                          &w.count_tokens, &w.too_many, &w.list_numbering, &w.item_value,
+                          &w.cell_spans))
         return NULL;
     if (w.check_every < 1) {
         PyErr_SetString(PyExc_ValueError, "the elements between two budget checks must be 1+");

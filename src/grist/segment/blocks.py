@@ -25,8 +25,8 @@ from grist.document import Block, Document
 from grist.errors import GristError, LimitExceededError
 from grist.features.chars import IDEOGRAPHS
 from grist.limits import Budget
-from grist.segment.context import (ENTER, HANDLER_CODES, HEADINGS, LEAVE, item_value,
-                                   list_numbering, new_table)
+from grist.segment.context import (ENTER, HANDLER_CODES, HEADINGS, LEAVE, MAX_SPAN_SLOTS,
+                                   cell_spans, item_value, list_numbering, new_table)
 from grist.segment.elements import NEAREST_CLASSES, OTHER_ATTRIBUTES, Elements, describe
 from grist.segment.inline import (CLOSE, INLINE_KINDS, MAX_OPEN_INLINE, OPEN, POINT, Mark,
                                   code_language)
@@ -84,7 +84,9 @@ class _Open:
     lists: list[str] = field(default_factory=list)
     # per open list: [list id, the next item's number, step, the open item's id, its number]
     items: list[list[int]] = field(default_factory=list)
-    tables: list[list] = field(default_factory=list)  # [table id, row, column, TableInfo]
+    # per open table: [table id, row, the cell's index in its row, TableInfo, the cell's column
+    # in the laid-out grid, the next free column, {column: the last row a spanning cell takes}]
+    tables: list[list] = field(default_factory=list)
     anchors: int = 0
     pre: int = 0
     quotes: int = 0
@@ -108,6 +110,7 @@ class _BlockBuilder:
         self.region_count = 0
         self.table_count = 0
         self.list_count = self.item_count = 0
+        self.span_slots = MAX_SPAN_SLOTS  # left for the page's cells spanning rows
         self.open_marks: list[tuple[str, Any]] = []  # inline elements open now: (kind, node)
         self.unmarked = 0  # inline elements open now past MAX_OPEN_INLINE (they make no marks)
         self.link: Any = None  # the link open now
@@ -145,7 +148,7 @@ class _BlockBuilder:
             o.lists[-1] if o.lists else "",  # list_kind
             len(o.lists),  # list_depth
             (item[0], item[3], item[4]) if item else None,  # list_item
-            (table[0], table[1], table[2]) if in_cell else None,  # cell
+            (table[0], table[1], table[4]) if in_cell else None,  # cell
             o.pre > 0,  # preformatted
             o.code_languages[-1] if o.pre and o.code_languages else "",  # code_language
             o.quotes,  # quote_depth
@@ -297,9 +300,9 @@ def _compiled_walk(root: Any, config: SegmentConfig, budget: Budget | None,
         budget.max_blocks if budget is not None and budget.max_blocks is not None else -1,
         budget, table.rows, table.end,
         (NEAREST_CLASSES, PATH_DEPTH, MAX_OPEN_INLINE, HUGE_TEXT, _CHECK_EVERY,
-         _FIRST_IDEOGRAPH, INVISIBLE),
+         _FIRST_IDEOGRAPH, INVISIBLE, MAX_SPAN_SLOTS),
         (Block, describe, OTHER_ATTRIBUTES, code_language, new_table, visible_text,
-         count_tokens, LimitExceededError, list_numbering, item_value))
+         count_tokens, LimitExceededError, list_numbering, item_value, cell_spans))
 
 
 def compiled_segmenter() -> bool:

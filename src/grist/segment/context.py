@@ -96,6 +96,12 @@ def _leave_heading(b: _BlockBuilder, o: _Open, tag: str) -> None:
     o.headings.pop()
 
 
+_SPANS = frozenset(("rowspan", "colspan"))
+_MAX_ROWSPAN, _MAX_COLSPAN = 65534, 1000  # HTML's own limits
+# Columns the cells of a page spanning rows may take, plus the taken slots its cells may skip;
+# past them a cell spans one row and skips nothing: placing cells stays cheap on hostile pages.
+MAX_SPAN_SLOTS = 100_000
+
 # HTML's rules for parsing integers: spaces, a sign, digits; whatever follows is ignored.
 _INTEGER = re.compile(r"[\t\n\f\r ]*([-+]?)([0-9]+)")
 _INTEGER_DIGITS = 10  # a longer number is out of a 32-bit integer's range: not read
@@ -174,7 +180,7 @@ def _enter_table(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
     info = new_table(b.table_count, node)
     if o.tables:
         o.tables[-1][3].nested = True
-    o.tables.append([b.table_count, -1, -1, info])
+    o.tables.append([b.table_count, -1, -1, info, -1, 0, None])
     _enter_region(b, o, tag, node)
 
 
@@ -188,10 +194,24 @@ def _enter_row(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
         table = o.tables[-1]
         table[1] += 1
         table[2] = -1
+        table[5] = 0
         table[3].rows += 1
 
 
+def cell_spans(node) -> tuple[int, int]:
+    """How many rows and columns a ``td``/``th`` covers, by HTML's ``rowspan`` and ``colspan``
+    (at most 65534 and 1000; a ``rowspan`` of 0, to the end of the row group, counts as 1)."""
+    attrs = node.attributes
+    if _SPANS.isdisjoint(attrs):
+        return 1, 1
+    rows, columns = html_integer(attrs.get("rowspan")), html_integer(attrs.get("colspan"))
+    return (min(rows, _MAX_ROWSPAN) if rows is not None and rows > 0 else 1,
+            min(columns, _MAX_COLSPAN) if columns is not None and columns > 0 else 1)
+
+
 def _enter_cell(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    """A cell: the next in its row (``TableInfo.cols`` counts cells) and, placed as a browser
+    lays the table out, the first column not taken by a cell spanning rows from above."""
     if o.tables:
         table = o.tables[-1]
         table[2] += 1
@@ -199,6 +219,21 @@ def _enter_cell(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
         info.cols = max(info.cols, table[2] + 1)
         if tag == "th":
             info.th += 1
+        rows, columns = cell_spans(node)
+        column, taken, row = table[5], table[6], table[1]
+        if taken:
+            while b.span_slots and taken.get(column, -1) >= row:
+                column += 1
+                b.span_slots -= 1
+        table[4], table[5] = column, column + columns
+        if rows > 1 and columns <= b.span_slots:
+            b.span_slots -= columns
+            if taken is None:
+                taken = table[6] = {}
+            last = row + rows - 1
+            for taken_column in range(column, column + columns):
+                if taken.get(taken_column, -1) < last:
+                    taken[taken_column] = last
     _enter_region(b, o, tag, node)
 
 
