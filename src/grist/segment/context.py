@@ -96,12 +96,6 @@ def _leave_heading(b: _BlockBuilder, o: _Open, tag: str) -> None:
     o.headings.pop()
 
 
-_SPANS = frozenset(("rowspan", "colspan"))
-_MAX_ROWSPAN, _MAX_COLSPAN = 65534, 1000  # HTML's own limits
-# Columns the cells of a page spanning rows may take, plus the taken slots its cells may skip;
-# past them a cell spans one row and skips nothing: placing cells stays cheap on hostile pages.
-MAX_SPAN_SLOTS = 100_000
-
 # HTML's rules for parsing integers: spaces, a sign, digits; whatever follows is ignored.
 _INTEGER = re.compile(r"[\t\n\f\r ]*([-+]?)([0-9]+)")
 _INTEGER_DIGITS = 10  # a longer number is out of a 32-bit integer's range: not read
@@ -196,6 +190,13 @@ def _enter_row(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
         table[2] = -1
         table[5] = 0
         table[3].rows += 1
+
+
+_SPANS = frozenset(("rowspan", "colspan"))
+_MAX_ROWSPAN, _MAX_COLSPAN = 65534, 1000  # HTML's own limits
+# Columns the cells of a page spanning rows may take, plus the taken slots its cells may skip;
+# past them a cell spans one row and skips nothing: placing cells stays cheap on hostile pages.
+MAX_SPAN_SLOTS = 100_000
 
 
 def cell_spans(node) -> tuple[int, int]:
