@@ -31,7 +31,8 @@ PAGES = {
                        "<strong>bold with <em>italic</em></strong>, <b>b</b><i>i</i> adjacent, "
                        "in<em>side</em>word, <em> spaced </em>, <em>(parenthesised)</em>, "
                        "<strong>*stars*</strong>, <del>gone</del> and <code>a `tick` b</code> "
-                       "and <code>`</code>.</p>",
+                       "and <code>`</code>.</p><p><strong>Sa<strong>wm (Fasting):</strong> "
+                       "each year</strong> and <em>one <em>two</em> three</em>.</p>",
     "links and images": "<p>A <a href='/rel/path?q=1&amp;r=(2)'>relative <em>link</em></a>, "
                         "an <a href='http://x.org/a b'>unsafe-spaced URL</a>, "
                         "a <a href='javascript:alert(1)'>script link</a>, wow!<a href='/b'>bang"

@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
 SAFE_SCHEMES = frozenset(("http", "https", "mailto", "ftp", "tel"))
 _URL_NOISE = re.compile(r"[\x00-\x1f\x7f]")  # browsers drop tabs and newlines inside URLs
 _ALWAYS = frozenset(("em", "strong", "code", "del"))
+_STYLES = frozenset(("em", "strong", "del"))  # spans that add nothing inside one of their kind
 # The text of a heading's permalink (Sphinx and MkDocs write a pilcrow, others a section sign,
 # a hash or a link symbol).
 PERMALINK_GLYPHS = frozenset(("\u00b6", "\u00a7", "#", "\U0001f517"))
@@ -128,8 +129,9 @@ def _wanted(span: Inline, options: RenderOptions, base: str | None, breaks: set[
 
 def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
     """The block's text as a tree of the spans the options keep (well nested; a span crossing
-    another is dropped, and nothing nests inside code). The segmenter makes no span past
-    ``grist.segment.inline.MAX_OPEN_INLINE`` levels, so the renderers' recursion stays shallow.
+    another is dropped, nothing nests inside code, and emphasis inside emphasis of its kind adds
+    nothing). The segmenter makes no span past ``grist.segment.inline.MAX_OPEN_INLINE``
+    levels, so the renderers' recursion stays shallow.
     A heading's permalink is left out, and a line break is a ``br`` leaf that takes the place
     of the space it became (``shown_text``)."""
     text = _unbroken_text(block)
@@ -166,6 +168,8 @@ def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
             if word_after and not word_before:
                 _add_text(parent, " ")
             continue
+        if span.kind in _STYLES and any(open_node.kind == span.kind for open_node, _ in stack):
+            continue  # bold inside bold is bold: written twice, Markdown would misread it
         node = Node(span.kind, span.url)
         parent.children.append(node)
         stack.append((node, span.end))
