@@ -73,8 +73,12 @@ def test_only_the_temporaries_of_dead_writers_are_removed(tmp_path: Path) -> Non
     other = tmp_path / f".notes.{dead}.txt"  # not one of ours
     for path in (stale, suffixed, older, live, other):
         path.write_bytes(b"")
-    assert remove_stale_temporaries(tmp_path) == 3
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name])
+    nested = tmp_path / "sub" / f".page.md.{dead}.0123456789ab.tmp"  # extract --out's folders
+    nested.parent.mkdir()
+    nested.write_bytes(b"")
+    assert remove_stale_temporaries(tmp_path) == 3 and nested.exists()
+    assert remove_stale_temporaries(tmp_path, recursive=True) == 1 and not nested.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name, "sub"])
 
 
 def test_a_long_name_still_gets_a_temporary(tmp_path: Path) -> None:

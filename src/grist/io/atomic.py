@@ -64,11 +64,12 @@ def _fresh_file(path: Path) -> tuple[int, Path]:
     raise FileExistsError(f"no free temporary name beside {path}")
 
 
-def remove_stale_temporaries(folder: Path) -> int:
-    """Delete the temporary files in ``folder`` of writers killed mid-write (the process whose
-    id the name holds no longer runs); returns how many."""
+def remove_stale_temporaries(folder: Path, recursive: bool = False) -> int:
+    """Delete the temporary files in ``folder`` (and its sub-folders when ``recursive``) of
+    writers killed mid-write (the process whose id the name holds no longer runs); returns how
+    many."""
     removed = 0
-    for path in folder.glob(".*.tmp*"):
+    for path in folder.glob("**/.*.tmp*" if recursive else ".*.tmp*"):
         found = _TEMPORARY.fullmatch(path.name)
         if found and not _alive(int(found.group(1))):
             path.unlink(missing_ok=True)

@@ -19,7 +19,7 @@ import xxhash
 from tqdm import tqdm
 
 from grist.errors import GristError
-from grist.io.atomic import write_atomically
+from grist.io.atomic import remove_stale_temporaries, write_atomically
 from grist.render import FORMATS
 from grist.render import csv_output
 from grist.render.json_output import dumps, result_dict
@@ -111,6 +111,8 @@ class ResultSink:
         self.summary = summary
         self.used: set[str] = set()
         self.printed = 0
+        if out is not None:  # what a run killed mid-write left beside its files
+            remove_stale_temporaries(out, recursive=True)
 
     def _write(self, text: str, stream: TextIO) -> None:
         self.bar.write(text, file=stream)

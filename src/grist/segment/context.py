@@ -146,7 +146,8 @@ def _enter_item(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
         value = item_value(node) if o.lists[-1] == "ol" else None
         number = item[1] if value is None else value
         b.item_count += 1
-        item[1:] = number + item[2], item[2], b.item_count, number
+        item[1] = number + item[2]
+        item[3:] = b.item_count, number
 
 
 def _leave_item(b: _BlockBuilder, o: _Open, tag: str) -> None:
