@@ -5,6 +5,7 @@ tables, code, links, images, nested emphasis, and every character Markdown treat
 from __future__ import annotations
 
 import html
+import random
 import re
 
 import pytest
@@ -173,3 +174,75 @@ def test_a_line_break_is_a_hard_break_but_not_in_headings_and_cells(standin: str
     assert len(dom.css("blockquote p br")) == 1 and len(dom.css("a br")) == 1
     assert len(dom.css("em br")) == 1 and not dom.css("ol")  # "- phasis" started no list
     assert dom.css_first("h3").text() == "Head line" and not dom.css("h3 br, th br, td br")
+
+
+_STYLE_TAGS = {"em": "em", "i": "em", "strong": "strong", "b": "strong", "del": "del", "s": "del"}
+
+
+def _styled_characters(fragment: str) -> list[tuple[str, frozenset[str]]]:
+    """Each visible character of an HTML fragment with the styles (em, strong, del) around it."""
+    out: list[tuple[str, frozenset[str]]] = []
+
+    def walk(node, styles: frozenset[str]) -> None:
+        for child in node.iter(include_text=True):
+            if child.tag == "-text":
+                out.extend((c, styles) for c in child.text_content if not c.isspace())
+            else:
+                walk(child, styles | {_STYLE_TAGS[child.tag]} if child.tag in _STYLE_TAGS
+                     else styles)
+
+    walk(LexborHTMLParser(f"<div>{fragment}</div>").css_first("div"), frozenset())
+    return out
+
+
+def _styles_back(fragment: str, standin: str) -> tuple[list, list, str]:
+    """The styled characters of a paragraph, and of its Markdown read back by a parser."""
+    result = grist.extract(f"<html><body><p>{fragment}</p></body></html>", method=standin)
+    for block in result.blocks:
+        block.label = "content"
+    markdown = result.to_markdown()
+    paragraph = LexborHTMLParser(PARSER.render(markdown)).css_first("p")
+    return _styled_characters(fragment), _styled_characters(paragraph.inner_html), markdown
+
+
+@pytest.mark.parametrize("fragment", [
+    "x <em><strong>both</strong></em> y", "x <strong><em>both</em></strong> y",
+    "x <em>emphasis with <strong>strong at the end</strong></em> y",
+    "x <em><strong>strong first</strong> then em</em> y",
+    "x <strong>bold with <em>italic</em></strong>, y",
+    "x <del><em><strong>all three</strong></em></del> y",
+    "x <em>one</em><strong>two</strong> y",
+])
+def test_emphasis_nested_or_side_by_side_keeps_every_style(standin: str, fragment: str) -> None:
+    want, got, markdown = _styles_back(fragment, standin)
+    assert got == want, markdown
+
+
+def _random_fragment(rng: random.Random, depth: int = 0, open_styles: frozenset = frozenset()
+                     ) -> str:
+    words = ("alpha", "beta", "(gamma)", "delta,", "e_f", "zeta.", "*")
+    pieces = []
+    for _ in range(rng.randint(1, 3)):
+        free = sorted({"em", "strong", "del"} - open_styles)
+        if depth < 3 and free and rng.random() < 0.5:
+            tag = rng.choice(free)
+            inner = _random_fragment(rng, depth + 1, open_styles | {tag})
+            pieces.append(f"<{tag}>{inner}</{tag}>")
+        else:
+            pieces.append(html.escape(rng.choice(words)))
+    return rng.choice((" ", "")).join(pieces)
+
+
+def test_emphasis_markdown_never_styles_what_the_page_did_not(standin: str) -> None:
+    """Spans next to punctuation, inside words and inside one another: the parser reads back the
+    same characters, none with a style it did not have on the page, and most styles survive."""
+    rng = random.Random(7)
+    kept = total = 0
+    for _ in range(300):
+        fragment = f"Start {_random_fragment(rng)} end"
+        want, got, markdown = _styles_back(fragment, standin)
+        assert [c for c, _ in got] == [c for c, _ in want], (fragment, markdown)
+        assert all(g <= w for (_, g), (_, w) in zip(got, want, strict=True)), (fragment, markdown)
+        kept += sum(len(g) for _, g in got)
+        total += sum(len(w) for _, w in want)
+    assert kept >= 0.75 * total  # 0.775 when written

@@ -7,8 +7,9 @@ space in table cells, which hold one line; a heading is one line anyway), and wi
 gives it back unchanged: the special characters are backslash-escaped everywhere (but for the
 underscores inside a word, ``snake_case``, which make no emphasis), and so is a leading ``-``,
 ``+``, ``=``, ``~`` or ``1.``/``1)`` that would start a list, a rule or a fence (also after a
-hard line break). Emphasis whose delimiters a parser would not read as such (next to
-punctuation or another ``*``) is written as plain text. Code keeps its whitespace and is never
+hard line break). Emphasis is written with ``*`` (``**``), or with ``_`` (``__``) where a star
+would touch another (``*__both__*``); when neither would be read as emphasis (next to
+punctuation, inside a word for ``_``) the span is written as plain text. Code keeps its whitespace and is never
 escaped; its fence is longer than any backtick run inside.
 """
 
@@ -35,8 +36,9 @@ _LEADING_NUMBER = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
 _BACKTICKS = re.compile(r"`+")
 _INDENT = "    "  # four spaces nest a list item under both "- " and "1. " markers
 _MAX_NUMBER = 999_999_999  # CommonMark's longest list number has nine digits
-_DELIMITERS = {"em": "*", "strong": "**", "del": "~~"}
-_OPENERS = {"em": "*", "strong": "*", "del": "~", "code": "`", "link": "[", "image": "!",
+# per style, the delimiters to try in turn: an underscore where a star would touch another star
+_DELIMITERS = {"em": ("*", "_"), "strong": ("**", "__"), "del": ("~~",)}
+_OPENERS = {"code": "`", "link": "[", "image": "!",
             "br": "\n"}
 _HARD_BREAK = "\\\n"  # a backslash ending a line: a line break editors do not strip
 _URL_SAFE = ":/?#[]@!$&'*+,;=%~-._"
@@ -71,35 +73,66 @@ def _is_punct(char: str) -> bool:
     return unicodedata.category(char)[0] in "PS"
 
 
-def _flanks(first: str, last: str, before: str, after: str) -> bool:
-    """Whether delimiters around a span starting with ``first`` and ending with ``last``,
-    between ``before`` and ``after``, open and close it (CommonMark's flanking rules)."""
-    if _is_space(first) or _is_space(last):
+def _opens(before: str, first: str, char: str) -> bool:
+    """Whether a run of ``char`` between ``before`` and ``first`` opens emphasis (CommonMark's
+    left-flanking rule; an underscore run inside a word does not)."""
+    if _is_space(first) or (_is_punct(first) and not (_is_space(before) or _is_punct(before))):
         return False
-    opens = not _is_punct(first) or _is_space(before) or _is_punct(before)
-    closes = not _is_punct(last) or _is_space(after) or _is_punct(after)
-    return opens and closes
+    also_closes = not _is_space(before) and (not _is_punct(before) or _is_punct(first))
+    return char != "_" or not also_closes or _is_punct(before)
 
 
-def _first_char(child: str | Node) -> str:
+def _closes(last: str, after: str, char: str) -> bool:
+    """Whether a run of ``char`` between ``last`` and ``after`` closes emphasis (the mirror of
+    ``_opens``)."""
+    return _opens(after, last, char)
+
+
+def _renders_nothing(child: str | Node) -> bool:
     if isinstance(child, str):
-        return escape_inline(child[:1])[:1]
-    return _OPENERS[child.kind]
+        return not child
+    return child.kind in ("link", *_DELIMITERS) and all(map(_renders_nothing, child.children))
 
 
-def _children(children: list[str | Node], before: str, after: str, line_start: bool) -> str:
+def _starts(children: list[str | Node], first: int, after: frozenset[str]) -> frozenset[str]:
+    """The characters the Markdown of ``children[first:]`` may start with (a span may be
+    written with either of its delimiters or as plain text); ``after`` when it writes nothing."""
+    for child in children[first:]:
+        if _renders_nothing(child):
+            continue
+        if isinstance(child, str):
+            return frozenset(escape_inline(child[:1])[:1])
+        if child.kind in _DELIMITERS:
+            return frozenset(d[0] for d in _DELIMITERS[child.kind]) | _starts(
+                child.children, 0, after)
+        return frozenset(_OPENERS[child.kind])
+    return after
+
+
+def _children(children: list[str | Node], before: str, after: frozenset[str],
+              line_start: bool, plain_edges: tuple[bool, bool] = (False, False)) -> str:
+    """The Markdown of a span's children, between ``before`` (the character written just
+    before) and any of ``after`` (those that may follow). ``plain_edges``: write the emphasis
+    that starts (ends) the children as plain text, so that the span's own delimiters touch
+    its text."""
     parts: list[str] = []
+    last = len(children) - 1
     for i, child in enumerate(children):
-        child_after = _first_char(children[i + 1]) if i + 1 < len(children) else after
         if isinstance(child, str):
             opens_line = line_start if i == 0 else _is_break(children[i - 1])
             piece = escape(child) if opens_line else escape_inline(child)
-        else:
-            piece = _span(child, parts[-1][-1] if parts else before, child_after)
-            if piece.startswith("[") and parts and parts[-1].endswith("!"):
-                parts[-1] = parts[-1][:-1] + "\\!"  # "!" then "[" would make an image
-        if piece:
             parts.append(piece)
+            continue
+        child_before = parts[-1][-1] if parts and parts[-1] else before
+        child_after = _starts(children, i + 1, after)
+        edges = (plain_edges[0] and i == 0, plain_edges[1] and i == last)
+        if child.kind in _DELIMITERS and any(edges):
+            piece = _children(child.children, child_before, child_after, False, edges)
+        else:
+            piece = _span(child, child_before, child_after)
+        if piece.startswith("[") and parts and parts[-1].endswith("!"):
+            parts[-1] = parts[-1][:-1] + "\\!"  # "!" then "[" would make an image
+        parts.append(piece)
     return "".join(parts)
 
 
@@ -114,7 +147,7 @@ def _is_break(child: str | Node) -> bool:
     return not isinstance(child, str) and child.kind == "br"
 
 
-def _span(node: Node, before: str, after: str) -> str:
+def _span(node: Node, before: str, after: frozenset[str]) -> str:
     if node.kind == "br":
         return "\n"  # (``inline`` writes each as the part's own line break)
     if node.kind == "image":
@@ -122,17 +155,19 @@ def _span(node: Node, before: str, after: str) -> str:
     if node.kind == "code":
         return _code_span(node.text)
     if node.kind == "link":
-        inner = _children(node.children, "[", "]", False)
+        inner = _children(node.children, "[", frozenset("]"), False)
         return f"[{inner}]({destination(node.url)})" if inner else ""
-    delimiter = _DELIMITERS[node.kind]
-    inner = _children(node.children, delimiter[-1], delimiter[0], False)
-    if not inner:
-        return ""
-    char = delimiter[0]
-    if char in (before, after, inner[0], inner[-1]) or not _flanks(inner[0], inner[-1], before,
-                                                                    after):
-        return inner
-    return f"{delimiter}{inner}{delimiter}"
+    # the children's own emphasis first; else theirs at the span's edges as plain text
+    for plain_edges in ((False, False), (True, True)):
+        for delimiter in _DELIMITERS[node.kind]:
+            char = delimiter[0]
+            inner = _children(node.children, char, frozenset(char), False, plain_edges)
+            if not inner:
+                return ""
+            if (char not in (before, inner[0], inner[-1]) and _opens(before, inner[0], char)
+                    and all(_closes(inner[-1], next_char, char) for next_char in after)):
+                return f"{delimiter}{inner}{delimiter}"
+    return _children(node.children, before, after, False)  # no delimiter a parser would read
 
 
 def inline(block: Block, options: RenderOptions, base: str | None, line_start: bool,
@@ -141,7 +176,8 @@ def inline(block: Block, options: RenderOptions, base: str | None, line_start: b
     breaks written as ``newline`` (a table cell holds one line: a space)."""
     if not block.marks:
         return escape(block.text) if line_start else escape_inline(block.text)
-    text = _children(inline_tree(block, options, base).children, "", "", line_start)
+    text = _children(inline_tree(block, options, base).children, "", frozenset(("",)),
+                     line_start)
     return text.replace("\n", newline)
 
 
