@@ -48,6 +48,10 @@ PAGES = {
                       "<p>para one</p><p>para two</p></li><li>next</li></ul><ul><li>another "
                       "list</li></ul><ol start='100'><li>hundred<ul><li>nested under a wide "
                       "marker</li></ul></li></ol>",
+    "headed items": "<ol start='20'><li><h2>Kia <em>PV5</em></h2><p>A big family car.</p><p>"
+                    "Read the review</p></li><li><h2>Volvo # EX90</h2></li></ol><ul><li>a "
+                    "paragraph<h3>1. then a heading</h3><ul><li><h4>nested</h4></li></ul></li>"
+                    "</ul>",
     "tables": "<table><thead><tr><th>Size</th><th>Width | in</th><th>Note</th></tr></thead>"
               "<tr><td>Twin XL</td><td>38</td><td><em>long</em></td></tr>"
               "<tr><td>Queen</td><td>60</td><td></td></tr>"
@@ -70,7 +74,7 @@ def _rendered_text(markdown: str) -> list[str]:
     for node in dom.css("p, li, h1, h2, h3, h4, h5, h6, td, th, pre"):
         if node.tag == "li":  # the item's own text, not its nested list's nor paragraphs'
             own = [c.text(deep=True) for c in node.iter(include_text=True)
-                   if c.tag not in ("ul", "ol", "p")]
+                   if c.tag not in ("ul", "ol", "p", "h1", "h2", "h3", "h4", "h5", "h6")]
             lines.append(" ".join("".join(own).split()))
         elif node.tag == "pre":
             lines.extend(node.text(deep=True).rstrip("\n").split("\n"))

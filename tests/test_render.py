@@ -195,6 +195,25 @@ def test_lists_keep_their_numbers_items_and_boundaries_in_html(standin: str) -> 
     assert blocks["keep the knife away"]["list_item"] == blocks["open the box"]["list_item"]
 
 
+HEADED_ITEMS = ("<html><body><ol reversed><li><h2>Kia PV5</h2><p>A big family car, refined "
+                "and roomy.</p></li><li><h2>Volvo EX90</h2><p>Smooth and silent on the road.</p>"
+                "</li></ol><ul><li><p>an item's paragraph</p><h3>then a heading</h3></li></ul>"
+                "</body></html>")
+
+
+def test_a_heading_in_a_list_item_stays_in_its_item(standin: str) -> None:
+    result = grist.extract(HEADED_ITEMS, method=standin)
+    for block in result.blocks:
+        block.label = CONTENT
+    assert result.to_markdown() == (
+        "2. ## Kia PV5\n\n   A big family car, refined and roomy.\n"
+        "1. ## Volvo EX90\n\n   Smooth and silent on the road.\n"
+        "- an item's paragraph\n\n  ### then a heading")
+    assert ('<ol start="2"><li><h2>Kia PV5</h2><p>A big family car, refined and roomy.</p></li>'
+            '<li value="1"><h2>Volvo EX90</h2><p>Smooth and silent on the road.</p></li></ol>'
+            "<ul><li>an item's paragraph<h3>then a heading</h3></li></ul>") in result.to_html()
+
+
 def test_cells_spanning_rows_and_columns_leave_the_others_under_their_headers(
         standin: str) -> None:
     page = ("<html><body><table><thead><tr><th rowspan='2'>Tea</th><th colspan='2'>Price</th>"

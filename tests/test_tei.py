@@ -86,14 +86,19 @@ def test_an_empty_extraction_is_valid_tei(schema: etree.RelaxNG, standin: str) -
     _valid(schema, result.to_xml())
 
 
+def _body_with_every_block(schema: etree.RelaxNG, page: str, method: str) -> etree._Element:
+    """The TEI ``body`` of a page with all its blocks kept, checked against the schema."""
+    result = grist.extract(page, method=method)
+    for block in result.blocks:
+        block.label = "content"
+    return _valid(schema, result.to_xml()).find("tei:text/tei:body", NS)
+
+
 def test_ordered_items_say_their_number_and_an_items_paragraphs_stay_in_it(
         schema: etree.RelaxNG, standin: str) -> None:
     page = ("<html><body><ol start='4'><li><p>fourth</p><p>more of it</p></li><li>fifth</li>"
             "</ol><ol><li>first again</li></ol></body></html>")
-    result = grist.extract(page, method=standin)
-    for block in result.blocks:
-        block.label = "content"
-    body = _valid(schema, result.to_xml()).find("tei:text/tei:body", NS)
+    body = _body_with_every_block(schema, page, standin)
     lists = [[(item.get("n"), item.text, [p.text for p in item.findall("tei:p", NS)])
               for item in element.findall("tei:item", NS)]
              for element in body.iter(f"{{{NS['tei']}}}list")]
@@ -101,15 +106,25 @@ def test_ordered_items_say_their_number_and_an_items_paragraphs_stay_in_it(
                      [("1", "first again", [])]]
 
 
+def test_a_heading_in_a_list_item_is_marked_in_its_item(schema: etree.RelaxNG,
+                                                        standin: str) -> None:
+    page = ("<html><body><h1>Best cars</h1><ol><li><h2>Kia PV5</h2><p>A big family car.</p>"
+            "</li><li><p>Smooth and silent.</p><h3>Volvo EX90</h3></li></ol></body></html>")
+    body = _body_with_every_block(schema, page, standin)
+    assert len(body.findall("tei:div", NS)) == 1  # the items' headings open no division
+    items = body.findall("tei:div/tei:list/tei:item", NS)
+    assert [(hi.get("rend"), hi.text) for item in items
+            for hi in item.iter(f"{{{NS['tei']}}}hi")] == [("h2", "Kia PV5"), ("h3", "Volvo EX90")]
+    assert [[p.text for p in item.findall("tei:p", NS)] for item in items] == [
+        ["A big family car."], [None]]
+
+
 def test_a_list_of_another_kind_next_to_a_list_is_a_list_of_its_own(schema: etree.RelaxNG,
                                                                       standin: str) -> None:
     page = ("<html><body><ul><li>a bullet</li><li>another<ol><li>nested one</li></ol>"
             "<ul><li>nested bullet</li></ul></li></ul><ol><li>first step</li><li>second step"
             "</li></ol></body></html>")
-    result = grist.extract(page, method=standin)
-    for block in result.blocks:
-        block.label = "content"
-    body = _valid(schema, result.to_xml()).find("tei:text/tei:body", NS)
+    body = _body_with_every_block(schema, page, standin)
     lists = [(element.get("rend"), [item.text for item in element.findall("tei:item", NS)])
              for element in body.iter(f"{{{NS['tei']}}}list")]
     assert lists == [("ul", ["a bullet", "another"]), ("ol", ["nested one"]),

@@ -54,8 +54,10 @@ def _list(items: list[Item], options: RenderOptions, base: str | None) -> str:
         while len(open_lists) > item.level + 1:
             out.append(f"</li></{open_lists.pop()[0]}>")
         text = inline(item.block, options, base)
+        if item.block.heading:
+            text = f"<h{item.block.heading}>{text}</h{item.block.heading}>"
         if item.continues:  # another paragraph of the same item
-            out.append(f"<p>{text}</p>")
+            out.append(text if item.block.heading else f"<p>{text}</p>")
             continue
         if len(open_lists) == item.level + 1:
             out.append("</li>" if not item.new_list else f"</li></{open_lists.pop()[0]}>")

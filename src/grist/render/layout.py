@@ -140,4 +140,6 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
 
 
 def _is_item(block: Block) -> bool:
-    return bool(block.list_kind) and not block.preformatted and not block.heading
+    """A block written as (part of) a list item: in a list, and not code (a heading in an item,
+    an award list's name or a product card's, stays in its item)."""
+    return bool(block.list_kind) and not block.preformatted

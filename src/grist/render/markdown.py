@@ -199,15 +199,26 @@ def _list(items: list[Item], options: RenderOptions, base: str | None) -> str:
         if item.continues:  # another paragraph of the same item
             del levels[item.level + 1 :]
             width = levels[item.level][1]
-            lines += ["", " " * width + inline(item.block, options, base, True, _break(width))]
+            lines += ["", " " * width + _item_text(item.block, options, base, width)]
             continue
         indent = levels[item.level - 1][0] if item.level else 0
         marker = f"{min(max(item.number, 0), _MAX_NUMBER)}." if item.kind == "ol" else "-"
         prefix = f"{' ' * indent}{marker} "
         del levels[item.level :]
         levels.append((indent + max(len(_INDENT), len(marker) + 1), len(prefix)))
-        lines.append(prefix + inline(item.block, options, base, True, _break(len(prefix))))
+        lines.append(prefix + _item_text(item.block, options, base, len(prefix)))
     return "\n".join(lines)
+
+
+def _item_text(block: Block, options: RenderOptions, base: str | None, width: int) -> str:
+    """A list block's Markdown, its text starting ``width`` columns in: a heading stays one."""
+    if block.heading:
+        return _heading(block, options, base)
+    return inline(block, options, base, True, _break(width))
+
+
+def _heading(block: Block, options: RenderOptions, base: str | None) -> str:
+    return "#" * block.heading + " " + inline(block, options, base, False)
 
 
 def _break(width: int) -> str:
@@ -225,7 +236,7 @@ def _table(rows: list[list[Block | None]], options: RenderOptions, base: str | N
 def render_part(part: Part, options: RenderOptions, base: str | None) -> str:
     """One part as Markdown (without its blockquote markers)."""
     if part.kind == "heading":
-        return "#" * part.level + " " + inline(part.block, options, base, False)
+        return _heading(part.block, options, base)
     if part.kind == "code":
         return _code(part.block)
     if part.kind == "list":

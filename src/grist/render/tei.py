@@ -79,7 +79,7 @@ def _list(parent: ET.Element, items: list[Item], options: RenderOptions,
     for item in items:
         del stack[item.level + 1 :], last_item[item.level + 1 :]
         if item.continues:  # another paragraph of the same item
-            _block(_sub(last_item[item.level], "p"), item.block, options, base)
+            _item_block(_sub(last_item[item.level], "p"), item, options, base)
             continue
         if item.new_list:
             del stack[item.level :], last_item[item.level :]
@@ -89,7 +89,16 @@ def _list(parent: ET.Element, items: list[Item], options: RenderOptions,
             last_item.append(None)  # type: ignore[arg-type]
         number = {"n": str(item.number)} if item.kind == "ol" else {}
         last_item[item.level] = _sub(stack[item.level], "item", **number)
-        _block(last_item[item.level], item.block, options, base)
+        _item_block(last_item[item.level], item, options, base)
+
+
+def _item_block(element: ET.Element, item: Item, options: RenderOptions, base: str | None
+                ) -> None:
+    """A list block's text in ``element``; a heading's marked as one (TEI has no ``head`` in an
+    ``item``)."""
+    heading = item.block.heading
+    target = _sub(element, "hi", rend=f"h{heading}") if heading else element
+    _block(target, item.block, options, base)
 
 
 def _part(parent: ET.Element, part: Part, options: RenderOptions, base: str | None) -> None:
