@@ -298,27 +298,35 @@ PERMALINKS = (
     + "</p><h2>C#<a href='#c'>\u00b6</a></h2><p>" + "More words about the language and its many "
     "features for people. " * 3 + "</p><h3>Section <a href='/page#s'>#</a></h3><p>Words here and "
     "there for the test of it all, in a sentence that is long.</p><h3>Elsewhere "
-    "<a href='/other'>\u00b6</a></h3></article></body></html>")
+    "<a href='/other'>\u00b6</a></h3><h5 id=examples><a class=doc-anchor href='#examples'>"
+    "\u00a7</a>Examples</h5><p>Words before the next heading, long enough to keep it here.</p>"
+    "<h4><a href='#usage'>#</a> <em>Usage</em> notes</h4><p>The last words of the test page, "
+    "in a sentence.</p></article></body></html>")
 
 
 def test_a_headings_permalink_is_left_out_of_every_rendering_but_not_out_of_the_block():
     from dataclasses import replace
 
-    from grist.render.inline import permalink_start
+    from grist.render.inline import permalink_bounds
 
     found = grist.extract(PERMALINKS, method="justext")
     by_text = {b.text: b for b in found.blocks}
-    assert {"Setup\u00b6", "C#\u00b6", "Section #", "Elsewhere \u00b6"} <= set(by_text)
-    assert permalink_start(by_text["Elsewhere \u00b6"]) is None  # not to an anchor
+    assert {"Setup\u00b6", "C#\u00b6", "Section #", "Elsewhere \u00b6", "\u00a7Examples",
+            "# Usage notes"} <= set(by_text)
+    assert permalink_bounds(by_text["Elsewhere \u00b6"]) == (0, 11)  # not to an anchor
+    assert permalink_bounds(by_text["\u00a7Examples"]) == (1, 9)
     shown = replace(found, blocks=[replace(b, label=CONTENT) for b in found.blocks
                                    if b.text != "Elsewhere \u00b6"])
     text = shown.render("text")
     assert text.startswith("Setup\n\nInstall the package") and "\n\nC#\n\n" in text
-    assert "\n\nSection\n\n" in text and "\u00b6" not in text
+    assert "\n\nSection\n\n" in text and "\u00b6" not in text and "\u00a7" not in text
+    assert "\n\nExamples\n\n" in text and "\n\nUsage notes\n\n" in text
     markdown = shown.render("markdown", links=True)
     assert "## Setup\n" in markdown and "## C\\#\n" in markdown and "### Section\n" in markdown
-    assert "#setup" not in markdown and "\u00b6" not in markdown
+    assert "##### Examples\n" in markdown and "#### *Usage* notes\n" in markdown
+    assert "#setup" not in markdown and "#usage" not in markdown and "\u00b6" not in markdown
     assert "<h2>C#</h2>" in shown.render("html", links=True)
+    assert "<h4><em>Usage</em> notes</h4>" in shown.render("html", links=True)
     assert "\u00b6" not in shown.render("xml", links=True)
     assert json.loads(shown.render("json"))["text"] == text
 

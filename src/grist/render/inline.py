@@ -6,8 +6,8 @@ page's base and drops the unsafe ones (``javascript:`` and other active schemes)
 nested ``Node``s over plain text pieces. Renderers write the tree in their own syntax.
 
 A heading's permalink (a link to the heading's own anchor whose text is a glyph, such as the
-``¶`` documentation generators put after every heading and show only on hover) is not part of
-the heading as rendered: ``shown_text`` and the tree leave it out.
+``¶`` documentation generators put after every heading, or rustdoc's ``§`` before it, and show
+only on hover) is not part of the heading as rendered: ``shown_text`` and the tree leave it out.
 
 A ``<br>`` inside a block's text (an address, a poem, a forum post's lines) is a newline in
 ``shown_text`` and a ``br`` leaf in the tree, so each format writes its own line break
@@ -39,24 +39,28 @@ PERMALINK_GLYPHS = frozenset(("\u00b6", "\u00a7", "#", "\U0001f517"))
 _MARK_KIND = itemgetter(1)  # of a segmenter's mark (``grist.segment.inline.Mark``)
 
 
-def permalink_start(block: Block) -> int | None:
-    """Where a heading's trailing permalink starts in its text: a link that ends the text, goes
-    to an anchor (``#`` in its address) and shows only one of ``PERMALINK_GLYPHS``; None when the
-    block has none (most are known without reading its inline markup)."""
+def permalink_bounds(block: Block) -> tuple[int, int]:
+    """Where a heading's text as shown starts and ends: after a permalink that starts it
+    (rustdoc, VuePress) and before one that ends it (Sphinx, MkDocs, Docusaurus), a permalink
+    being a link to an anchor (``#`` in its address) that shows only one of
+    ``PERMALINK_GLYPHS``. The whole text for other blocks (most are known without reading
+    their inline markup)."""
     text = block.text
-    if not block.heading or not block.marks or not text or text[-1] not in PERMALINK_GLYPHS:
-        return None
+    first, last = 0, len(text)
+    if (not block.heading or not block.marks or not text
+            or (text[0] not in PERMALINK_GLYPHS and text[-1] not in PERMALINK_GLYPHS)):
+        return first, last
     for span in block.inline:
-        if (span.kind == "link" and span.end == len(text) and "#" in span.url
+        if (span.kind == "link" and "#" in span.url
                 and text[span.start:span.end].strip() in PERMALINK_GLYPHS):
-            return span.start
-    return None
-
-
-def _unbroken_text(block: Block) -> str:
-    """The block's text without a heading's permalink (``permalink_start``)."""
-    cut = permalink_start(block)
-    return block.text if cut is None else block.text[:cut].rstrip()
+            if span.end == len(text):
+                last = span.start
+            elif span.start == 0:
+                first = span.end
+    last = len(text[:last].rstrip())
+    while first < last and text[first].isspace():
+        first += 1
+    return min(first, last), last
 
 
 def line_breaks(block: Block, text: str, spans: tuple[Inline, ...] | None = None) -> list[int]:
@@ -71,9 +75,12 @@ def line_breaks(block: Block, text: str, spans: tuple[Inline, ...] | None = None
 
 
 def shown_text(block: Block) -> str:
-    """The block's text as rendered: without a heading's permalink (``permalink_start``) and
+    """The block's text as rendered: without a heading's permalinks (``permalink_bounds``) and
     with a newline where a ``<br>`` broke the line."""
-    text = _unbroken_text(block)
+    if block.heading:  # (one line)
+        first, last = permalink_bounds(block)
+        return block.text[first:last]
+    text = block.text
     breaks = line_breaks(block, text)
     if not breaks:
         return text
@@ -132,15 +139,16 @@ def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
     another is dropped, nothing nests inside code, and emphasis inside emphasis of its kind adds
     nothing). The segmenter makes no span past ``grist.segment.inline.MAX_OPEN_INLINE``
     levels, so the renderers' recursion stays shallow.
-    A heading's permalink is left out, and a line break is a ``br`` leaf that takes the place
+    A heading's permalinks are left out, and a line break is a ``br`` leaf that takes the place
     of the space it became (``shown_text``)."""
-    text = _unbroken_text(block)
+    first, last = permalink_bounds(block)
+    text = block.text[:last]
     found = block.inline
     breaks = set(line_breaks(block, text, found))
     spans = [s for s in (_wanted(s, options, base, breaks) for s in found) if s is not None]
     root = Node("root")
     stack: list[tuple[Node, int]] = [(root, len(text))]
-    position = 0
+    position = first  # (a span starting before it is skipped as overlapping what was written)
     for span in spans:
         if span.end > len(text):
             continue
