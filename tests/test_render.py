@@ -96,8 +96,8 @@ def test_code_fence_longer_than_backticks_inside(standin: str) -> None:
     assert grist.extract(page, method=standin).to_markdown() == "`````\na ```` b\n  c\n`````"
 
 
-def _cell(text: str, row: int, col: int, table: int = 1) -> Block:
-    return Block(text=text, tag="td", cell=(table, row, col), label=CONTENT)
+def _cell(text: str, row: int, col: int, table: int = 1, rows: int = 1, cols: int = 1) -> Block:
+    return Block(text=text, tag="td", cell=(table, row, col, rows, cols), label=CONTENT)
 
 
 def test_layout_table_becomes_paragraphs() -> None:
@@ -116,6 +116,38 @@ def test_data_table_missing_cell_is_empty() -> None:
     blocks = [_cell("a", 0, 0), _cell("b", 0, 1), _cell("c", 1, 1)]
     (part,) = layout(blocks)
     assert [[c.text if c else "" for c in row] for row in part.rows] == [["a", "b"], ["", "c"]]
+
+
+def test_table_spans_cover_the_rows_and_columns_written_and_never_another_cell() -> None:
+    # a header cell over two rows, the row below it kept; a cell spanning a dropped column;
+    # one spanning rows the table does not have; one overlapping another cell (bad markup)
+    blocks = [_cell("Tea", 0, 0, rows=2), _cell("Price", 0, 1, cols=2), _cell("50 g", 1, 1),
+              _cell("100 g", 1, 2), _cell("Bancha", 2, 0, cols=3), _cell("x", 3, 0, rows=9),
+              _cell("y", 3, 1, cols=2), _cell("z", 3, 2), _cell("w", 4, 2)]
+    (part,) = layout(blocks)
+    spans = part.table_spans
+    assert spans.head_rows == 2
+    assert spans.spans == {(0, 0): (2, 1), (0, 1): (1, 2), (2, 0): (1, 3), (3, 0): (2, 1)}
+    assert spans.covered == {(1, 0), (0, 2), (2, 1), (2, 2), (4, 0)}  # y would cover z: not
+    assert [[b.text if b else "" for b, _, _ in spans.written(i, row)]
+            for i, row in enumerate(part.rows)] == [
+        ["Tea", "Price"], ["50 g", "100 g"], ["Bancha"], ["x", "y", "z"], ["", "w"]]
+
+
+def test_the_slots_spans_cover_are_bounded(monkeypatch) -> None:
+    import grist.render.layout as layout_module
+
+    monkeypatch.setattr(layout_module, "MAX_SPANNED_SLOTS", 5)
+    blocks = [_cell("h", 0, 0), _cell("i", 0, 1), _cell("j", 0, 2),
+              _cell("a", 1, 0, cols=2), _cell("b", 2, 0, cols=3), _cell("c", 3, 0, cols=2)]
+    (part,) = layout(blocks)
+    assert part.table_spans.spans == {(1, 0): (1, 2), (2, 0): (1, 3)}  # 2 + 3 slots, no more
+
+
+def test_a_header_spanning_every_row_is_cut_to_its_row() -> None:
+    blocks = [_cell("side", 0, 0, rows=3), _cell("a", 0, 1), _cell("b", 1, 1), _cell("c", 2, 1)]
+    (part,) = layout(blocks)
+    assert part.table_spans.head_rows == 1 and part.table_spans.spans == {}
 
 
 def _result(blocks: list[Block], features: FeatureMatrix | None = None) -> Result:
@@ -227,6 +259,11 @@ def test_cells_spanning_rows_and_columns_leave_the_others_under_their_headers(
                                     "| Bancha |   | 6.00 |\n| Gyokuro | sold out |   |")
     assert result.text.split("\n") == ["Tea\tPrice\t", "\t50 g\t100 g", "Bancha\t\t6.00",
                                        "Gyokuro\tsold out\t"]
+    # HTML says the spans (the header's two rows in thead), writing no slot a cell covers
+    assert ('<table><thead><tr><th rowspan="2">Tea</th><th colspan="2">Price</th></tr><tr><th>'
+            '50 g</th><th>100 g</th></tr></thead><tbody><tr><td colspan="2">Bancha</td><td>6.00'
+            '</td></tr><tr><td>Gyokuro</td><td colspan="2">sold out</td></tr></tbody></table>'
+            ) in result.to_html()
 
 
 def test_text_renderer_unchanged(result: Result) -> None:

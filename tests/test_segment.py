@@ -62,7 +62,7 @@ def test_block_context_fields():
     assert heading.path == "html>body>div>h2" and heading.depth == 4
     assert "main" in heading.info["classes"] and "story" in heading.info["classes"]
     assert (item.list_kind, item.list_depth, item.tag) == ("ol", 1, "li")
-    assert (a.cell, b.cell, c.cell) == ((1, 0, 0), (1, 0, 1), (1, 1, 0))
+    assert (a.cell, b.cell, c.cell) == ((1, 0, 0, 1, 1), (1, 0, 1, 1, 1), (1, 1, 0, 1, 1))
     assert code.preformatted and code.text == "  x = 1\n    y = 2"
     assert [blk.index for blk in (heading, item, a, b, c, code)] == [0, 1, 2, 3, 4, 5]
     assert heading.region == item.region and a.region != b.region

@@ -149,13 +149,14 @@ def test_list_items_know_their_list_item_and_number(either_walk):
 
 def test_cells_are_placed_as_a_browser_lays_the_table_out(either_walk):
     """``colspan`` moves the next cell along, ``rowspan`` takes its column in the rows below
-    (read as HTML reads them: ``" 2nd"`` is 2, 0 or past the limits is clamped); a nested table
-    lays out its own cells."""
+    (read as HTML reads them: ``" 2nd"`` is 2, 0 or past the limits is clamped), and each cell
+    says the rows and columns it spans; a nested table lays out its own cells."""
     made, _, _ = walked(PAGES["spans"], CONFIGS["default"])
     assert [(fields["text"], fields["cell"]) for fields, *_ in made] == [
-        ("A", (1, 0, 0)), ("B", (1, 0, 1)), ("z", (1, 0, 3)), ("b1", (1, 1, 1)),
-        ("b2", (1, 1, 2)), ("c", (1, 1, 3)), ("wide", (1, 2, 0)), ("in", (2, 0, 0)),
-        ("x", (2, 0, 1)), ("y", (2, 1, 1)), ("d", (1, 2, 3)), ("e", (1, 3, 3))]
+        ("A", (1, 0, 0, 2, 1)), ("B", (1, 0, 1, 1, 2)), ("z", (1, 0, 3, 1, 1)),
+        ("b1", (1, 1, 1, 1, 1)), ("b2", (1, 1, 2, 1, 1)), ("c", (1, 1, 3, 1, 1)),
+        ("wide", (1, 2, 0, 65534, 3)), ("in", (2, 0, 0, 2, 1)), ("x", (2, 0, 1, 1, 1)),
+        ("y", (2, 1, 1, 1, 1)), ("d", (1, 2, 3, 1, 1)), ("e", (1, 3, 3, 1, 1))]
 
 
 def test_placing_cells_under_cells_spanning_rows_has_a_bounded_cost(either_walk, monkeypatch):
@@ -167,10 +168,14 @@ def test_placing_cells_under_cells_spanning_rows_has_a_bounded_cost(either_walk,
     made, _, _ = walked(page, CONFIGS["default"])
     # a takes 2 columns, b 1, c skips one slot: the fourth; then nothing more is skipped
     assert [(fields["text"], fields["cell"][1:]) for fields, *_ in made] == [
-        ("a", (0, 0)), ("b", (0, 2)), ("c", (1, 1)), ("d", (2, 0))]
+        ("a", (0, 0, 3, 2)), ("b", (0, 2, 2, 1)), ("c", (1, 1, 1, 1)), ("d", (2, 0, 1, 1))]
+    page = page.replace("<td>d</td>", "<td rowspan=2>d</td>")  # past the budget: one row
+    made, _, _ = walked(page, CONFIGS["default"])
+    assert made[-1][0]["cell"][1:] == (2, 0, 1, 1)
     monkeypatch.setattr(blocks_module, "MAX_SPAN_SLOTS", 100)
     made, _, _ = walked(page, CONFIGS["default"])
-    assert [fields["cell"][1:] for fields, *_ in made] == [(0, 0), (0, 2), (1, 3), (2, 2)]
+    assert [fields["cell"][1:] for fields, *_ in made] == [
+        (0, 0, 3, 2), (0, 2, 2, 1), (1, 3, 1, 1), (2, 2, 2, 1)]
 
 
 def test_the_pages_reach_the_walks_branches():

@@ -108,8 +108,9 @@ class Block:
     list_item:    (list, item, number) in a list: which list and ``li`` of the page (ordinals
                   from 1; item 0 outside every ``li`` of it) and the number the item shows
                   (``start``, ``value``, ``reversed``); the blocks of one ``li`` share it.
-    cell:         (table id, row, column) when the block is a table cell, else None; the
-                  column as a browser lays the table out (after ``colspan``/``rowspan``).
+    cell:         (table id, row, column, rows, columns) when the block is a table cell, else
+                  None: the column as a browser lays the table out (after ``colspan`` and
+                  ``rowspan``), and the rows and columns the cell spans there.
     preformatted: the block is inside ``pre``/``code`` whose whitespace must be kept.
     code_language: the language a ``pre`` block's markup names (``class="language-python"``).
     quote_depth:  how many ``blockquote`` elements enclose the block.
@@ -138,7 +139,7 @@ class Block:
     list_kind: str = ""
     list_depth: int = 0
     list_item: tuple[int, int, int] | None = None
-    cell: tuple[int, int, int] | None = None
+    cell: tuple[int, int, int, int, int] | None = None
     preformatted: bool = False
     code_language: str = ""
     quote_depth: int = 0

@@ -75,12 +75,22 @@ def _list(items: list[Item], options: RenderOptions, base: str | None) -> str:
     return "".join(out)
 
 
-def _table(rows: list[list[Block | None]], options: RenderOptions, base: str | None) -> str:
-    def cells(row: list[Block | None], tag: str) -> str:
-        return "".join(f"<{tag}>{inline(c, options, base) if c else ''}</{tag}>" for c in row)
+def _table(part: Part, options: RenderOptions, base: str | None) -> str:
+    """The table with its header rows in ``thead``, and the cells spanning others saying so."""
+    layout = part.table_spans
 
-    body = "".join(f"<tr>{cells(row, 'td')}</tr>" for row in rows[1:])
-    return f"<table><thead><tr>{cells(rows[0], 'th')}</tr></thead><tbody>{body}</tbody></table>"
+    def row_html(i: int, tag: str) -> str:
+        cells = []
+        for block, height, width in layout.written(i, part.rows[i]):
+            spans = (f' rowspan="{height}"' if height > 1 else "") + (
+                f' colspan="{width}"' if width > 1 else "")
+            text = inline(block, options, base) if block else ""
+            cells.append(f"<{tag}{spans}>{text}</{tag}>")
+        return f"<tr>{''.join(cells)}</tr>"
+
+    head = "".join(row_html(i, "th") for i in range(layout.head_rows))
+    body = "".join(row_html(i, "td") for i in range(layout.head_rows, len(part.rows)))
+    return f"<table><thead>{head}</thead><tbody>{body}</tbody></table>"
 
 
 def render_part(part: Part, options: RenderOptions, base: str | None) -> str:
@@ -94,7 +104,7 @@ def render_part(part: Part, options: RenderOptions, base: str | None) -> str:
     if part.kind == "list":
         return _list(part.items, options, base)
     if part.kind == "table":
-        return _table(part.rows, options, base)
+        return _table(part, options, base)
     return f"<p>{inline(part.block, options, base)}</p>"
 
 

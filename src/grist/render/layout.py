@@ -9,12 +9,16 @@ write their inline markup (links, images, emphasis).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from grist.document import Block
 from grist.render.inline import shown_text
 from grist.segment.tables import cell_grid, looks_like_data
 
+# Slots a table's spanning cells may cover, summed over them (overlapping ones included): past it
+# the other cells are written one slot each, so a hostile table stays cheap to write.
+MAX_SPANNED_SLOTS = 100_000
 # Lists nested deeper than this are written at this depth: real pages nest a few levels, hostile
 # ones thousands, and a renderer's nested elements (TEI's list in item in list) must stay few.
 MAX_LIST_NESTING = 32
@@ -68,9 +72,9 @@ class Part:
     """One rendered unit: ``kind`` is heading, paragraph, code, list or table.
 
     heading/paragraph/code hold their ``block`` (and ``level`` for headings); a list holds its
-    ``items`` (``Item``); a table holds its ``rows`` of
-    cell blocks (None for an empty cell), the first row being the header. ``quote`` is how many
-    blockquotes enclose the part.
+    ``items`` (``Item``); a table holds its ``rows`` of cell blocks (None for an empty cell or
+    one a spanning cell covers), the first row being the header, and ``table_spans``.
+    ``quote`` is how many blockquotes enclose the part.
     """
 
     kind: str
@@ -79,6 +83,11 @@ class Part:
     items: list[Item] = field(default_factory=list)
     rows: list[list[Block | None]] = field(default_factory=list)
     quote: int = 0
+
+    @property
+    def table_spans(self) -> TableSpans:
+        """A table's cells that span others, for the formats that can say so."""
+        return table_spans(self.rows)
 
     @property
     def text(self) -> str:
@@ -106,6 +115,65 @@ def table_rows(run: list[Block]) -> list[list[Block | None]] | None:
     rows = sorted({r for r, _ in grid})
     columns = sorted({c for _, c in grid})
     return [[grid.get((r, c)) for c in columns] for r in rows]
+
+
+@dataclass(frozen=True)
+class TableSpans:
+    """Where a table's cells span rows or columns, in its rows as written (``Part.rows``).
+
+    ``spans``: (row, column) of a cell covering more than its slot -> the (rows, columns) it
+    covers; ``covered``: the other slots those cover, which a format with spans leaves out;
+    ``head_rows``: the rows of the header, the first and those its cells span into (one when
+    that would be every row: the header's spans are then cut to its row).
+    """
+
+    spans: dict[tuple[int, int], tuple[int, int]]
+    covered: frozenset[tuple[int, int]]
+    head_rows: int
+
+    def written(self, i: int, row: list[Block | None]) -> list[tuple[Block | None, int, int]]:
+        """The cells of row ``i`` a format with spans writes: (block, rows, columns) each."""
+        return [(block, *self.spans.get((i, j), (1, 1))) for j, block in enumerate(row)
+                if (i, j) not in self.covered]
+
+
+def table_spans(rows: list[list[Block | None]]) -> TableSpans:
+    """The spans of a table's cells (``Block.cell``) over the rows and columns written: a span
+    over rows or columns with no kept cell shrinks, and one that would cover another cell or
+    another span's slot is left out (the page's table had overlapping cells), as are those past
+    ``MAX_SPANNED_SLOTS``."""
+    row_keys = sorted({b.cell[1] for row in rows for b in row if b is not None and b.cell})
+    column_keys = sorted({b.cell[2] for row in rows for b in row if b is not None and b.cell})
+    wanted = []
+    for i, row in enumerate(rows):
+        for j, block in enumerate(row):
+            if block is None or block.cell is None or len(block.cell) < 5:
+                continue
+            _, top, left, down, across = block.cell
+            height = bisect_left(row_keys, top + down) - bisect_left(row_keys, top)
+            width = bisect_left(column_keys, left + across) - bisect_left(column_keys, left)
+            if height > 1 or width > 1:
+                wanted.append(((i, j), (height, width)))
+    head_rows = 1
+    for (i, _), (height, _) in wanted:  # (in row order)
+        if i < head_rows:
+            head_rows = max(head_rows, i + height)
+    if head_rows >= len(rows):
+        head_rows = 1
+        wanted = [((i, j), (1 if i == 0 else h, w)) for (i, j), (h, w) in wanted]
+    spans: dict[tuple[int, int], tuple[int, int]] = {}
+    covered: set[tuple[int, int]] = set()
+    budget = MAX_SPANNED_SLOTS
+    for (i, j), (height, width) in wanted:
+        budget -= height * width
+        if budget < 0:
+            break
+        slots = {(i + a, j + b) for a in range(height) for b in range(width)} - {(i, j)}
+        if height * width > 1 and not any(rows[a][b] is not None or (a, b) in covered
+                                          for a, b in slots):
+            spans[(i, j)] = (height, width)
+            covered |= slots
+    return TableSpans(spans, frozenset(covered), head_rows)
 
 
 def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:

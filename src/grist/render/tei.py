@@ -110,10 +110,14 @@ def _part(parent: ET.Element, part: Part, options: RenderOptions, base: str | No
         _list(parent, part.items, options, base)
     elif part.kind == "table":
         table = _sub(parent, "table")
+        layout = part.table_spans
         for number, row in enumerate(part.rows):
-            row_element = _sub(table, "row", **({"role": "label"} if number == 0 else {}))
-            for cell in row:
-                cell_element = _sub(row_element, "cell")
+            head = {"role": "label"} if number < layout.head_rows else {}
+            row_element = _sub(table, "row", **head)
+            for cell, height, width in layout.written(number, row):
+                spans = {"rows": str(height)} if height > 1 else {}
+                spans |= {"cols": str(width)} if width > 1 else {}
+                cell_element = _sub(row_element, "cell", **spans)
                 if cell is not None:
                     _block(cell_element, cell, options, base)
     else:

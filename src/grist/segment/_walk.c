@@ -47,9 +47,9 @@ typedef struct {
     long id, row, col, rows, cols, th;
     int head, caption, nested;
     PyObject *info;
-    /* the cell's column in the laid-out grid, the next free column, and {column: the last row
-     * a cell spanning rows takes} (NULL until one does) */
-    long long grid, cursor;
+    /* the cell's column in the laid-out grid, the rows and columns it spans there, the next
+     * free column, and {column: the last row a cell spanning rows takes} (NULL until one does) */
+    long long grid, span_rows, span_columns, cursor;
     PyObject *taken;
 } Table;
 
@@ -370,7 +370,9 @@ static int begin(Walk *w)
     if (path == NULL)
         return -1;
     if (in_cell && (cell = TUPLE(PyLong_FromLong(table->id), PyLong_FromLong(table->row),
-                                 PyLong_FromLongLong(table->grid))) == NULL)
+                                 PyLong_FromLongLong(table->grid),
+                                 PyLong_FromLongLong(table->span_rows),
+                                 PyLong_FromLongLong(table->span_columns))) == NULL)
         goto fail;
     if (w->items.n) {
         List *list = &w->items.item[w->items.n - 1];
@@ -700,8 +702,11 @@ static int place_cell(Walk *w, Table *table, PyObject *node)
     }
     table->grid = column;
     table->cursor = column + columns;
+    table->span_columns = columns;
+    table->span_rows = 1;
     if (rows < 2 || columns > w->span_slots)
         return 0;
+    table->span_rows = rows;
     w->span_slots -= columns;
     if (table->taken == NULL && (table->taken = PyDict_New()) == NULL)
         return -1;

@@ -148,7 +148,7 @@ class _BlockBuilder:
             o.lists[-1] if o.lists else "",  # list_kind
             len(o.lists),  # list_depth
             (item[0], item[3], item[4]) if item else None,  # list_item
-            (table[0], table[1], table[4]) if in_cell else None,  # cell
+            (table[0], table[1], table[4], table[7], table[8]) if in_cell else None,  # cell
             o.pre > 0,  # preformatted
             o.code_languages[-1] if o.pre and o.code_languages else "",  # code_language
             o.quotes,  # quote_depth

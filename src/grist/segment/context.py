@@ -175,7 +175,9 @@ def _enter_table(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
     info = new_table(b.table_count, node)
     if o.tables:
         o.tables[-1][3].nested = True
-    o.tables.append([b.table_count, -1, -1, info, -1, 0, None])
+    # id, row, cell in the row, info, column in the grid, next free column, {column: last row
+    # taken}, rows and columns the cell spans
+    o.tables.append([b.table_count, -1, -1, info, -1, 0, None, 1, 1])
     _enter_region(b, o, tag, node)
 
 
@@ -228,7 +230,9 @@ def _enter_cell(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
                 column += 1
                 b.span_slots -= 1
         table[4], table[5] = column, column + columns
+        table[7], table[8] = 1, columns
         if rows > 1 and columns <= b.span_slots:
+            table[7] = rows
             b.span_slots -= columns
             if taken is None:
                 taken = table[6] = {}
