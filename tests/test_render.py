@@ -115,7 +115,8 @@ def test_layout_table_keeps_lists_inside() -> None:
 def test_data_table_missing_cell_is_empty() -> None:
     blocks = [_cell("a", 0, 0), _cell("b", 0, 1), _cell("c", 1, 1)]
     (part,) = layout(blocks)
-    assert [[c.text if c else "" for c in row] for row in part.rows] == [["a", "b"], ["", "c"]]
+    assert [[" ".join(b.text for b in cell) for cell in row] for row in part.rows] == [
+        ["a", "b"], ["", "c"]]
 
 
 def test_table_spans_cover_the_rows_and_columns_written_and_never_another_cell() -> None:
@@ -129,7 +130,7 @@ def test_table_spans_cover_the_rows_and_columns_written_and_never_another_cell()
     assert spans.head_rows == 2
     assert spans.spans == {(0, 0): (2, 1), (0, 1): (1, 2), (2, 0): (1, 3), (3, 0): (2, 1)}
     assert spans.covered == {(1, 0), (0, 2), (2, 1), (2, 2), (4, 0)}  # y would cover z: not
-    assert [[b.text if b else "" for b, _, _ in spans.written(i, row)]
+    assert [[" ".join(b.text for b in cell) for cell, _, _ in spans.written(i, row)]
             for i, row in enumerate(part.rows)] == [
         ["Tea", "Price"], ["50 g", "100 g"], ["Bancha"], ["x", "y", "z"], ["", "w"]]
 
@@ -264,6 +265,26 @@ def test_cells_spanning_rows_and_columns_leave_the_others_under_their_headers(
             '50 g</th><th>100 g</th></tr></thead><tbody><tr><td colspan="2">Bancha</td><td>6.00'
             '</td></tr><tr><td>Gyokuro</td><td colspan="2">sold out</td></tr></tbody></table>'
             ) in result.to_html()
+
+
+def test_a_data_tables_cell_of_several_short_blocks_stays_in_the_table(standin: str) -> None:
+    page = ("<html><body><table><thead><tr><th>INR</th><th>Vitamin K</th></tr></thead><tbody><tr>"
+            "<td>Normal</td><td>Not indicated</td></tr><tr><td>6.0 <em>to</em> 9.9</td><td><p>Oral"
+            ": 0.5 mg</p><p>SC: 1.0 mg</p></td></tr></tbody></table><table><tr><td>Long</td><td>"
+            f"<p>{'words ' * 40}</p><p>{'more ' * 30}</p></td></tr><tr><td>a</td><td>b</td></tr>"
+            "</table></body></html>")
+    result = grist.extract(page, method=standin)
+    for block in result.blocks:
+        block.label = CONTENT
+    assert result.to_markdown().startswith(
+        "| INR | Vitamin K |\n| --- | --- |\n| Normal | Not indicated |\n"
+        "| 6.0 *to* 9.9 | Oral: 0.5 mg SC: 1.0 mg |\n\nLong\n\n")  # more than 300 characters
+    assert ("<tr><td>6.0 <em>to</em> 9.9</td><td>Oral: 0.5 mg<br>SC: 1.0 mg</td></tr>"
+            in result.to_html())
+    assert result.text.startswith("INR\tVitamin K\nNormal\tNot indicated\n"
+                                  "6.0 to 9.9\tOral: 0.5 mg SC: 1.0 mg\n\nLong\n\n")
+    xml = result.to_xml()
+    assert "<cell>Oral: 0.5 mg<lb />SC: 1.0 mg</cell>" in xml
 
 
 def test_text_renderer_unchanged(result: Result) -> None:

@@ -76,15 +76,16 @@ def _list(items: list[Item], options: RenderOptions, base: str | None) -> str:
 
 
 def _table(part: Part, options: RenderOptions, base: str | None) -> str:
-    """The table with its header rows in ``thead``, and the cells spanning others saying so."""
+    """The table with its header rows in ``thead``, the cells spanning others saying so, and a
+    cell's blocks on lines of their own."""
     layout = part.table_spans
 
     def row_html(i: int, tag: str) -> str:
         cells = []
-        for block, height, width in layout.written(i, part.rows[i]):
+        for cell, height, width in layout.written(i, part.rows[i]):
             spans = (f' rowspan="{height}"' if height > 1 else "") + (
                 f' colspan="{width}"' if width > 1 else "")
-            text = inline(block, options, base) if block else ""
+            text = "<br>".join(inline(block, options, base) for block in cell)
             cells.append(f"<{tag}{spans}>{text}</{tag}>")
         return f"<tr>{''.join(cells)}</tr>"
 

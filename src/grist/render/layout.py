@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from grist.document import Block
 from grist.render.inline import shown_text
-from grist.segment.tables import cell_grid, looks_like_data
+from grist.segment.tables import cell_contents, looks_like_data
 
 # Slots a table's spanning cells may cover, summed over them (overlapping ones included): past it
 # the other cells are written one slot each, so a hostile table stays cheap to write.
@@ -72,8 +72,9 @@ class Part:
     """One rendered unit: ``kind`` is heading, paragraph, code, list or table.
 
     heading/paragraph/code hold their ``block`` (and ``level`` for headings); a list holds its
-    ``items`` (``Item``); a table holds its ``rows`` of cell blocks (None for an empty cell or
-    one a spanning cell covers), the first row being the header, and ``table_spans``.
+    ``items`` (``Item``); a table holds its ``rows`` of ``Cell``s (the cell's blocks; none for
+    an empty slot or one a spanning cell covers), the first row being the header, and
+    ``table_spans``.
     ``quote`` is how many blockquotes enclose the part.
     """
 
@@ -81,7 +82,7 @@ class Part:
     block: Block | None = None
     level: int = 0
     items: list[Item] = field(default_factory=list)
-    rows: list[list[Block | None]] = field(default_factory=list)
+    rows: list[list[Cell]] = field(default_factory=list)
     quote: int = 0
 
     @property
@@ -103,18 +104,22 @@ def _single(block: Block) -> Part:
     return Part("paragraph", block, quote=block.quote_depth)
 
 
-def table_rows(run: list[Block]) -> list[list[Block | None]] | None:
-    """The rows of a run of cells from one table (None for a missing cell), or None when it is
-    a layout table. Cells without table markup (built by hand) are judged by their shape."""
+Cell = tuple[Block, ...]  # a table cell's blocks as written, in page order; () when empty
+
+
+def table_rows(run: list[Block]) -> list[list[Cell]] | None:
+    """The rows of a run of cells from one table, or None when it is a layout table (by its
+    markup, or cells that are not short values: ``cell_contents``). Cells without table markup
+    (built by hand) are judged by their shape."""
     info = run[0].table
     if info is not None and not looks_like_data(info):
         return None
-    grid = cell_grid(run)
+    grid = cell_contents(run)
     if grid is None:
         return None
     rows = sorted({r for r, _ in grid})
     columns = sorted({c for _, c in grid})
-    return [[grid.get((r, c)) for c in columns] for r in rows]
+    return [[tuple(grid.get((r, c), ())) for c in columns] for r in rows]
 
 
 @dataclass(frozen=True)
@@ -131,25 +136,26 @@ class TableSpans:
     covered: frozenset[tuple[int, int]]
     head_rows: int
 
-    def written(self, i: int, row: list[Block | None]) -> list[tuple[Block | None, int, int]]:
-        """The cells of row ``i`` a format with spans writes: (block, rows, columns) each."""
-        return [(block, *self.spans.get((i, j), (1, 1))) for j, block in enumerate(row)
+    def written(self, i: int, row: list[Cell]) -> list[tuple[Cell, int, int]]:
+        """The cells of row ``i`` a format with spans writes: (cell, rows, columns) each."""
+        return [(cell, *self.spans.get((i, j), (1, 1))) for j, cell in enumerate(row)
                 if (i, j) not in self.covered]
 
 
-def table_spans(rows: list[list[Block | None]]) -> TableSpans:
+def table_spans(rows: list[list[Cell]]) -> TableSpans:
     """The spans of a table's cells (``Block.cell``) over the rows and columns written: a span
     over rows or columns with no kept cell shrinks, and one that would cover another cell or
     another span's slot is left out (the page's table had overlapping cells), as are those past
     ``MAX_SPANNED_SLOTS``."""
-    row_keys = sorted({b.cell[1] for row in rows for b in row if b is not None and b.cell})
-    column_keys = sorted({b.cell[2] for row in rows for b in row if b is not None and b.cell})
+    firsts = [[cell[0].cell if cell else None for cell in row] for row in rows]
+    row_keys = sorted({place[1] for row in firsts for place in row if place})
+    column_keys = sorted({place[2] for row in firsts for place in row if place})
     wanted = []
-    for i, row in enumerate(rows):
-        for j, block in enumerate(row):
-            if block is None or block.cell is None or len(block.cell) < 5:
+    for i, row in enumerate(firsts):
+        for j, place in enumerate(row):
+            if place is None or len(place) < 5:
                 continue
-            _, top, left, down, across = block.cell
+            _, top, left, down, across = place
             height = bisect_left(row_keys, top + down) - bisect_left(row_keys, top)
             width = bisect_left(column_keys, left + across) - bisect_left(column_keys, left)
             if height > 1 or width > 1:
@@ -169,8 +175,7 @@ def table_spans(rows: list[list[Block | None]]) -> TableSpans:
         if budget < 0:
             break
         slots = {(i + a, j + b) for a in range(height) for b in range(width)} - {(i, j)}
-        if height * width > 1 and not any(rows[a][b] is not None or (a, b) in covered
-                                          for a, b in slots):
+        if height * width > 1 and not any(rows[a][b] or (a, b) in covered for a, b in slots):
             spans[(i, j)] = (height, width)
             covered |= slots
     return TableSpans(spans, frozenset(covered), head_rows)

@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 from grist.render.frontmatter import front_matter
 from grist.render.inline import Node, inline_tree
-from grist.render.layout import Item, Part, layout
+from grist.render.layout import Cell, Item, Part, layout
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.document import Block
@@ -226,9 +226,10 @@ def _break(width: int) -> str:
     return _HARD_BREAK + " " * width
 
 
-def _table(rows: list[list[Block | None]], options: RenderOptions, base: str | None) -> str:
-    lines = ["| " + " | ".join(inline(c, options, base, False, " ") if c else " " for c in row)
-             + " |" for row in rows]
+def _table(rows: list[list[Cell]], options: RenderOptions, base: str | None) -> str:
+    """A pipe table; a cell is one line, so its blocks (and line breaks) are joined by spaces."""
+    lines = ["| " + " | ".join(" ".join(inline(b, options, base, False, " ") for b in cell) or " "
+                               for cell in row) + " |" for row in rows]
     lines.insert(1, "|" + "|".join(" --- " for _ in rows[0]) + "|")
     return "\n".join(lines)
 

@@ -118,8 +118,10 @@ def _part(parent: ET.Element, part: Part, options: RenderOptions, base: str | No
                 spans = {"rows": str(height)} if height > 1 else {}
                 spans |= {"cols": str(width)} if width > 1 else {}
                 cell_element = _sub(row_element, "cell", **spans)
-                if cell is not None:
-                    _block(cell_element, cell, options, base)
+                for line, block in enumerate(cell):  # (a cell's blocks on lines of their own)
+                    if line:
+                        _sub(cell_element, "lb")
+                    _block(cell_element, block, options, base)
     else:
         _block(_sub(parent, "p"), part.block, options, base)
 

@@ -1,7 +1,7 @@
 """Plain text: the kept blocks' text, paragraphs separated by one blank line.
 
-A data table is written one row per line with its cells separated by a tab, never one cell per
-paragraph; a layout table's cells are ordinary paragraphs. With ``with_metadata`` a front-matter
+A data table is written one row per line with its cells separated by a tab (a cell's blocks by
+a space), never one cell per paragraph; a layout table's cells are ordinary paragraphs. With ``with_metadata`` a front-matter
 header comes first.
 """
 
@@ -22,7 +22,8 @@ def render_part(part: Part) -> str:
     if part.kind == "list":
         return "\n\n".join(shown_text(item.block) for item in part.items)
     if part.kind == "table":
-        return "\n".join("\t".join(c.text if c else "" for c in row) for row in part.rows)
+        return "\n".join("\t".join(" ".join(b.text for b in cell) for cell in row)
+                         for row in part.rows)
     return part.text
 
 

@@ -5,7 +5,8 @@ positions a page's parts (the whole page in cells, a menu beside the article). O
 is a unit: it is kept or dropped whole, and written as a table. The test follows Mozilla
 Readability's data-table heuristic (``role="presentation"`` and nesting mean layout; a caption,
 a summary, header markup or enough rows and columns mean data) and adds the shape a table must
-have to be written as one: every cell a single short block with no heading or code.
+have to be voted on as one: every cell a single short block with no heading or code. To be
+written as a table, a cell may hold a few short blocks (the lines of one value).
 """
 
 from __future__ import annotations
@@ -28,21 +29,32 @@ def table_cells(blocks: Iterable[Block]) -> dict[int, list[Block]]:
     return tables
 
 
-def cell_grid(cells: list[Block]) -> dict[tuple[int, int], Block] | None:
-    """The cells by (row, column), or None when the cells cannot form a grid of short values:
-    a cell holds several blocks, a heading, code, or a long text."""
-    grid: dict[tuple[int, int], Block] = {}
+def cell_contents(cells: list[Block]) -> dict[tuple[int, int], list[Block]] | None:
+    """The blocks of each cell by (row, column), or None when the cells cannot form a grid of
+    short values (at least two rows and two columns): a cell holds a heading, code, or more
+    than ``MAX_CELL_CHARS`` of text."""
+    grid: dict[tuple[int, int], list[Block]] = {}
     for block in cells:
         assert block.cell is not None
-        key = (block.cell[1], block.cell[2])
-        if key in grid or block.heading or block.preformatted or len(block.text) > MAX_CELL_CHARS:
+        if block.heading or block.preformatted:
             return None
-        grid[key] = block
+        grid.setdefault((block.cell[1], block.cell[2]), []).append(block)
+    if any(sum(len(b.text) + 1 for b in held) - 1 > MAX_CELL_CHARS for held in grid.values()):
+        return None
     rows = {r for r, _ in grid}
     columns = {c for _, c in grid}
     if len(rows) < 2 or len(columns) < 2:
         return None
     return grid
+
+
+def cell_grid(cells: list[Block]) -> dict[tuple[int, int], Block] | None:
+    """The cells by (row, column) when they form a grid of short values (``cell_contents``)
+    each of one block; else None (the shape of a data table that is voted on whole)."""
+    grid = cell_contents(cells)
+    if grid is None or any(len(held) > 1 for held in grid.values()):
+        return None
+    return {key: held[0] for key, held in grid.items()}
 
 
 def looks_like_data(info: TableInfo) -> bool:
