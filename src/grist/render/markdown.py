@@ -9,8 +9,8 @@ underscores inside a word, ``snake_case``, which make no emphasis), and so is a 
 ``+``, ``=``, ``~`` or ``1.``/``1)`` that would start a list, a rule or a fence (also after a
 hard line break). Emphasis is written with ``*`` (``**``), or with ``_`` (``__``) where a star
 would touch another (``*__both__*``); when neither would be read as emphasis (next to
-punctuation, inside a word for ``_``) the span is written as plain text. Code keeps its whitespace and is never
-escaped; its fence is longer than any backtick run inside.
+punctuation, inside a word for ``_``) the span is written as plain text. Code keeps its
+whitespace and is never escaped; its fence is longer than any backtick run inside.
 """
 
 from __future__ import annotations
@@ -120,10 +120,10 @@ def _children(children: list[str | Node], before: str, after: frozenset[str],
     for i, child in enumerate(children):
         if isinstance(child, str):
             opens_line = line_start if i == 0 else _is_break(children[i - 1])
-            piece = escape(child) if opens_line else escape_inline(child)
-            parts.append(piece)
+            if child:
+                parts.append(escape(child) if opens_line else escape_inline(child))
             continue
-        child_before = parts[-1][-1] if parts and parts[-1] else before
+        child_before = parts[-1][-1] if parts else before
         child_after = _starts(children, i + 1, after)
         edges = (plain_edges[0] and i == 0, plain_edges[1] and i == last)
         if child.kind in _DELIMITERS and any(edges):
@@ -132,7 +132,8 @@ def _children(children: list[str | Node], before: str, after: frozenset[str],
             piece = _span(child, child_before, child_after)
         if piece.startswith("[") and parts and parts[-1].endswith("!"):
             parts[-1] = parts[-1][:-1] + "\\!"  # "!" then "[" would make an image
-        parts.append(piece)
+        if piece:
+            parts.append(piece)
     return "".join(parts)
 
 
