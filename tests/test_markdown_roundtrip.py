@@ -250,3 +250,22 @@ def test_emphasis_markdown_never_styles_what_the_page_did_not(standin: str) -> N
         kept += sum(len(g) for _, g in got)
         total += sum(len(w) for _, w in want)
     assert kept >= 0.75 * total  # 0.775 when written
+
+
+def test_nested_emphasis_escapes_its_text_once(standin: str, monkeypatch) -> None:
+    """A span tries up to four ways to write itself, and so do the spans inside it: the text
+    inside three failing spans is still escaped once, so a long one costs no more to write."""
+    import grist.render.markdown as markdown
+
+    escaped: list[str] = []
+    real = markdown.escape_inline
+    monkeypatch.setattr(markdown, "escape_inline",
+                        lambda text: escaped.append(text) or real(text))
+    page = ("<html><body><p>x<em><strong><del>(" + "inner words " * 50 + ")</del></strong></em>"
+            "y and the rest of the paragraph.</p></body></html>")
+    result = grist.extract(page, method=standin)
+    for block in result.blocks:
+        block.label = "content"
+    markdown_text = result.to_markdown()
+    assert "*" not in markdown_text and "~" not in markdown_text  # no delimiter fits: plain
+    assert sum("inner words" in text for text in escaped) == 1

@@ -122,7 +122,8 @@ def test_a_heading_in_a_list_item_is_marked_in_its_item(schema: etree.RelaxNG,
 def test_cells_spanning_rows_and_columns_say_so(schema: etree.RelaxNG, standin: str) -> None:
     page = ("<html><body><table><tr><th rowspan=2>Tea</th><th colspan=2>Price</th></tr><tr><th>"
             "50 g</th><th>100 g</th></tr><tr><td colspan=2>Bancha</td><td>6.00</td></tr><tr><td>"
-            "Gyokuro</td><td><p>4.00</p><p>on sale</p></td><td>8.00</td></tr></table></body></html>")
+            "Gyokuro</td><td><p>4.00</p><p>on sale</p></td><td>8.00</td></tr></table>"
+            "</body></html>")
     body = _body_with_every_block(schema, page, standin)
     rows = [(row.get("role"), [(cell.text, cell.get("rows"), cell.get("cols"))
                                for cell in row.findall("tei:cell", NS)])

@@ -109,32 +109,48 @@ def _starts(children: list[str | Node], first: int, after: frozenset[str]) -> fr
     return after
 
 
-def _children(children: list[str | Node], before: str, after: frozenset[str],
-              line_start: bool, plain_edges: tuple[bool, bool] = (False, False)) -> str:
+def _children(children: list[str | Node], before: str, after: frozenset[str], line_start: bool,
+              memo: dict, plain_edges: tuple[bool, bool] = (False, False)) -> str:
     """The Markdown of a span's children, between ``before`` (the character written just
     before) and any of ``after`` (those that may follow). ``plain_edges``: write the emphasis
     that starts (ends) the children as plain text, so that the span's own delimiters touch
-    its text."""
+    its text. ``memo`` holds what was written already in the same context: a span tries up to
+    four ways, and its inner spans theirs, so a long text is escaped once, not a hundred times."""
+    key = (id(children), before, after, line_start, plain_edges)
+    if key not in memo:
+        memo[key] = _written_children(children, before, after, line_start, memo, plain_edges)
+    return memo[key]
+
+
+def _written_children(children: list[str | Node], before: str, after: frozenset[str],
+                      line_start: bool, memo: dict, plain_edges: tuple[bool, bool]) -> str:
     parts: list[str] = []
     last = len(children) - 1
     for i, child in enumerate(children):
         if isinstance(child, str):
             opens_line = line_start if i == 0 else _is_break(children[i - 1])
             if child:
-                parts.append(escape(child) if opens_line else escape_inline(child))
+                parts.append(_escaped_piece(child, opens_line, memo))
             continue
         child_before = parts[-1][-1] if parts else before
         child_after = _starts(children, i + 1, after)
         edges = (plain_edges[0] and i == 0, plain_edges[1] and i == last)
         if child.kind in _DELIMITERS and any(edges):
-            piece = _children(child.children, child_before, child_after, False, edges)
+            piece = _children(child.children, child_before, child_after, False, memo, edges)
         else:
-            piece = _span(child, child_before, child_after)
+            piece = _span(child, child_before, child_after, memo)
         if piece.startswith("[") and parts and parts[-1].endswith("!"):
             parts[-1] = parts[-1][:-1] + "\\!"  # "!" then "[" would make an image
         if piece:
             parts.append(piece)
     return "".join(parts)
+
+
+def _escaped_piece(text: str, opens_line: bool, memo: dict) -> str:
+    key = (id(text), opens_line)
+    if key not in memo:
+        memo[key] = escape(text) if opens_line else escape_inline(text)
+    return memo[key]
 
 
 def _code_span(text: str) -> str:
@@ -148,7 +164,7 @@ def _is_break(child: str | Node) -> bool:
     return not isinstance(child, str) and child.kind == "br"
 
 
-def _span(node: Node, before: str, after: frozenset[str]) -> str:
+def _span(node: Node, before: str, after: frozenset[str], memo: dict) -> str:
     if node.kind == "br":
         return "\n"  # (``inline`` writes each as the part's own line break)
     if node.kind == "image":
@@ -156,19 +172,21 @@ def _span(node: Node, before: str, after: frozenset[str]) -> str:
     if node.kind == "code":
         return _code_span(node.text)
     if node.kind == "link":
-        inner = _children(node.children, "[", frozenset("]"), False)
+        inner = _children(node.children, "[", frozenset("]"), False, memo)
         return f"[{inner}]({destination(node.url)})" if inner else ""
     # the children's own emphasis first; else theirs at the span's edges as plain text
-    for plain_edges in ((False, False), (True, True)):
+    styled_edges = [c for c in node.children[:1] + node.children[-1:]
+                    if not isinstance(c, str) and c.kind in _DELIMITERS]
+    for plain_edges in ((False, False), (True, True))[: 2 if styled_edges else 1]:
         for delimiter in _DELIMITERS[node.kind]:
             char = delimiter[0]
-            inner = _children(node.children, char, frozenset(char), False, plain_edges)
+            inner = _children(node.children, char, frozenset(char), False, memo, plain_edges)
             if not inner:
                 return ""
             if (char not in (before, inner[0], inner[-1]) and _opens(before, inner[0], char)
                     and all(_closes(inner[-1], next_char, char) for next_char in after)):
                 return f"{delimiter}{inner}{delimiter}"
-    return _children(node.children, before, after, False)  # no delimiter a parser would read
+    return _children(node.children, before, after, False, memo)  # no delimiter a parser reads
 
 
 def inline(block: Block, options: RenderOptions, base: str | None, line_start: bool,
@@ -178,7 +196,7 @@ def inline(block: Block, options: RenderOptions, base: str | None, line_start: b
     if not block.marks:
         return escape(block.text) if line_start else escape_inline(block.text)
     text = _children(inline_tree(block, options, base).children, "", frozenset(("",)),
-                     line_start)
+                     line_start, {})
     return text.replace("\n", newline)
 
 

@@ -1,8 +1,8 @@
 """Plain text: the kept blocks' text, paragraphs separated by one blank line.
 
 A data table is written one row per line with its cells separated by a tab (a cell's blocks by
-a space), never one cell per paragraph; a layout table's cells are ordinary paragraphs. With ``with_metadata`` a front-matter
-header comes first.
+a space), never one cell per paragraph; a layout table's cells are ordinary paragraphs. With
+``with_metadata`` a front-matter header comes first.
 """
 
 from __future__ import annotations
