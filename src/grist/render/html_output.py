@@ -45,6 +45,10 @@ def inline(block: Block, options: RenderOptions, base: str | None) -> str:
     return _node(inline_tree(block, options, base))
 
 
+def _heading(block: Block, options: RenderOptions, base: str | None) -> str:
+    return f"<h{block.heading}>{inline(block, options, base)}</h{block.heading}>"
+
+
 def _list(items: list[Item], options: RenderOptions, base: str | None) -> str:
     """Nested lists: each item opens or closes list elements to reach its level; an ordered
     item whose number is not the one before plus one says its number (``start``, ``value``)."""
@@ -53,9 +57,8 @@ def _list(items: list[Item], options: RenderOptions, base: str | None) -> str:
     for item in items:
         while len(open_lists) > item.level + 1:
             out.append(f"</li></{open_lists.pop()[0]}>")
-        text = inline(item.block, options, base)
-        if item.block.heading:
-            text = f"<h{item.block.heading}>{text}</h{item.block.heading}>"
+        text = _heading(item.block, options, base) if item.block.heading else inline(
+            item.block, options, base)
         if item.continues:  # another paragraph of the same item
             out.append(text if item.block.heading else f"<p>{text}</p>")
             continue
@@ -97,7 +100,7 @@ def _table(part: Part, options: RenderOptions, base: str | None) -> str:
 def render_part(part: Part, options: RenderOptions, base: str | None) -> str:
     """One part as an HTML element (without its blockquotes)."""
     if part.kind == "heading":
-        return f"<h{part.level}>{inline(part.block, options, base)}</h{part.level}>"
+        return _heading(part.block, options, base)
     if part.kind == "code":
         language = part.block.code_language
         attr = f' class="language-{escape(language)}"' if language else ""

@@ -38,8 +38,8 @@ _INDENT = "    "  # four spaces nest a list item under both "- " and "1. " marke
 _MAX_NUMBER = 999_999_999  # CommonMark's longest list number has nine digits
 # per style, the delimiters to try in turn: an underscore where a star would touch another star
 _DELIMITERS = {"em": ("*", "_"), "strong": ("**", "__"), "del": ("~~",)}
-_OPENERS = {"code": "`", "link": "[", "image": "!",
-            "br": "\n"}
+_OPENERS = {"code": "`", "link": "[", "image": "!", "br": "\n"}
+_CONTAINERS = frozenset(("link", *_DELIMITERS))  # spans written from their children only
 _HARD_BREAK = "\\\n"  # a backslash ending a line: a line break editors do not strip
 _URL_SAFE = ":/?#[]@!$&'*+,;=%~-._"
 
@@ -91,7 +91,7 @@ def _closes(last: str, after: str, char: str) -> bool:
 def _renders_nothing(child: str | Node) -> bool:
     if isinstance(child, str):
         return not child
-    return child.kind in ("link", *_DELIMITERS) and all(map(_renders_nothing, child.children))
+    return child.kind in _CONTAINERS and all(map(_renders_nothing, child.children))
 
 
 def _starts(children: list[str | Node], first: int, after: frozenset[str]) -> frozenset[str]:

@@ -48,15 +48,6 @@ def cell_contents(cells: list[Block]) -> dict[tuple[int, int], list[Block]] | No
     return grid
 
 
-def cell_grid(cells: list[Block]) -> dict[tuple[int, int], Block] | None:
-    """The cells by (row, column) when they form a grid of short values (``cell_contents``)
-    each of one block; else None (the shape of a data table that is voted on whole)."""
-    grid = cell_contents(cells)
-    if grid is None or any(len(held) > 1 for held in grid.values()):
-        return None
-    return {key: held[0] for key, held in grid.items()}
-
-
 def looks_like_data(info: TableInfo) -> bool:
     """Readability's test on the table's markup and size (without its shape)."""
     if info.role in _LAYOUT_ROLES or info.nested:
@@ -69,6 +60,10 @@ def looks_like_data(info: TableInfo) -> bool:
 
 
 def is_data_table(cells: list[Block]) -> bool:
-    """Whether the cells (all of one table, each with its ``table`` info) form a data table."""
+    """Whether the cells (all of one table, each with its ``table`` info) form a data table:
+    its markup says so and its cells are short values (``cell_contents``) of one block each."""
     info = cells[0].table if cells else None
-    return info is not None and looks_like_data(info) and cell_grid(cells) is not None
+    if info is None or not looks_like_data(info):
+        return False
+    grid = cell_contents(cells)
+    return grid is not None and all(len(held) == 1 for held in grid.values())
