@@ -175,8 +175,8 @@ def _span(node: Node, before: str, after: frozenset[str], memo: dict) -> str:
         inner = _children(node.children, "[", frozenset("]"), False, memo)
         return f"[{inner}]({destination(node.url)})" if inner else ""
     # the children's own emphasis first; else theirs at the span's edges as plain text
-    styled_edges = [c for c in node.children[:1] + node.children[-1:]
-                    if not isinstance(c, str) and c.kind in _DELIMITERS]
+    styled_edges = any(not isinstance(c, str) and c.kind in _DELIMITERS
+                       for c in node.children[:1] + node.children[-1:])
     for plain_edges in ((False, False), (True, True))[: 2 if styled_edges else 1]:
         for delimiter in _DELIMITERS[node.kind]:
             char = delimiter[0]
