@@ -84,6 +84,22 @@ def test_german_markup_and_bylines_get_the_same_roles():
     assert {text: roles[text] for text in expected} == expected
 
 
+def test_a_byline_word_the_whole_body_carries_marks_no_byline():
+    # A Sphinx manual's section id "multimedia-services" holds the byline word "time": every
+    # paragraph sits under it, so it tells none of them apart from the body.
+    opening = ("The modules described in this chapter implement various algorithms or interfaces "
+               "that are mainly useful for multimedia applications.")
+    html = ("<html><body><div class=body role=main><section id=multimedia-services>"
+            "<h1>Multimedia Services</h1><div class=byline>By Ann Smith</div>"
+            f"<p>{opening}</p><p>{PARAGRAPH}</p></section></div></body></html>")
+    roles = roles_of(html, opening + "\n\n" + PARAGRAPH)
+    assert roles[opening] == "body" and roles[PARAGRAPH] == "body"
+    assert roles["By Ann Smith"] == "byline"  # still a byline by its words
+    # the same opening under a section that names no byline word was body before too
+    plain = html.replace("multimedia-services", "audio-services")
+    assert roles_of(plain, opening + "\n\n" + PARAGRAPH)[opening] == "body"
+
+
 def test_readers_comments_are_comments_even_in_the_gold():
     html = ("<html><body><article><p>" + PARAGRAPH + "</p><p>" + PARAGRAPH + "</p></article>"
             "<div class=comments><p>I disagree with the council on this one.</p></div>"

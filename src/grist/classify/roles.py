@@ -62,6 +62,10 @@ BYLINE_START = re.compile(  # English, then German, French, Spanish, Italian, Po
     r"^(?:by|von|par|por|updated|published|posted|written by|last updated?|staff|reporter"
     r"|aktualisiert|veröffentlicht|geschrieben von|publié|mis à jour|actualizado|publicado"
     r"|escrito por|aggiornato|pubblicato|atualizado|bijgewerkt|gepubliceerd)\b", re.I)
+# Furniture word groups ignored on a page whose body paragraphs mostly carry them too
+# (``_forget_shared_words``)
+SHARED_FURNITURE = ("subtitle", "byline", "media")
+BYLINE_CLOSENESS = 0.34  # a byline word on the block's element, parent or grandparent
 HEADER_ZONE = 25  # blocks before the body's first paragraph where a title may stand
 MAX_FURNITURE_WORDS = 60
 
@@ -90,6 +94,7 @@ def _layout(names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
 
 _PLAIN = {c: i for i, c in enumerate(COLUMNS)}
 _GROUP = {g: i for i, g in enumerate(GROUPS)}
+_SHARED_ROWS = np.array([_GROUP[g] for g in SHARED_FURNITURE])
 _NOISE_CODES = np.array([ROLE_INDEX[k] for k in NOISE_WORDS])
 
 
@@ -148,6 +153,21 @@ def _paragraphs(ev: _Evidence, gold: np.ndarray) -> np.ndarray:
             & (ev["ctx_tag_figcaption"] == 0))
 
 
+def _forget_shared_words(ev: _Evidence, gold: np.ndarray) -> None:
+    """Forget the dek, byline and media words on a page where they sit above most of the body's
+    paragraph words (closeness 0.34 or more): a word the body carries too says nothing about
+    one block. A Sphinx manual's ``<section id="multimedia-services">`` holds "time" and
+    "media" and made its opening paragraph a byline, else a caption. Caption words are left
+    alone: on a photo gallery the blocks the model keeps are the captions themselves."""
+    body = np.flatnonzero(gold & (ev["num_words"] >= 10) & (ev["ctx_heading"] == 0))
+    if not len(body):
+        return
+    words = ev["num_words"][body]
+    # (the groups' rows at once: a page's few blocks make each NumPy call cost more than its work)
+    carried = (ev.groups[_SHARED_ROWS][:, body] >= BYLINE_CLOSENESS) @ words
+    ev.groups[_SHARED_ROWS[carried > 0.5 * words.sum()]] = 0.0
+
+
 def derive_roles(matrix: FeatureMatrix, texts: Sequence[str], gold: np.ndarray,
                  comments: np.ndarray | None = None) -> np.ndarray:
     """The role of every block (indices into ``ROLES``) from its gold label, the blocks aligned
@@ -167,6 +187,7 @@ def derive_roles(matrix: FeatureMatrix, texts: Sequence[str], gold: np.ndarray,
     if 0 < words[threaded].sum() < 0.5 * words[gold].sum():
         roles[threaded] = ROLE_INDEX["comment"]
         gold = gold & ~threaded
+    _forget_shared_words(ev, gold)
     paragraphs = np.flatnonzero(_paragraphs(ev, gold))
     if not len(paragraphs):
         paragraphs = np.flatnonzero(gold)
@@ -196,7 +217,7 @@ def derive_roles(matrix: FeatureMatrix, texts: Sequence[str], gold: np.ndarray,
     starts[candidates] = list(map(bool, map(BYLINE_START.match, map(texts.__getitem__,
                                                                     candidates))))
     dated = (ev["date_tokens"] >= 1) & (words <= 12)
-    byline_evidence = ((ev["ctx_n_time"] > 0) | (ev.near("byline") >= 0.34)
+    byline_evidence = ((ev["ctx_n_time"] > 0) | (ev.near("byline") >= BYLINE_CLOSENESS)
                        | starts | dated)
     header = (index >= top - 3) & (index <= first + 3)
     not_title = index != title
