@@ -65,7 +65,7 @@ BYLINE_START = re.compile(  # English, then German, French, Spanish, Italian, Po
 # Furniture word groups ignored on a page whose body paragraphs mostly carry them too
 # (``_forget_shared_words``)
 SHARED_FURNITURE = ("subtitle", "byline", "media")
-BYLINE_CLOSENESS = 0.34  # a byline word on the block's element, parent or grandparent
+NEAR_CLOSENESS = 0.34  # the closeness of a word on the block's element, parent or grandparent
 HEADER_ZONE = 25  # blocks before the body's first paragraph where a title may stand
 MAX_FURNITURE_WORDS = 60
 
@@ -164,7 +164,7 @@ def _forget_shared_words(ev: _Evidence, gold: np.ndarray) -> None:
         return
     words = ev["num_words"][body]
     # (the groups' rows at once: a page's few blocks make each NumPy call cost more than its work)
-    carried = (ev.groups[_SHARED_ROWS][:, body] >= BYLINE_CLOSENESS) @ words
+    carried = (ev.groups[_SHARED_ROWS][:, body] >= NEAR_CLOSENESS) @ words
     ev.groups[_SHARED_ROWS[carried > 0.5 * words.sum()]] = 0.0
 
 
@@ -217,7 +217,7 @@ def derive_roles(matrix: FeatureMatrix, texts: Sequence[str], gold: np.ndarray,
     starts[candidates] = list(map(bool, map(BYLINE_START.match, map(texts.__getitem__,
                                                                     candidates))))
     dated = (ev["date_tokens"] >= 1) & (words <= 12)
-    byline_evidence = ((ev["ctx_n_time"] > 0) | (ev.near("byline") >= BYLINE_CLOSENESS)
+    byline_evidence = ((ev["ctx_n_time"] > 0) | (ev.near("byline") >= NEAR_CLOSENESS)
                        | starts | dated)
     header = (index >= top - 3) & (index <= first + 3)
     not_title = index != title
@@ -226,7 +226,7 @@ def derive_roles(matrix: FeatureMatrix, texts: Sequence[str], gold: np.ndarray,
     figure = (ev["ctx_tag_figcaption"] > 0) | (
         (ev["ctx_in_figure"] > 0) & plain_text & (ev["ctx_in_blockquote"] == 0))
     media = (ev.near("media") >= 0.5) & few & plain_text
-    caption_evidence = figure | (ev.near("caption") >= 0.34) | media
+    caption_evidence = figure | (ev.near("caption") >= NEAR_CLOSENESS) | media
     caption = in_zone & short & caption_evidence & unlinked & ~byline & not_title
     after_title = (index > title) & (index < first) & (index <= title + 2) if title >= 0 \
         else np.zeros(n, bool)
