@@ -36,11 +36,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 from selectolax.lexbor import LexborHTMLParser
 
 import grist
-from grist.evaluate.aggregate import score_page
+from grist.evaluate.aggregate import PageScore, score_page, summarize
 from grist.evaluate.peers import make_peer
 from grist.methods.auto import AutoConfig
 
@@ -96,24 +95,22 @@ def package_pages(package: str, limit: int, within: str = "") -> list[Page]:
     return pages
 
 
-def scores(pages: list[Page], extract: Callable[[str, str], str | None]) -> np.ndarray:
-    """Shingle precision and recall of every page (a failed extraction scores as empty)."""
-    rows = []
+def scores(pages: list[Page], extract: Callable[[str, str], str | None]) -> list[PageScore]:
+    """Every page's scores (a failed extraction scores as empty)."""
+    found = []
     for page in pages:
         try:
             text = extract(page.html, page.url) or ""
         except Exception:  # noqa: BLE001 - a failure is an empty output, as in the suite
             text = ""
-        found = score_page(page.id, text, page.gold)
-        rows.append((found.sh_p, found.sh_r))
-    return np.array(rows)
+        found.append(score_page(page.id, text, page.gold))
+    return found
 
 
-def cell(rows: np.ndarray) -> str:
-    """"F1 (precision / recall)" of the mean precision and mean recall over the pages."""
-    precision, recall = rows.mean(axis=0)
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return f"{f1:.3f} ({precision:.3f} / {recall:.3f})"
+def cell(found: list[PageScore]) -> str:
+    """"F1 (precision / recall)": the suite's shingle F1 of the mean precision and recall."""
+    summary = summarize(found, rounds=1)
+    return f"{summary['sh_f1']:.3f} ({summary['sh_p']:.3f} / {summary['sh_r']:.3f})"
 
 
 def main() -> int:
@@ -150,7 +147,7 @@ def main() -> int:
     for name, rows in found.items():
         lines.append(f"| {name} | {len(by_package[name])} | "
                      + " | ".join(cell(rows[s]) for s in systems) + " |")
-    every = {s: np.concatenate([rows[s] for rows in found.values()]) for s in systems}
+    every = {s: [score for rows in found.values() for score in rows[s]] for s in systems}
     lines.append(f"| **all** | {sum(map(len, by_package.values()))} | "
                  + " | ".join(cell(every[s]) for s in systems) + " |")
     report = "\n".join(lines) + "\n"
