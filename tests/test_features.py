@@ -64,6 +64,15 @@ def test_full_stops_per_word_dates_and_vertical_bars():
     assert fm.column("vertical_bars").tolist() == [0, 0, 2]
 
 
+def test_version_numbers_scores_and_dotted_times_are_not_dates():
+    fm = features_of(
+        "Django 2.0.12 fixes a packaging error in 2.0.11.",
+        "Final score 0-16.855 at 16.40.26",
+        "Updated 31.12.1999, 3/1/24 and 12-31-2024",
+    )
+    assert fm.column("date_tokens").tolist() == [0, 0, 3]
+
+
 def test_link_density_in_tokens_and_in_characters():
     (block,) = page_blocks('<p><a href="#">one two</a> three four</p>')
     fm = block_features([block])

@@ -84,12 +84,16 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 _DATE_WORDS = alternation(MONTH_WORDS + DAY_WORDS)
 _DATE_WORD_SET = frozenset(MONTH_WORDS + DAY_WORDS) | {"a.m.", "p.m."}
+_MONTH_NUMBER, _DAY_NUMBER = r"(?:0?[1-9]|1[0-2])", r"(?:0?[1-9]|[12]\d|3[01])"
 _DATE = re.compile(  # a token that looks like a date or time
     r"[(\[]?(?:"
     rf"(?i:{_DATE_WORDS})\.?"
     r"|\d{1,2}:\d{2}(?::\d{2})?(?i:am|pm)?"
     r"|\d{4}-\d{1,2}-\d{1,2}(?:T[\d:.+Z-]*)?"
-    r"|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}"
+    # day and month either way round, one separator, a year of 2 or 4 digits: not a version
+    # number (2.0.12), a score (0-16.855) or a time with dots (16.40.26)
+    rf"|(?:{_MONTH_NUMBER}(?P<sep>[./-]){_DAY_NUMBER}|{_DAY_NUMBER}(?P<sep2>[./-]){_MONTH_NUMBER})"
+    r"(?:(?P=sep)|(?P=sep2))\d{2}(?:\d{2})?"
     r"|(?:19|20)\d{2}"
     r"|(?i:a\.m\.|p\.m\.)"
     r")[)\],.;:]*"
