@@ -62,6 +62,11 @@ BYLINE_START = re.compile(  # English, then German, French, Spanish, Italian, Po
     r"^(?:by|von|par|por|updated|published|posted|written by|last updated?|staff|reporter"
     r"|aktualisiert|veröffentlicht|geschrieben von|publié|mis à jour|actualizado|publicado"
     r"|escrito por|aggiornato|pubblicato|atualizado|bijgewerkt|gepubliceerd)\b", re.I)
+# "By", "von", "par", "por" open a byline before a name; before a lower-case word they open a
+# sentence ("By default, ...", "Par exemple, ...") unless the line is as short as "by admin" or
+# "by the Associated Press"
+NAME_PREPOSITIONS = frozenset({"by", "von", "par", "por"})
+SHORT_BYLINE_WORDS = 6
 # Furniture word groups ignored on a page whose body paragraphs mostly carry them too
 # (``_forget_shared_words``)
 SHARED_FURNITURE = ("subtitle", "byline", "media")
@@ -153,6 +158,18 @@ def _paragraphs(ev: _Evidence, gold: np.ndarray) -> np.ndarray:
             & (ev["ctx_tag_figcaption"] == 0))
 
 
+def _opens_byline(text: str, words: float) -> bool:
+    """Whether the block starts the way bylines do (``BYLINE_START``); after "by" and its
+    translations the next word must not be lower-case, except on a line of a few words."""
+    found = BYLINE_START.match(text)
+    if found is None:
+        return False
+    if words <= SHORT_BYLINE_WORDS or found.group(0).lower() not in NAME_PREPOSITIONS:
+        return True
+    following = text[found.end():].split(None, 1)
+    return not following or not following[0][0].islower()
+
+
 def _forget_shared_words(ev: _Evidence, gold: np.ndarray) -> None:
     """Forget the dek, byline and media words on a page where they sit above most of the body's
     paragraph words (closeness 0.34 or more): a word the body carries too says nothing about
@@ -214,8 +231,7 @@ def derive_roles(matrix: FeatureMatrix, texts: Sequence[str], gold: np.ndarray,
     top = title if title >= 0 else first
     starts = np.zeros(n, bool)
     candidates = np.flatnonzero(zone_few).tolist()
-    starts[candidates] = list(map(bool, map(BYLINE_START.match, map(texts.__getitem__,
-                                                                    candidates))))
+    starts[candidates] = [_opens_byline(texts[i], words[i]) for i in candidates]
     dated = (ev["date_tokens"] >= 1) & (words <= 12)
     byline_evidence = ((ev["ctx_n_time"] > 0) | (ev.near("byline") >= NEAR_CLOSENESS)
                        | starts | dated)
