@@ -100,19 +100,22 @@ def test_a_byline_word_the_whole_body_carries_marks_no_byline():
     assert roles_of(plain, opening + "\n\n" + PARAGRAPH)[opening] == "body"
 
 
-def test_by_before_a_lower_case_word_opens_a_sentence_not_a_byline():
-    # "By default, ..." and "Par exemple, ..." start a paragraph; a byline names someone
+def test_by_before_a_lower_case_word_or_a_number_opens_a_sentence_not_a_byline():
+    # "By 2030, ...", "By default, ..." and "Par exemple, ..." start a paragraph; a byline names
+    # someone
     sentence = "By default, everything that is outdated is built again on every run."
     french = "Par exemple, la commande reconstruit tout ce qui a vieilli depuis hier."
+    lead = "By 2030, half of the cars sold in the region will run on batteries alone."
     html = ("<html><body><article><h1>Building the manual</h1><p>By Ann Smith</p>"
-            f"<p>{sentence}</p><p>{french}</p><p>{PARAGRAPH}</p></article></body></html>")
-    roles = roles_of(html, "\n\n".join([sentence, french, PARAGRAPH]))
-    assert roles[sentence] == "body" and roles[french] == "body"
+            f"<p>{lead}</p><p>{sentence}</p><p>{french}</p><p>{PARAGRAPH}</p></article>"
+            "</body></html>")
+    gold = "\n\n".join([lead, sentence, french, PARAGRAPH])
+    roles = roles_of(html, gold)
+    assert roles[lead] == roles[sentence] == roles[french] == "body"
     assert roles["By Ann Smith"] == "byline"
     # a short line is a byline whatever follows "by" ("by admin", "by the Associated Press")
     short = html.replace("By Ann Smith", "by the Associated Press")
-    assert roles_of(short, "\n\n".join([sentence, french, PARAGRAPH]))[
-        "by the Associated Press"] == "byline"
+    assert roles_of(short, gold)["by the Associated Press"] == "byline"
 
 
 def test_readers_comments_are_comments_even_in_the_gold():

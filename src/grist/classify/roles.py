@@ -62,9 +62,9 @@ BYLINE_START = re.compile(  # English, then German, French, Spanish, Italian, Po
     r"^(?:by|von|par|por|updated|published|posted|written by|last updated?|staff|reporter"
     r"|aktualisiert|veröffentlicht|geschrieben von|publié|mis à jour|actualizado|publicado"
     r"|escrito por|aggiornato|pubblicato|atualizado|bijgewerkt|gepubliceerd)\b", re.I)
-# "By", "von", "par", "por" open a byline before a name; before a lower-case word they open a
-# sentence ("By default, ...", "Par exemple, ...") unless the line is as short as "by admin" or
-# "by the Associated Press"
+# "By", "von", "par", "por" open a byline before a name; before a lower-case word or a number
+# they open a sentence ("By default, ...", "Par exemple, ...", "By 2030, ...") unless the line is
+# as short as "by admin" or "by the Associated Press"
 NAME_PREPOSITIONS = frozenset({"by", "von", "par", "por"})
 SHORT_BYLINE_WORDS = 6
 # Furniture word groups ignored on a page whose body paragraphs mostly carry them too
@@ -160,14 +160,15 @@ def _paragraphs(ev: _Evidence, gold: np.ndarray) -> np.ndarray:
 
 def _opens_byline(text: str, words: float) -> bool:
     """Whether the block starts the way bylines do (``BYLINE_START``); after "by" and its
-    translations the next word must not be lower-case, except on a line of a few words."""
+    translations the next word must not be lower-case or a number, except on a line of a few
+    words."""
     found = BYLINE_START.match(text)
     if found is None:
         return False
     if words <= SHORT_BYLINE_WORDS or found.group(0).lower() not in NAME_PREPOSITIONS:
         return True
     following = text[found.end():].split(None, 1)
-    return not following or not following[0][0].islower()
+    return not following or not (following[0][0].islower() or following[0][0].isdigit())
 
 
 def _forget_shared_words(ev: _Evidence, gold: np.ndarray) -> None:

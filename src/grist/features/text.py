@@ -9,7 +9,8 @@ The features are those of seed 000 §3.1 and §5 (after Kohlschütter et al., WS
   ``!`` or ``;`` (closing quotes/brackets allowed after it), and an unterminated tail counts as one.
 - ``upper_words``: words whose first letter is upper-case (this includes all-upper-case words).
 - ``full_stop_ratio``: ``.`` characters per word. ``date_tokens``: tokens that look like a date or
-  time (month/day names, ``12:30``, ``2008-01-23``, ``23/01/2008``, years 1900-2099).
+  time (month/day names, ``12:30``, ``2008-01-23``, ``23/01/2008`` with a day and a month in
+  range, so not a version ``2.0.12``, years 1900-2099).
 - ``link_density``: anchor tokens / tokens (seed 000); ``link_char_density``: anchor characters /
   characters (what jusText uses).
 - ``text_density``: Kohlschütter's reading of seed 000 §3.1.3 — wrap the block at 80 columns;
