@@ -389,6 +389,33 @@ def test_a_headings_permalink_is_left_out_of_every_rendering_but_not_out_of_the_
     assert json.loads(shown.render("json"))["text"] == text
 
 
+def test_a_permalink_ending_any_block_is_left_out_but_one_starting_a_paragraph_stays():
+    from dataclasses import replace
+
+    page = ("<html><body><main><dl><dt id='textwrap.wrap'>textwrap.wrap(text, width=70)"
+            "<a class=headerlink href='#textwrap.wrap'>\u00b6</a></dt><dd><p>Wraps the single "
+            "paragraph in text so every line is at most width characters long.</p></dd></dl>"
+            "<p>A comment of a reader, with its own link at the end "
+            "<a href='#comment-7'>\uf0c1</a></p><p><a href='#v1'>\u00a7</a>1.0.0 is the Rust "
+            "version of the variant.</p><p>C# is a language <a href='/c'>\u00b6</a></p>"
+            "</main></body></html>")
+    found = grist.extract(page, method="justext")
+    shown = replace(found, blocks=[replace(b, label=CONTENT) for b in found.blocks])
+    text = shown.render("text")
+    assert text.split("\n\n") == [
+        "textwrap.wrap(text, width=70)",
+        "Wraps the single paragraph in text so every line is at most width characters long.",
+        "A comment of a reader, with its own link at the end",
+        "\u00a71.0.0 is the Rust version of the variant.",
+        "C# is a language \u00b6"]  # (a link to another page is not a permalink)
+    markdown = shown.render("markdown", links=True)
+    assert "#textwrap.wrap" not in markdown and "#comment-7" not in markdown
+    assert "[\u00a7](#v1)1.0.0" in markdown
+    assert "<p>textwrap.wrap(text, width=70)</p>" in shown.render("html", links=True)
+    # the blocks keep their text: features and methods read it as before
+    assert found.blocks[0].text == "textwrap.wrap(text, width=70)\u00b6"
+
+
 LINE_BREAKS = ("<html><body><p>The Bakery School<br>12 Flour Street<br>Breadtown<br></p>"
                "<table><tr><th>Name</th><th>Place</th></tr><tr><td>Ann<br>Lee</td><td>Leeds</td>"
                "</tr></table><pre>code<br>lines</pre>"

@@ -5,9 +5,10 @@ deletions always; links and images with ``links=`` / ``images=``), resolves thei
 page's base and drops the unsafe ones (``javascript:`` and other active schemes), and returns
 nested ``Node``s over plain text pieces. Renderers write the tree in their own syntax.
 
-A heading's permalink (a link to the heading's own anchor whose text is a glyph, such as the
-``¶`` documentation generators put after every heading, or rustdoc's ``§`` before it, and show
-only on hover) is not part of the heading as rendered: ``shown_text`` and the tree leave it out.
+A permalink (a link to an anchor of the page whose text is a glyph, such as the ``¶``
+documentation generators put after every heading and API signature, or rustdoc's ``§`` before a
+heading, and show only on hover) is not part of the text as rendered: ``shown_text`` and the tree
+leave out one that ends a block or starts a heading.
 
 A ``<br>`` inside a block's text (an address, a poem, a forum post's lines) is a newline in
 ``shown_text`` and a ``br`` leaf in the tree, so each format writes its own line break
@@ -33,29 +34,31 @@ SAFE_SCHEMES = frozenset(("http", "https", "mailto", "ftp", "tel"))
 _URL_NOISE = re.compile(r"[\x00-\x1f\x7f]")  # browsers drop tabs and newlines inside URLs
 _ALWAYS = frozenset(("em", "strong", "code", "del"))
 _STYLES = frozenset(("em", "strong", "del"))  # spans that add nothing inside one of their kind
-# The text of a heading's permalink (Sphinx and MkDocs write a pilcrow, others a section sign,
-# a hash or a link symbol).
-PERMALINK_GLYPHS = frozenset(("\u00b6", "\u00a7", "#", "\U0001f517"))
+# The text of a permalink (Sphinx and MkDocs write a pilcrow, others a section sign, a hash, a
+# link symbol or Font Awesome's link icon, a private-use character).
+PERMALINK_GLYPHS = frozenset(("\u00b6", "\u00a7", "#", "\U0001f517", "\uf0c1"))
 _MARK_KIND = itemgetter(1)  # of a segmenter's mark (``grist.segment.inline.Mark``)
 
 
 def permalink_bounds(block: Block) -> tuple[int, int]:
-    """Where a heading's text as shown starts and ends: after a permalink that starts it
-    (rustdoc, VuePress) and before one that ends it (Sphinx, MkDocs, Docusaurus), a permalink
-    being a link to an anchor (``#`` in its address) that shows only one of
-    ``PERMALINK_GLYPHS``. The whole text for other blocks (most are known without reading
-    their inline markup)."""
+    """Where a block's text as shown starts and ends: before a permalink that ends it (Sphinx's
+    and MkDocs' headings and API signatures, Docusaurus) and, in a heading, after one that
+    starts it (rustdoc, VuePress), a permalink being a link to an anchor (``#`` in its address)
+    that shows only one of ``PERMALINK_GLYPHS``. A paragraph that starts with one keeps it
+    (rustdoc's ``§1.0.0``, a variant's Rust version). Most blocks are known to have none
+    without reading their inline markup."""
     text = block.text
     first, last = 0, len(text)
-    if (not block.heading or not block.marks or not text
-            or (text[0] not in PERMALINK_GLYPHS and text[-1] not in PERMALINK_GLYPHS)):
+    if (not block.marks or not text
+            or (text[-1] not in PERMALINK_GLYPHS
+                and not (block.heading and text[0] in PERMALINK_GLYPHS))):
         return first, last
     for span in block.inline:
         if (span.kind == "link" and "#" in span.url
                 and text[span.start:span.end].strip() in PERMALINK_GLYPHS):
             if span.end == len(text):
                 last = span.start
-            elif span.start == 0:
+            elif span.start == 0 and block.heading:
                 first = span.end
     last = len(text[:last].rstrip())
     while first < last and text[first].isspace():
@@ -75,12 +78,12 @@ def line_breaks(block: Block, text: str, spans: tuple[Inline, ...] | None = None
 
 
 def shown_text(block: Block) -> str:
-    """The block's text as rendered: without a heading's permalinks (``permalink_bounds``) and
-    with a newline where a ``<br>`` broke the line."""
+    """The block's text as rendered: without its permalinks (``permalink_bounds``) and with a
+    newline where a ``<br>`` broke the line."""
+    first, last = permalink_bounds(block)
     if block.heading:  # (one line)
-        first, last = permalink_bounds(block)
         return block.text[first:last]
-    text = block.text
+    text = block.text[:last]
     breaks = line_breaks(block, text)
     if not breaks:
         return text
@@ -139,8 +142,8 @@ def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
     another is dropped, nothing nests inside code, and emphasis inside emphasis of its kind adds
     nothing). The segmenter makes no span past ``grist.segment.inline.MAX_OPEN_INLINE``
     levels, so the renderers' recursion stays shallow.
-    A heading's permalinks are left out, and a line break is a ``br`` leaf that takes the place
-    of the space it became (``shown_text``)."""
+    Permalinks are left out, and a line break is a ``br`` leaf that takes the place of the
+    space it became (``shown_text``)."""
     first, last = permalink_bounds(block)
     text = block.text[:last]
     found = block.inline
