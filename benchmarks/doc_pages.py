@@ -1,4 +1,4 @@
-"""Documentation pages from sites no dev set holds: ``auto`` beside the peers on HTML manuals.
+"""Documentation pages from sites no dev set holds, as datasets for the benchmark suite.
 
 Debian ships many projects' manuals as HTML built by Sphinx or MkDocs (``python3.11-doc``,
 ``sphinx-doc``, ``python-flask-doc`` ...). Their themes mark the page's text with a main
@@ -8,40 +8,42 @@ put inside it that is not the page's own (heading permalinks, scripts, styles, `
 footers), a line per block element. The pages are long, cut into ``section``s and code blocks:
 the kind of documentation page the dev sets hold few of.
 
-Install the manuals first (they are not project dependencies), for example::
+This script only builds the datasets, one ``PACKAGE.jsonl.gz`` per installed manual in the
+project's dataset format; ``grist bench`` runs and scores every system on them as on any other
+dataset (worker processes, timeouts, bootstrap intervals, per-page scores). Install the manuals
+first (they are not project dependencies), for example::
 
     apt-get install python3.11-doc sphinx-doc python-flask-doc python-pytest-doc \\
         python-sqlalchemy-doc python-django-doc python-lxml-doc python-babel-doc
 
 then::
 
-    .venv/bin/python benchmarks/doc_pages.py --pages 40 --out docs/benchmarks/doc-pages.md
+    .venv/bin/python benchmarks/doc_pages.py --pages 40 --out build/doc-pages
+    .venv/bin/grist bench --datasets build/doc-pages/*.jsonl.gz --methods auto \\
+        --peers trafilatura readability-lxml --out build/doc-pages --name by-package
+
+(``--together`` writes every package's pages into one ``doc-pages.jsonl.gz`` instead, for the
+figure over all of them; ``--within /library/`` keeps only pages whose path holds it, and
+``--methods 'auto@MODEL'`` scores a model of your own, a cross-validation fold's for one.)
 
 Each package gives up to ``--pages`` pages (a fixed shuffle of its HTML files, leaving out
-indexes, search pages and highlighted sources), and every system is scored with the benchmark
-suite's shingle precision, recall and F1 (F1 of the mean precision and mean recall).
+indexes, search pages and highlighted sources). No dataset name of the shared sets is used, so
+the suite scores ``auto``'s default output, the body (the gold holds the page's heading too).
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime
-import importlib.metadata
-import platform
+import gzip
+import json
 import random
 import re
 import subprocess
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
-
-import grist
-from grist.evaluate.aggregate import PageScore, score_page, summarize
-from grist.evaluate.peers import make_peer
-from grist.methods.auto import AutoConfig
 
 PACKAGES = ("python3.11-doc", "sphinx-doc", "python-flask-doc", "python-pytest-doc",
             "python-sqlalchemy-doc", "python-django-doc", "python-lxml-doc", "python-babel-doc",
@@ -57,9 +59,11 @@ MIN_GOLD_WORDS = 50
 
 @dataclass
 class Page:
-    """One manual page: where it is, its HTML and the text of its main container."""
+    """One manual page as a dataset record (the dataset is the file's name): where it is, its
+    HTML and the text of its main container."""
 
     id: str
+    site: str
     url: str
     html: str
     gold: str
@@ -91,26 +95,16 @@ def package_pages(package: str, limit: int, within: str = "") -> list[Page]:
         html = Path(name).read_text(encoding="utf-8", errors="replace")
         gold = gold_text(html)
         if gold and len(gold.split()) >= MIN_GOLD_WORDS:
-            pages.append(Page(f"{package}:{Path(name).name}", Path(name).as_uri(), html, gold))
+            pages.append(Page(f"{package}:{name.split('/html/', 1)[1]}", package,
+                              Path(name).as_uri(), html, gold))
     return pages
 
 
-def scores(pages: list[Page], extract: Callable[[str, str], str | None]) -> list[PageScore]:
-    """Every page's scores (a failed extraction scores as empty)."""
-    found = []
-    for page in pages:
-        try:
-            text = extract(page.html, page.url) or ""
-        except Exception:  # noqa: BLE001 - a failure is an empty output, as in the suite
-            text = ""
-        found.append(score_page(page.id, text, page.gold))
-    return found
-
-
-def cell(found: list[PageScore]) -> str:
-    """"F1 (precision / recall)": the suite's shingle F1 of the mean precision and recall."""
-    summary = summarize(found, rounds=1)
-    return f"{summary['sh_f1']:.3f} ({summary['sh_p']:.3f} / {summary['sh_r']:.3f})"
+def write_dataset(pages: list[Page], target: Path) -> None:
+    """The pages as a dataset file of the project's format (a JSON record a line, gzipped)."""
+    with gzip.open(target, "wt", encoding="utf-8") as out:
+        for page in pages:
+            out.write(json.dumps(asdict(page), ensure_ascii=False) + "\n")
 
 
 def main() -> int:
@@ -119,41 +113,31 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=40, help="pages per package at most")
     parser.add_argument("--within", default="",
                         help="only pages whose path holds this (e.g. /library/)")
-    parser.add_argument("--model", help="an auto model file (default: the shipped one)")
-    parser.add_argument("--peers", nargs="*", default=["trafilatura", "readability-lxml"])
-    parser.add_argument("--out", help="write the markdown result here")
+    parser.add_argument("--out", type=Path, default=Path("build/doc-pages"),
+                        help="folder of the datasets (default: %(default)s)")
+    parser.add_argument("--together", action="store_true",
+                        help="one dataset of every package's pages (doc-pages.jsonl.gz), for "
+                        "the figure over all of them, instead of one per package")
     args = parser.parse_args()
-    by_package = {name: package_pages(name, args.pages, args.within)
-                  for name in args.packages}
-    missing = [name for name, pages in by_package.items() if not pages]
-    by_package = {name: pages for name, pages in by_package.items() if pages}
-    if not by_package:
+    args.out.mkdir(parents=True, exist_ok=True)
+    every: list[Page] = []
+    for package in args.packages:
+        pages = package_pages(package, args.pages, args.within)
+        if not pages:
+            print(f"{package}: not installed, or no page with a main container", file=sys.stderr)
+            continue
+        if not args.together:
+            # (a dataset's name ends at the file name's first dot: python3.11-doc -> python3-11-doc)
+            write_dataset(pages, args.out / f"{package.replace('.', '-')}.jsonl.gz")
+        every += pages
+        print(f"{package}: {len(pages)} pages", file=sys.stderr)
+    if not every:
         print("none of the packages is installed (see the module doc)", file=sys.stderr)
         return 1
-    auto = grist.Extractor(method="auto", config=AutoConfig(model_path=args.model))
-    systems = {"grist auto": lambda html, url: auto(html, url=url).text,
-               **{peer: make_peer(peer) for peer in args.peers}}
-    found = {name: {system: scores(pages, extract) for system, extract in systems.items()}
-             for name, pages in by_package.items()}
-    versions = ", ".join(f"{p} {importlib.metadata.version(p)}"
-                         for p in ("grist", "trafilatura", "readability-lxml", "selectolax"))
-    lines = [f"Run {datetime.datetime.now().isoformat(timespec='minutes')} on Python "
-             f"{platform.python_version()}; {versions}.",
-             f"Command: `{' '.join(sys.argv)}`" + (f"; not installed: {', '.join(missing)}"
-                                                   if missing else ""), "",
-             "Shingle F1 (precision / recall):", "",
-             "| package | pages | " + " | ".join(systems) + " |",
-             "|---|---:|" + "---|" * len(systems)]
-    for name, rows in found.items():
-        lines.append(f"| {name} | {len(by_package[name])} | "
-                     + " | ".join(cell(rows[s]) for s in systems) + " |")
-    every = {s: [score for rows in found.values() for score in rows[s]] for s in systems}
-    lines.append(f"| **all** | {sum(map(len, by_package.values()))} | "
-                 + " | ".join(cell(every[s]) for s in systems) + " |")
-    report = "\n".join(lines) + "\n"
-    print(report)
-    if args.out:
-        Path(args.out).write_text(report, encoding="utf-8")
+    if args.together:
+        write_dataset(every, args.out / "doc-pages.jsonl.gz")
+    print(f"wrote {len(every)} pages in {args.out}; score them with grist bench --datasets "
+          f"{args.out}/*.jsonl.gz", file=sys.stderr)
     return 0
 
 
