@@ -40,10 +40,11 @@ import random
 import re
 import subprocess
 import sys
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
+
+from grist.io.datasets import Page
 
 PACKAGES = ("python3.11-doc", "sphinx-doc", "python-flask-doc", "python-pytest-doc",
             "python-sqlalchemy-doc", "python-django-doc", "python-lxml-doc", "python-babel-doc",
@@ -55,18 +56,9 @@ SKIPPED = re.compile(r"/(_modules|_sources|_static)/|/(genindex|search|404|py-mo
 BLOCK_END = re.compile(r"(</(?:p|div|li|dt|dd|pre|h[1-6]|tr|td|th|section|table|ul|ol|dl"
                        r"|blockquote|caption)>)", re.I)
 MIN_GOLD_WORDS = 50
-
-
-@dataclass
-class Page:
-    """One manual page as a dataset record (the dataset is the file's name): where it is, its
-    HTML and the text of its main container."""
-
-    id: str
-    site: str
-    url: str
-    html: str
-    gold: str
+# The fields a dataset record holds (``grist.io.datasets.read_jsonl``); the dataset is the
+# file's name
+RECORD_FIELDS = ("id", "site", "url", "html", "gold")
 
 
 def gold_text(html: str) -> str | None:
@@ -95,8 +87,8 @@ def package_pages(package: str, limit: int, within: str = "") -> list[Page]:
         html = Path(name).read_text(encoding="utf-8", errors="replace")
         gold = gold_text(html)
         if gold and len(gold.split()) >= MIN_GOLD_WORDS:
-            pages.append(Page(f"{package}:{name.split('/html/', 1)[1]}", package,
-                              Path(name).as_uri(), html, gold))
+            pages.append(Page(id=f"{package}:{name.split('/html/', 1)[1]}", html=html,
+                              gold=gold, url=Path(name).as_uri(), site=package))
     return pages
 
 
@@ -104,7 +96,8 @@ def write_dataset(pages: list[Page], target: Path) -> None:
     """The pages as a dataset file of the project's format (a JSON record a line, gzipped)."""
     with gzip.open(target, "wt", encoding="utf-8") as out:
         for page in pages:
-            out.write(json.dumps(asdict(page), ensure_ascii=False) + "\n")
+            record = {name: getattr(page, name) for name in RECORD_FIELDS}
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def main() -> int:
