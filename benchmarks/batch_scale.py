@@ -30,7 +30,7 @@ from collections import Counter
 from datetime import date
 from pathlib import Path
 
-from grist.io.datasets import read_dataset
+from grist.io.datasets import page_datasets, read_dataset
 from grist.io.records import read_final
 from reporting import publish  # benchmarks/reporting.py (the script's folder is on sys.path)
 
@@ -47,7 +47,7 @@ def generate(folder: Path, datasets: Path, pages: int, files: int, seed: int) ->
     """Write the WARC files; returns what they hold (responses, images, corrupt members)."""
     rng = random.Random(seed)
     sources = [(p.html.encode("utf-8", "surrogatepass"), p.site or p.dataset)
-               for path in sorted(datasets.glob("*.jsonl.gz")) if "meta" not in path.name
+               for path in page_datasets(datasets)[0]
                for p in read_dataset(path) if len(p.html) < 400_000]
     rng.shuffle(sources)  # every part of the run sees the same mix of datasets and page sizes
     folder.mkdir(parents=True, exist_ok=True)

@@ -31,7 +31,7 @@ from grist.api import Extractor
 from grist.batch.job import JobConfig
 from grist.batch.run import BatchOptions, run_job
 from grist.evaluate.peers import make_peer
-from grist.io.datasets import read_dataset
+from grist.io.datasets import page_datasets, read_dataset
 from grist.io.sinks import Summary
 from grist.io.warc import read_warc
 from reporting import publish  # benchmarks/reporting.py (the script's folder is on sys.path)
@@ -51,7 +51,7 @@ def warc_record(number: int, html: str, url: str) -> bytes:
 
 def dev_pages(folder: Path, count: int) -> list[tuple[str, str]]:
     """(html, url) of ``count`` pages taken in turn from every dataset."""
-    readers = [read_dataset(p) for p in sorted(folder.glob("*.jsonl.gz")) if "meta" not in p.name]
+    readers = [read_dataset(p) for p in page_datasets(folder)[0]]
     pages: list[tuple[str, str]] = []
     while len(pages) < count and readers:
         for reader in list(readers):

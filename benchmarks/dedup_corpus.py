@@ -32,7 +32,7 @@ from grist.dedup.documents import (
 from grist.dedup.index import FingerprintIndex
 from grist.dedup.simhash import frequency_simhash, modified_simhash
 from grist.features.tokens import tokens
-from grist.io.datasets import read_dataset
+from grist.io.datasets import page_datasets, read_dataset
 from reporting import publish  # benchmarks/reporting.py (the script's folder is on sys.path)
 
 RATES = (0.01, 0.025, 0.05, 0.10, 0.15, 0.20)
@@ -40,9 +40,7 @@ RATES = (0.01, 0.025, 0.05, 0.10, 0.15, 0.20)
 
 def load_pool(folder: Path) -> list[str]:
     texts = []
-    for path in sorted(folder.glob("*.jsonl.gz")):
-        if "meta" in path.name:
-            continue
+    for path in page_datasets(folder)[0]:
         texts += [p.gold for p in read_dataset(path) if len(tokens(p.gold)) >= 50]
     return texts
 

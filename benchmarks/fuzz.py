@@ -33,10 +33,9 @@ from grist.progress import progress
 
 def _corpus(folder: Path, count: int, seed: int) -> list[str]:
     """``count`` real pages from the datasets, to be mutated besides the synthetic ones."""
-    from grist.io.datasets import read_jsonl
+    from grist.io.datasets import page_datasets, read_jsonl
 
-    pages = [p.html for path in sorted(folder.glob("*.jsonl.gz"))
-             if not path.name.endswith("-meta.jsonl.gz") for p in read_jsonl(path)]
+    pages = [p.html for path in page_datasets(folder)[0] for p in read_jsonl(path)]
     random.Random(seed).shuffle(pages)
     return pages[:count]
 

@@ -20,7 +20,7 @@ import numpy as np
 from grist.errors import GristError
 from grist.html.decode import decode
 from grist.html.sniff import NOISE_COUNT, NOISE_SHARE, noise, sniff_binary
-from grist.io.datasets import read_jsonl
+from grist.io.datasets import page_datasets, read_jsonl
 
 
 def noise_share(text: str) -> float:
@@ -77,9 +77,7 @@ def main() -> int:
     print("| input | pages | max share | p99.9 | refused |")
     print("|---|---:|---:|---:|---:|")
     all_pages: list[str] = []
-    for path in sorted(args.datasets_dir.glob("*.jsonl.gz")):
-        if path.name.endswith("-meta.jsonl.gz"):
-            continue
+    for path in page_datasets(args.datasets_dir)[0]:
         shares, refused = [], 0
         for page in read_jsonl(path):
             all_pages.append(page.html)

@@ -21,14 +21,12 @@ from collections import Counter
 from pathlib import Path
 
 import grist
-from grist.io.datasets import read_dataset
+from grist.io.datasets import page_datasets, read_dataset
 
 def outputs(methods: list[str], limit: int, datasets: Path) -> dict[str, dict]:
     """Key ``method|dataset|id`` -> what the method returned for that page."""
     found: dict[str, dict] = {}
-    for path in sorted(datasets.glob("*.jsonl.gz")):
-        if path.name.endswith("-meta.jsonl.gz"):  # metadata gold, no pages
-            continue
+    for path in page_datasets(datasets)[0]:
         pages = [p for p in read_dataset(path, limit) if p.html]
         for method in methods:
             extractor = grist.Extractor(method=method)

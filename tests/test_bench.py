@@ -66,19 +66,27 @@ def test_diff_text_shows_missing_and_extra_paragraphs():
 
 
 @pytest.mark.skipif(not available_methods(), reason="no grist method built yet")
-def test_bench_command_writes_reports(tmp_path, capsys):
-    data = tmp_path / "tiny.jsonl.gz"
+def _write_records(path, records):
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        handle.writelines(json.dumps(r) + "\n" for r in records)
+
+
+def _tiny_dataset(path):
+    """A two-page dataset: one page with a body and a menu, one empty page (an error)."""
     body = "".join(
         f"<p>Paragraph {i} tells a long story about the harbour, the boats and the people who "
         "work there every single day of the year.</p>" for i in range(5)
     )
-    records = [
+    _write_records(path, [
         {"id": "1", "html": f"<html><body><nav>Home | About</nav>{body}</body></html>",
          "gold": body.replace("<p>", "").replace("</p>", "\n\n")},
         {"id": "2", "html": "", "gold": "nothing to find"},
-    ]
-    with gzip.open(data, "wt", encoding="utf-8") as handle:
-        handle.writelines(json.dumps(r) + "\n" for r in records)
+    ])
+    return path
+
+
+def test_bench_command_writes_reports(tmp_path, capsys):
+    data = _tiny_dataset(tmp_path / "tiny.jsonl.gz")
     method = available_methods()[0]
     status = main([
         "bench", "--datasets", str(data), "--methods", method, "--peers",
@@ -99,3 +107,26 @@ def test_bench_command_writes_reports(tmp_path, capsys):
     plotted = importlib.util.find_spec("matplotlib") is not None
     assert len(list((tmp_path / "out").glob("bench-*.png"))) == (2 if plotted else 0)
     assert "## tiny (2 pages)" in next((tmp_path / "out").glob("bench-*.md")).read_text()
+
+
+def test_bench_reads_only_the_page_datasets_of_a_folder(tmp_path, capsys):
+    folder = tmp_path / "datasets"
+    folder.mkdir()
+    _tiny_dataset(folder / "tiny.jsonl.gz")
+    # metadata gold beside the pages (as modern-dev-meta.jsonl.gz): same suffix, no html
+    _write_records(folder / "tiny-meta.jsonl.gz", [{"id": "1", "title": "Harbour", "author": "A"}])
+    method = available_methods()[0]
+    status = main(["bench", "--datasets-dir", str(folder), "--methods", method, "--peers",
+                   "--rounds", "20", "--jobs", "1", "--out", str(tmp_path / "out"),
+                   "--scores-dir", str(tmp_path / "scores")])
+    assert status == 0
+    printed = capsys.readouterr()
+    assert "skipped tiny-meta.jsonl.gz: its records have no html" in printed.err
+    report = json.loads(next((tmp_path / "out").glob("bench-*.json")).read_text())
+    assert list(report["systems"][f"grist:{method}"]["datasets"]) == ["tiny"]
+
+
+def test_a_folder_without_page_datasets_is_a_clear_error(tmp_path, capsys):
+    _write_records(tmp_path / "only-meta.jsonl.gz", [{"id": "1", "title": "T"}])
+    assert main(["bench", "--datasets-dir", str(tmp_path), "--peers", "--jobs", "1"]) == 1
+    assert "no *.jsonl.gz datasets of pages in" in capsys.readouterr().err

@@ -9,6 +9,7 @@ from grist.errors import DatasetError
 from grist.io.datasets import (
     cleaneval_gold,
     dataset_name,
+    page_datasets,
     read_dataset,
     resolve_dataset,
     unwrap_cleaneval_page,
@@ -28,6 +29,22 @@ def test_jsonl_reader_keeps_extras_and_limit(tmp_path):
     assert pages[0].dataset == "tiny"
     assert pages[0].extra == {"with": ["a"], "without": []}
     assert len(list(read_dataset(path, limit=1))) == 1
+
+
+def test_page_datasets_tell_pages_from_other_records(tmp_path):
+    def write(name, lines):
+        with gzip.open(tmp_path / name, "wt", encoding="utf-8") as handle:
+            handle.writelines(line + "\n" for line in lines)
+
+    write("news.jsonl.gz", [json.dumps({"id": "1", "html": "<p>a</p>", "gold": "a"})])
+    write("news-meta.jsonl.gz", [json.dumps({"id": "1", "title": "A"})])
+    write("broken.jsonl.gz", ["{not json"])  # kept: reading it names the broken line
+    (tmp_path / "notes.txt").write_text("not a dataset")
+    pages, others = page_datasets(tmp_path)
+    assert [p.name for p in pages] == ["broken.jsonl.gz", "news.jsonl.gz"]
+    assert [p.name for p in others] == ["news-meta.jsonl.gz"]
+    with pytest.raises(DatasetError, match="broken.jsonl.gz:1"):
+        list(read_dataset(pages[0]))
 
 
 def test_folder_reader_pairs_html_with_txt(tmp_path):

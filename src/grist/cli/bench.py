@@ -13,7 +13,7 @@ from pathlib import Path
 from grist.cli.values import COUNT, SECONDS, output_folder, whole
 from grist.errors import DatasetError
 from grist.evaluate.bench import run_bench
-from grist.io.datasets import DEFAULT_DATASETS_DIR, resolve_dataset
+from grist.io.datasets import DEFAULT_DATASETS_DIR, page_datasets, resolve_dataset
 from grist.evaluate.peers import PEERS
 from grist.evaluate.report import (
     console_tables,
@@ -86,9 +86,12 @@ def _systems(args: argparse.Namespace) -> tuple[list[str], list[str], list[str]]
 def _dataset_paths(args: argparse.Namespace) -> list[Path]:
     if args.datasets:
         return [resolve_dataset(d, args.datasets_dir) for d in args.datasets]
-    found = sorted(Path(args.datasets_dir).glob("*.jsonl.gz"))
+    found, others = page_datasets(args.datasets_dir)
+    for path in others:
+        print(f"grist bench: skipped {path.name}: its records have no html (not a page dataset)",
+              file=sys.stderr)
     if not found:
-        raise DatasetError(f"no *.jsonl.gz datasets in {args.datasets_dir}")
+        raise DatasetError(f"no *.jsonl.gz datasets of pages in {args.datasets_dir}")
     return found
 
 

@@ -205,6 +205,19 @@ def read_dataset(path: str | Path, limit: int | None = None) -> Iterator[Page]:
     return read_jsonl(path, limit)
 
 
+def page_datasets(folder: str | Path) -> tuple[list[Path], list[Path]]:
+    """The page/gold datasets among a folder's ``*.jsonl.gz`` files (those whose first record has
+    an ``html`` field), and the others: files of the same name pattern that hold no pages, such as
+    the metadata gold ``modern-dev-meta.jsonl.gz``, which a benchmark must not read as pages. A
+    file whose first line cannot be read counts as a dataset, so that reading it says why."""
+    pages, others = [], []
+    for path in sorted(Path(folder).glob("*.jsonl.gz")):
+        first = next(json_records(str(path)), None)
+        no_pages = first is not None and isinstance(first[1], dict) and "html" not in first[1]
+        (others if no_pages else pages).append(path)
+    return pages, others
+
+
 def dataset_name(path: str | Path) -> str:
     """The name pages of this dataset carry in ``Page.dataset``."""
     path = Path(path)
