@@ -71,6 +71,18 @@ def test_html_output_is_sanitised(service: str) -> None:
         assert bad not in lowered
 
 
+def test_html_output_is_the_page_the_library_renders(service: str) -> None:
+    page = ('<html lang="en"><head><title>Mill</title><meta name="author" content="Mira Keller">'
+            '</head><body>' + ARTICLE.split("<body", 1)[1].split(">", 1)[1])
+    url = "https://example.org/mill?a=1&b=2"
+    response = post_json(service, {"html": page, "format": "html", "url": url})
+    expected = grist.extract(page, url=url).render("html")
+    assert response.text == expected  # the sanitiser keeps the page's shape and metadata
+    assert '<html lang="en">' in response.text and "</head>\n<body>" in response.text
+    assert '<meta name="author" content="Mira Keller">' in response.text
+    assert '<link rel="canonical" href="https://example.org/mill?a=1&amp;b=2">' in response.text
+
+
 def test_methods_lists_methods_formats_and_options(service: str) -> None:
     data = httpx.get(service + "/methods").json()
     names = [m["name"] for m in data["methods"]]

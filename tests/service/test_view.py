@@ -118,3 +118,20 @@ def test_html_output_passes_an_allow_list_whatever_the_renderer_emits() -> None:
     assert '<a href="https://example.org/a" rel="noopener noreferrer nofollow">good</a>' in out
     for bad in ("<script", "onclick", "onerror", "javascript:", "style=", "<iframe", "x()"):
         assert bad not in out
+
+
+def test_html_output_head_keeps_metadata_and_nothing_active() -> None:
+    from grist.service.jobs import sanitise_html
+
+    head = ('<meta charset="utf-8">\n<title>T</title><script>x()</script>\n'
+            '<meta http-equiv="refresh" content="0;url=https://evil.example">\n'
+            '<meta name="author" content="A &amp; B">\n<link rel="stylesheet" href="https://e.x/s.css">'
+            '\n<link rel="canonical" href="https://example.org/a">')
+    out = sanitise_html(f'<!DOCTYPE html>\n<html lang="de">\n<head>\n{head}\n</head>\n<body>\n'
+                        '<article>\n<p onclick="x()">Text</p>\n</article>\n</body>\n</html>')
+    assert out.startswith('<!DOCTYPE html>\n<html lang="de">\n<head>\n<meta charset="utf-8">')
+    assert '<meta name="author" content="A &amp; B">' in out
+    assert '<link rel="canonical" href="https://example.org/a">' in out
+    assert "<body>\n<article>\n<p>Text</p>\n</article>\n</body>\n</html>" in out
+    for bad in ("<script", "http-equiv", "stylesheet", "onclick"):
+        assert bad not in out

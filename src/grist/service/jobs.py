@@ -8,6 +8,7 @@ worker's lifetime: the same request always gives the same result.
 
 from __future__ import annotations
 
+import re
 import signal
 import sys
 import traceback
@@ -35,7 +36,8 @@ _HTML_TAGS = {"html", "head", "meta", "title", "body", "article", "h1", "h2", "h
               "h6", "p", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td", "pre",
               "code", "blockquote", "a", "img", "em", "strong", "b", "i", "br", "figure",
               "figcaption", "header", "footer", "section", "time", "span", "div", "sup", "sub"}
-_HTML_ATTRIBUTES = {"a": {"href", "title"}, "img": {"src", "alt", "title"}, "meta": {"charset"},
+_HTML_ATTRIBUTES = {"a": {"href", "title"}, "img": {"src", "alt", "title"},
+                    "meta": {"charset", "name", "content"},
                     "code": {"class"}, "td": {"colspan", "rowspan"}, "th": {"colspan", "rowspan"},
                     "ol": {"start"}, "li": {"value"}}
 _CACHE_SIZE = 16
@@ -49,12 +51,39 @@ class JobFailed(Exception):
         self.status, self.reason, self.message = status, reason, message
 
 
+# The page ``grist.render.html_output`` writes: the html element's escaped lang, head, body.
+_PAGE = re.compile(r'<html(?P<lang> lang="[^"<>]*")?>\n<head>\n(?P<head>.*)\n</head>\n'
+                   r"<body>\n(?P<body>.*)\n</body>\n</html>\s*\Z", re.S)
+
+
+def _clean(fragment: str) -> str:
+    return nh3.clean(fragment, tags=_HTML_TAGS, attributes=_HTML_ATTRIBUTES,
+                     url_schemes={"http", "https", "mailto"},
+                     link_rel="noopener noreferrer nofollow")
+
+
+def _canonical_only(tag: str, attribute: str, value: str) -> str | None:
+    return None if tag == "link" and attribute == "rel" and value != "canonical" else value
+
+
+def _clean_head(fragment: str) -> str:
+    """The head's title and metadata; a ``link`` may only name the canonical URL."""
+    return nh3.clean(fragment, tags={"title", "meta", "link"},
+                     attributes={"meta": _HTML_ATTRIBUTES["meta"], "link": {"rel", "href"}},
+                     url_schemes={"http", "https"}, link_rel=None,
+                     attribute_filter=_canonical_only)
+
+
 def sanitise_html(page: str) -> str:
     """The HTML output through an allow-list sanitiser (ammonia): whatever a renderer emits,
-    no script, event handler or ``javascript:`` URL leaves the service."""
-    return "<!DOCTYPE html>\n" + nh3.clean(page, tags=_HTML_TAGS, attributes=_HTML_ATTRIBUTES,
-                                          url_schemes={"http", "https", "mailto"},
-                                          link_rel="noopener noreferrer nofollow")
+    no script, event handler or ``javascript:`` URL leaves the service. Head and body are
+    cleaned apart (the sanitiser reads one fragment and drops ``html``, ``head`` and ``body``),
+    so the page keeps the shape and the metadata ``grist extract --format html`` gives."""
+    match = _PAGE.search(page)
+    if match is None:
+        return "<!DOCTYPE html>\n" + _clean(page)
+    return (f"<!DOCTYPE html>\n<html{match['lang'] or ''}>\n<head>\n{_clean_head(match['head'])}\n"
+            f"</head>\n<body>\n{_clean(match['body'])}\n</body>\n</html>")
 
 
 class Worker:
