@@ -78,6 +78,8 @@ def test_every_record_once_and_the_summary_adds_up(tmp_path):
         len(__import__("gzip").compress(warc_record("warcinfo", 99, b"x: y\r\n",
                                         content_type="application/warc-fields"), mtime=0))
     assert "Article number 3" in warc_records[3]["text"]
+    image = next(r for r in warc_records if r.get("reason") == "not-html")
+    assert (image["url"], image["date"]) == ("https://site0.example/6", warc_records[0]["date"])
     line = run.stderr.strip().splitlines()[-1]
     assert line.startswith(f"grist batch: {pages} pages, {pages - 5} results, 5 errors "
                            "(1 dataset-error, 1 empty-input, 1 not-html, 2 warc-error) in ")

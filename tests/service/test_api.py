@@ -115,7 +115,7 @@ def test_library_options_pass_through_or_are_refused_clearly(service: str, optio
      "the page has no visible text"),
     ({"html": "<div>" * 5000 + "deep"}, 422, "limit-exceeded", "nests elements more than"),
     ({"html": ARTICLE, "site": "rivers"}, 404, "unknown-site", "no site model named 'rivers'"),
-    ({"html": ARTICLE, "site": "bad name!"}, 422, "error", "a site name is letters"),
+    ({"html": ARTICLE, "site": "bad name!"}, 422, "invalid-request", "a site name is letters"),
 ])
 def test_errors_are_json_with_a_status_and_a_reason(service: str, payload: dict, status: int,
                                                      reason: str, message: str) -> None:

@@ -49,6 +49,7 @@ def test_updates_teach_the_site_model_that_extraction_reads(service: str, sites_
 def test_site_names_are_plain_file_names(service: str, name: str, status: int) -> None:
     response = httpx.post(f"{service}/sites/{name}/update", json={"html": ARTICLE}, timeout=30)
     assert response.status_code == status and "a site name is letters" in response.json()["error"]
+    assert response.json()["reason"] == "invalid-request"
 
 
 def test_site_update_needs_a_page(service: str) -> None:

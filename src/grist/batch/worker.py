@@ -50,16 +50,20 @@ class Item:
     page: RawPage | None = None
     error: GristError | None = None
     skipped: str | None = None
+    url: str | None = None  # a WARC record's URL and date, known even when its page is not
+    date: str | None = None
 
     def head(self) -> dict[str, Any]:
         """The fields every output record of this item starts with."""
         head: dict[str, Any] = {"input": self.input, "source": self.source}
         if self.offset is not None:
             head["offset"] = self.offset
-        if self.page is not None:
-            head["url"] = self.page.url
-            if self.page.date:
-                head["date"] = self.page.date
+        url = self.page.url if self.page is not None else self.url
+        date = self.page.date if self.page is not None else self.date
+        if self.page is not None or url:
+            head["url"] = url
+        if date:
+            head["date"] = date
         return head
 
 
@@ -125,7 +129,8 @@ def shard_items(shard: Shard, limits: Limits) -> Iterator[Item]:
             try:
                 for entry in read_warc(name, limits):
                     if entry.is_page:
-                        yield Item(entry.input, name, entry.offset, entry.page, entry.error)
+                        yield Item(entry.input, name, entry.offset, entry.page, entry.error,
+                                   url=entry.url, date=entry.date)
                     else:
                         yield Item(entry.input, name, entry.offset, skipped=entry.record_type)
             except GristError as exc:  # not a WARC file at all: one error record for the file

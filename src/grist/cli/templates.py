@@ -31,8 +31,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "templates",
         help="learn the templates of a site's pages (clusters and template paths)",
         description="Cluster pages by the DOM paths their templates share (seed 002: TEXT-MDL, "
-        "TEXT-HASH or LSH) and print each cluster's template paths. A folder is searched "
-        "recursively for *.htm* files; a .jsonl[.gz] file holds one page per line (html, url).",
+        "TEXT-HASH or LSH) and print each cluster's template paths. A folder gives every file "
+        "under it that is an HTML page, whatever its name (gzip-compressed too; the others are "
+        "skipped and named); a .jsonl[.gz] file holds one page per line (html, url).",
     )
     parser.add_argument("inputs", nargs="+", metavar="PATH|URL|-", help="pages to learn from")
     parser.add_argument("--method", choices=METHODS, default=SiteConfig.method,

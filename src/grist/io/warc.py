@@ -48,6 +48,8 @@ class WarcItem:
     input: str  # the record's WARC-Record-ID, or FILE@OFFSET when it has none
     page: RawPage | None = None
     error: GristError | None = None
+    url: str | None = None  # the record's WARC-Target-URI (error records name it too)
+    date: str | None = None  # its WARC-Date
 
     @property
     def is_page(self) -> bool:
@@ -291,13 +293,15 @@ class _Reader:
         label = record.record_id or f"{self.name}@{offset}"
         if kind not in PAGE_TYPES:
             return WarcItem(offset, kind, label)
+        url, date = record.headers.get("WARC-Target-URI"), record.headers.get("WARC-Date")
         try:
-            page = self._page(record, kind, label)
+            page = self._page(record, kind, label, url, date)
         except GristError as exc:
-            return WarcItem(offset, kind, label, error=exc)
-        return WarcItem(offset, kind, label, page=page)
+            return WarcItem(offset, kind, label, error=exc, url=url, date=date)
+        return WarcItem(offset, kind, label, page=page, url=url, date=date)
 
-    def _page(self, record: Any, kind: str, label: str) -> RawPage:
+    def _page(self, record: Any, kind: str, label: str, url: str | None,
+              date: str | None) -> RawPage:
         if kind == "response":
             try:
                 record.parse_http(auto_decode="all")
@@ -323,6 +327,6 @@ class _Reader:
             raise LimitExceededError(
                 f"the payload is larger than {self.limits.max_bytes / 1048576:.1f} MiB "
                 f"once decoded (Limits.max_bytes)")
-        return RawPage(content, url=record.headers.get("WARC-Target-URI"), input=label,
+        return RawPage(content, url=url, input=label,
                        http_charset=record.http_charset if kind == "response" else None,
-                       date=record.headers.get("WARC-Date"))
+                       date=date)

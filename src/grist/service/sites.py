@@ -32,10 +32,16 @@ class UnknownSiteError(GristError):
     reason = "unknown-site"
 
 
+class SiteNameError(GristError):
+    """A site name that is not a plain file name (a bad field of the request)."""
+
+    reason = "invalid-request"
+
+
 def model_path(sites_dir: Path, name: str) -> Path:
-    """Where site ``name``'s model lives; GristError for a name that is not a plain file name."""
+    """Where site ``name``'s model lives; SiteNameError for a name that is not a plain file name."""
     if not _NAME.fullmatch(name) or ".." in name:
-        raise GristError(f"a site name is letters, digits, '.', '_' and '-' (at most 128), not "
+        raise SiteNameError(f"a site name is letters, digits, '.', '_' and '-' (at most 128), not "
                          f"{name!r}")
     return sites_dir / f"{name}{SUFFIX}"
 
