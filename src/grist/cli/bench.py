@@ -43,9 +43,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--datasets-dir", default=str(DEFAULT_DATASETS_DIR),
                         help="where dataset names are looked up (default: %(default)s)")
     parser.add_argument(
-        "--datasets", nargs="+", help="names, files or folders (default: every *.jsonl.gz in DIR)"
+        "--datasets", nargs="+",
+        help="names, files or folders (default: every *.jsonl.gz of pages in DIR; files whose "
+        "records have no html, such as metadata gold, are skipped with a note)"
     )
-    parser.add_argument("--methods", nargs="*", help="grist methods (default: those available)")
+    parser.add_argument("--methods", nargs="*", help=f"grist methods (default: {', '.join(DEFAULT_METHODS)}, those "
+                        "this build has)")
     parser.add_argument("--peers", nargs="*", help=f"peers (default: all of {', '.join(PEERS)})")
     parser.add_argument("--quick", action="store_true", help=f"first {QUICK_PAGES} pages each")
     parser.add_argument("--limit", type=COUNT, help="first N pages of each dataset")

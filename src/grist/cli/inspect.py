@@ -37,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--port", type=whole(0, 65535), default=0, help="port (default: any free one)")
     parser.add_argument("--no-browser", action="store_true",
                         help="only print the inspector's address")
-    add_service_options(parser)
+    add_service_options(parser, workers="1")
     parser.set_defaults(func=run)
 
 

@@ -35,13 +35,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def add_service_options(parser: argparse.ArgumentParser) -> None:
-    """The caps and pool options shared by ``serve`` and ``inspect``."""
+def add_service_options(parser: argparse.ArgumentParser, workers: str = "one per core") -> None:
+    """The caps and pool options shared by ``serve`` and ``inspect`` (``workers``: what the
+    command starts without ``--workers``)."""
     from grist.service.settings import MiB, ServiceSettings
 
     defaults = ServiceSettings(workers=1)
     parser.add_argument("--workers", type=COUNT, default=None, metavar="N",
-                        help="extraction processes (default: one per core)")
+                        help=f"extraction processes (default: {workers})")
     parser.add_argument("--max-in-flight", type=COUNT, default=defaults.max_in_flight, metavar="N",
                         help="pages handled at once; more get 503 (default: %(default)s)")
     parser.add_argument("--max-body-mib", type=number(0, above=True), default=defaults.max_body / MiB,

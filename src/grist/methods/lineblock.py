@@ -36,9 +36,10 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 class LineBlockConfig:
     """Seed 004's thresholds (§IV-B: TTR 30, ATTR 0.2, TKD 2) and how lines are built.
 
-    The defaults are the best reading on our benchmark (docs/decisions/lineblock.md): per-page
-    τ_TTR = 0.25σ, the ``rescue`` rule, lines broken at block tags, line-blocks across one textless
-    line. ``LineBlockConfig.paper()`` is the literal reading.
+    The defaults are the best reading on our benchmark (docs/decisions.md; figures in
+    docs/benchmarks/lineblock.md): per-page τ_TTR = 0.25σ, the ``rescue`` rule, lines broken at
+    block tags, line-blocks across one textless line. ``LineBlockConfig.paper()`` is the literal
+    reading.
 
     sigma_lambda: when set, τ_TTR = sigma_lambda · σ(TTR of the page's line-blocks) replaces
                   ``ttr_threshold`` (the paper's per-page τ = λσ).

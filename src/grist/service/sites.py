@@ -41,8 +41,8 @@ class SiteNameError(GristError):
 def model_path(sites_dir: Path, name: str) -> Path:
     """Where site ``name``'s model lives; SiteNameError for a name that is not a plain file name."""
     if not _NAME.fullmatch(name) or ".." in name:
-        raise SiteNameError(f"a site name is letters, digits, '.', '_' and '-' (at most 128), not "
-                         f"{name!r}")
+        raise SiteNameError(f"a site name is letters, digits, '.', '_' and '-' (at most 128), "
+                            f"starting with a letter or digit, without '..', not {name!r}")
     return sites_dir / f"{name}{SUFFIX}"
 
 

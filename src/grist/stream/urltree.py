@@ -14,9 +14,9 @@ a page's blocks from there. Two ways to use its judgement:
 - ``combine=False``: the paper's algorithm alone, every block judged by the tree from the first
   document on (``grist stream --tree-alone``, the benchmark's "tree" lines).
 
-The runner that owns the tree calls ``add`` (or ``update``) *before* extracting a page, as the
-paper inserts a document before judging it; ``relabel`` on a page not yet inserted counts it as
-if it were, so both orders give the same verdicts.
+The paper inserts a document before judging it; the stream runner (``grist.stream.pipeline``)
+extracts first and ``insert``s the page's record afterwards, since ``relabel`` on a page not yet
+inserted counts it as if it were: both orders give the same verdicts.
 """
 
 from __future__ import annotations
