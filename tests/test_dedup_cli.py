@@ -153,6 +153,19 @@ def test_records_with_lone_surrogates_or_texts_that_are_not_strings(tmp_path, ca
         assert f"{data}:3: a 'text' that is not a string" in err
 
 
+def test_records_whose_html_or_url_is_not_a_string_are_skipped_and_named(tmp_path, capsys):
+    data = tmp_path / "pages.jsonl"
+    data.write_text("\n".join([
+        json.dumps({"id": "a", "html": _page(STORY)}),
+        json.dumps({"id": "b", "html": 123}),
+        json.dumps({"id": "c", "html": _page(STORY), "url": 5})]) + "\n")
+    assert main(["dedup", str(data), "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    (group,) = _groups(out)
+    assert [m["key"] for m in group["members"]] == ["a", "c"]  # a bad url is no url
+    assert f"{data}:2: the record has no 'html' string field" in err and "Traceback" not in err
+
+
 def test_an_index_that_cannot_be_saved_is_said_before_the_work(tmp_path, capsys):
     (tmp_path / "a.html").write_text(_page(STORY))
     target = tmp_path / "missing" / "idx.npz"

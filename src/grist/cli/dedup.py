@@ -23,7 +23,14 @@ from grist.dedup.groups import DuplicateGroups
 from grist.dedup.index import FingerprintIndex
 from grist.dedup.stage import FINGERPRINTS
 from grist.errors import DatasetError, GristError
-from grist.io.sources import Skipped, Unreadable, expand, is_json_lines, json_records
+from grist.io.sources import (
+    Skipped,
+    Unreadable,
+    expand,
+    is_json_lines,
+    json_records,
+    record_page,
+)
 from grist.io.sinks import counted, name_skipped
 from grist.methods import DEFAULT_METHOD
 from grist.progress import progress
@@ -63,15 +70,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _record_texts(record: dict, level: str, extractor: Extractor) -> list[str]:
-    """The texts of one JSON record at the requested level."""
+def _record_texts(label: str, record: dict, level: str, extractor: Extractor) -> list[str]:
+    """The texts of one JSON record at the requested level (its page read as ``grist extract``
+    reads a JSON-lines record)."""
     if "blocks" in record and level == "block":
         texts = [b.get("text", "") for b in record["blocks"] if b.get("label") == "content"]
     elif "text" in record and "html" not in record:
         text = record["text"]
         texts = [text] if level == "document" or not isinstance(text, str) else text.split("\n\n")
     else:
-        return _texts(extractor(record.get("html") or "", url=record.get("url")), level)
+        page = record_page(label, record)
+        if isinstance(page, Unreadable):
+            raise page.error
+        return _texts(extractor(page), level)
     if not all(isinstance(text, str) for text in texts):
         raise DatasetError("a 'text' that is not a string")
     return texts
@@ -90,7 +101,7 @@ def _items(source: str, level: str, extractor: Extractor, errors: list[str],
                 if isinstance(record, GristError):
                     raise record
                 key = record.get("id") or record.get("input") or record.get("url") or label
-                yield str(key), _record_texts(record, level, extractor)
+                yield str(key), _record_texts(label, record, level, extractor)
             except (GristError, AttributeError) as exc:
                 errors.append(f"{label}: {exc}")
         return
