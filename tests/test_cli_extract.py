@@ -210,6 +210,22 @@ def test_folder_reads_the_html_files_and_names_what_it_skipped(
                               "skipped in ")
 
 
+def test_a_folder_reads_utf16_pages_and_pages_opening_with_a_long_comment(
+    capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path
+) -> None:
+    root = tmp_path / "site"
+    root.mkdir()
+    (root / "le.html").write_bytes(("\ufeff" + GOOD).encode("utf-16-le"))
+    (root / "be.html").write_bytes(("\ufeff" + GOOD).encode("utf-16-be"))
+    (root / "licence.html").write_text("<!-- " + "licence terms " * 400 + "-->\n" + GOOD)
+    (root / "open.txt").write_text("<!-- never closed " + "words " * 2000)
+    code, out, err = run(capsys, "--method", standin, str(root))
+    assert code == 0 and out.count(TEXT) == 3
+    *skipped, summary = err.splitlines()
+    assert skipped == [f"grist: skipped: {root}/open.txt: not HTML: no HTML tag in its first 4 KiB"]
+    assert summary.startswith("grist extract: 3 pages, 3 results, 0 errors, 1 other file skipped")
+
+
 def test_a_named_file_that_is_not_html_is_an_error(
     capsys: pytest.CaptureFixture[str], standin: str, tmp_path: Path
 ) -> None:
@@ -478,6 +494,26 @@ def test_worker_processes_write_what_one_process_writes_in_the_same_order(
     assert alone.count("reopened on day 102 after") == 3
     code, workers, _ = run(capsys, "--quiet", "-j", "2", str(root))
     assert code == 0 and workers == alone
+
+
+def test_a_folders_json_lines_and_warc_files_are_read_as_records_with_or_without_workers(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from warc_files import response, write_warc
+
+    root = _numbered_pages(tmp_path, 2)
+    records = [json.dumps({"id": f"j{n}", "html": GOOD.replace("</body>", f"<p>Line {n} of the "
+                          "file tells of the harbour and the boats that came back.</p></body>")})
+               for n in range(3)]
+    (root / "more.jsonl").write_text("\n".join(records) + "\nnot json\n")
+    write_warc(root / "crawl.warc.gz", [response(n) for n in range(2)])
+    code, alone, err = run(capsys, "--quiet", "--format", "json", str(root))
+    inputs = [json.loads(line)["input"] for line in alone.splitlines()]
+    assert code == 1 and len(inputs) == 2 + 4 + 2  # pages, JSON lines (one broken), records
+    assert f"{root}/more.jsonl:2 (j1)" in inputs and f"{root}/more.jsonl:4" in inputs
+    assert err.splitlines()[-1].startswith("grist extract: 8 pages, 7 results, 1 error ")
+    code, workers, _ = run(capsys, "--quiet", "-j", "2", "--format", "json", str(root))
+    assert code == 1 and workers == alone
 
 
 def test_finished_shards_are_written_in_input_order_as_soon_as_they_can_be(

@@ -172,6 +172,14 @@ def _pages_of_folders(inputs: list[str], sink: ResultSink) -> list[str]:
     return found
 
 
+def _reads_warc(item: str) -> bool:
+    """Whether an input is a WARC file or a folder holding one (its records are pages, not the
+    file: the batch executor reads them)."""
+    if is_warc(item):
+        return True
+    return Path(item).is_dir() and any(p.is_file() and is_warc(p) for p in Path(item).rglob("*"))
+
+
 def _write_record(sink: ResultSink, record: dict, source: Source | None, fmt: str) -> None:
     """One batch record through the sink, as the one-process path would have written it."""
     label = record["input"]
@@ -215,10 +223,11 @@ def run(args: argparse.Namespace) -> int:
     """Extract every input; returns 1 if a page failed, else 0."""
     inputs = named_inputs(args, "pages, folders, URLs, - for stdin")
     site = _site_model(args.site)
-    if site is not None and any(is_warc(item) for item in inputs):
+    crawl = [_reads_warc(item) for item in inputs]
+    if site is not None and any(crawl):
         raise GristError("--site reads pages in one process and WARC files go to the batch "
                          "executor: use grist batch --site-aware for a crawl")
-    if any(is_warc(item) for item in inputs):  # a crawl: the batch executor reads WARC
+    if any(crawl):  # the batch executor reads WARC, a folder's too
         return _run_parallel(args, inputs, expand([i for i in inputs if not is_warc(i)])[0]
                              if not all(is_warc(i) for i in inputs) else [])
     sources, batch = _sources(args, inputs)  # (once: a folder is walked, stdin looked at)

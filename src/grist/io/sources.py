@@ -42,6 +42,9 @@ _GZIP_SALVAGE = 256  # compressed bytes fed at a time when finding where damage 
 _HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body", b"<title", b"<meta", b"<div",
                  b"<p>", b"<p ", b"<table", b"<article", b"<section", b"<h1", b"<h2", b"<ul",
                  b"<span", b"<a href", b"<br", b"<script", b"<link", b"<main", b"<header")
+# Comments and white space at the start of a page, passed over when sniffing (within 64 KiB).
+_OPENING_COMMENTS = re.compile(rb"(?:\s|<!--.*?-->)+", re.S)
+_SKIPPED_OPENING = 1 << 16
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:/")  # ftp://... (a Path keeps one slash)
 _UNSAFE = str.maketrans({c: "_" for c in ':/?&=#%*"<>|\\ '})
 
@@ -72,10 +75,22 @@ def not_html_reason(data: bytes) -> str | None:
     binary = sniff_binary(data)
     if binary:
         return f"not HTML: it looks like {binary}"
-    head = data[:_SNIFF_BYTES].lower()
+    head = _sniffed_head(data)
     if any(marker in head for marker in _HTML_MARKERS):
         return None
     return f"not HTML: no HTML tag in its first {_SNIFF_BYTES // 1024} KiB"
+
+
+def _sniffed_head(data: bytes) -> bytes:
+    """The first ``_SNIFF_BYTES`` of a page's text, lower-cased, where tags are looked for: a
+    UTF-16 page (by its byte-order mark, as browsers sniff) read as text, and the comments and
+    white space it opens with passed over (a licence header can fill the first KiBs)."""
+    for bom, codec in ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if data.startswith(bom):
+            data = data[:_SKIPPED_OPENING + _SNIFF_BYTES].decode(codec, "replace").encode()
+    opening = _OPENING_COMMENTS.match(data, 0, _SKIPPED_OPENING)
+    start = opening.end() if opening else 0
+    return data[start:start + _SNIFF_BYTES].lower()
 
 
 def gunzip(data: bytes, limits: Limits) -> bytes:
@@ -390,12 +405,12 @@ def _starts_like_html(path: Path) -> bool:
     is no page. Reads the first bytes only, a .gz decompressed as far as it goes."""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(_SNIFF_BYTES * 4)
+            head = handle.read(_SKIPPED_OPENING + _SNIFF_BYTES)
     except OSError:
         return False
     if head.startswith(_GZIP):
-        head = gzip_head(head, _SNIFF_BYTES)
-    return not_html_reason(head[:_SNIFF_BYTES]) is None
+        head = gzip_head(head, _SKIPPED_OPENING + _SNIFF_BYTES)
+    return not_html_reason(head) is None
 
 
 def _stem(path: Path) -> str:
@@ -415,7 +430,8 @@ def expand(inputs: Sequence[str]) -> tuple[list[Source], bool]:
     """The sources the inputs name, and whether they form a batch (several inputs, a folder or
     a JSON-lines file). ``-`` is stdin, a page or, when it starts with ``{``, JSON lines
     (``stdin_holds_json_lines``); a folder gives every regular file under it (hidden
-    folders and files aside), each read only if it sniffs as HTML; a missing path or an empty
+    folders and files aside), its ``.jsonl[.gz]`` files read as JSON lines, as when named, and
+    each other file only if it sniffs as HTML; a missing path or an empty
     folder raises GristError before anything is read."""
     sources: list[Source] = []
     batch = len(inputs) > 1
@@ -434,7 +450,9 @@ def expand(inputs: Sequence[str]) -> tuple[list[Source], bool]:
                            and not any(part.startswith(".") for part in p.relative_to(root).parts))
             if not files:
                 raise GristError(f"{item}: no files in this folder")
-            sources += [Source("file", str(p), _stem(p.relative_to(root)), str(p), sniff=True)
+            sources += [Source("jsonl", str(p), _stem(p.relative_to(root)), str(p))
+                        if is_json_lines(p) else
+                        Source("file", str(p), _stem(p.relative_to(root)), str(p), sniff=True)
                         for p in files]
         elif is_json_lines(item):
             batch = True
