@@ -171,6 +171,11 @@ def test_arguments_of_the_wrong_kind_say_what_was_expected() -> None:
     with pytest.raises(TypeError, match=r"the page must be bytes or str \(or a grist.RawPage, "
                                         r"or a file's pathlib.Path\), not NoneType"):
         grist.extract(None)
+    with pytest.raises(TypeError, match="http_charset must be a str or None, not int"):
+        grist.Extractor(method="justext")(b"<p>Some text of the page.</p>", http_charset=5)
+    for method in (None, 5):
+        with pytest.raises(TypeError, match="a method is named by a str such as 'auto'"):
+            grist.extract("<p>Some text of the page.</p>", method=method)
     for threshold in (2, -0.5, float("nan")):
         with pytest.raises(ConfigError, match="AutoConfig.threshold is a probability"):
             AutoConfig(threshold=threshold)

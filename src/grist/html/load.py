@@ -109,8 +109,9 @@ def load_document(
     limits: Limits | None = None,
 ) -> Document:
     """Decode (if needed) and wrap a page in a Document, without parsing it."""
-    if url is not None and not isinstance(url, str):
-        raise TypeError(f"url must be a str or None, not {type(url).__name__}")
+    for name, value in (("url", url), ("http_charset", http_charset)):
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} must be a str or None, not {type(value).__name__}")
     limits = limits or Limits()
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)

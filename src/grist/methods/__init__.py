@@ -45,6 +45,9 @@ for _name in ("justext", "lineblock", "tagscore", "tree", "auto"):
 
 def split_spec(spec: str) -> tuple[str, str | None]:
     """``"tagscore/rules-only"`` -> ``("tagscore", "rules-only")``; no variant -> None."""
+    if not isinstance(spec, str):
+        raise TypeError(f"a method is named by a str such as 'auto' or 'tagscore/rules-only', "
+                        f"not {type(spec).__name__}")
     name, _, variant = spec.partition("/")
     return name, variant or None
 
