@@ -72,8 +72,10 @@ PAGES = {
     "no body": "plain text only",
     "invisible": """<html><body><p>An extra\u00ad<a href="/o">ordi\u00adnary</a> word,
         zero\u200bwidth <b>\u2060joined\ufeff</b> and ZW\u200cN\u200dJ kept.</p>
-        <p>\u00ad <a href="/e">\u200b</a> x</p><pre>soft\u00adhyphen in code</pre>
-        <p>\u00ad\u200b\u2060\ufeff</p><p>caf\u00e9 with no invisible</p></body></html>""",
+        <p>\u00ad <a href="/e">\u200b</a> x</p><pre>soft\u00adhyphen in code</pre><pre>an \x1b[0m escape</pre>
+        <p>\u00ad\u200b\u2060\ufeff</p><p>caf\u00e9 with no invisible</p>
+        <p>A terminal's \x1b[31mred\x1b[0m, a bell&#x07;, a C1 \x9b and a DEL \x7fgone.</p>
+        <p>\u4e2d\u6587\x1b[2J\u4e2d</p></body></html>""",
 }
 CONFIGS = {
     "default": SegmentConfig(),
@@ -118,7 +120,9 @@ def test_what_a_browser_does_not_draw_is_dropped_from_the_text_and_its_spans(eit
     made, _, _ = walked(PAGES["invisible"], CONFIGS["default"])
     texts = [fields["text"] for fields, *_ in made]
     assert texts == ["An extraordinary word, zerowidth joined and ZW\u200cN\u200dJ kept.", "x",
-                     "soft\u00adhyphen in code", "caf\u00e9 with no invisible"]
+                     "soft\u00adhyphen in code", "an [0m escape", "caf\u00e9 with no invisible",
+                     "A terminal's [31mred[0m, a bell, a C1 and a DEL gone.",
+                     "\u4e2d\u6587[2J\u4e2d"]
     spans = made[0][3]
     link = next(s for s in spans if s.kind == "link")
     assert texts[0][link.start:link.end] == "ordinary" and link.url == "/o"

@@ -29,18 +29,29 @@ def space_chunks(text: str, cut: re.Pattern[str] = _SPACE) -> Iterator[str]:
 
 
 # Characters a browser does not draw and that only tell it where it may break a line (soft
-# hyphen, zero-width space, word joiner) or are a stray byte-order mark: dropped from a block's
-# text, as a reader copying it would not know they are there ("extra\xadordinary" is one word).
-# The joiners that change how letters are drawn (ZWJ, ZWNJ) are part of the text and stay.
-INVISIBLE = "\u00ad\u200b\u2060\ufeff"
+# hyphen, zero-width space, word joiner), are a stray byte-order mark, or are control characters
+# other than whitespace (ESC, BEL, NUL, DEL, the C1 controls): dropped from a block's text, as a
+# reader copying it would not know they are there ("extra\xadordinary" is one word), and so
+# that no terminal escape sequence reaches a reader's terminal. The joiners that change how
+# letters are drawn (ZWJ, ZWNJ) are part of the text and stay.
+CONTROLS = "".join(chr(c) for c in (*range(0x20), *range(0x7F, 0xA0)) if not chr(c).isspace())
+INVISIBLE = CONTROLS + "\u00ad\u200b\u2060\ufeff"
 _DROP_INVISIBLE = dict.fromkeys(map(ord, INVISIBLE))
+_HOLDS_INVISIBLE = re.compile(f"[{re.escape(INVISIBLE)}]")
+_CONTROL = re.compile(f"[{re.escape(CONTROLS)}]")
 
 
 def drop_invisible(text: str) -> str:
     """``text`` without the ``INVISIBLE`` characters."""
-    if not text.isascii() and any(c in text for c in INVISIBLE):
+    if _HOLDS_INVISIBLE.search(text):
         return text.translate(_DROP_INVISIBLE)
     return text
+
+
+def drop_controls(text: str) -> str:
+    """``text`` without the ``CONTROLS`` characters: preformatted text (code) keeps its soft
+    hyphens and zero-width spaces, as a browser copies them, but no terminal escape."""
+    return _CONTROL.sub("", text)
 
 
 def visible_text(text: str) -> str:

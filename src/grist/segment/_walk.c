@@ -81,16 +81,23 @@ typedef struct {
     Py_ssize_t n, cap;
 } Opens;
 
+#define MAX_HIGH_DROPS 16
+
 typedef struct {
     /* arguments */
     PyObject *plans, *known, *plan_for, *budget, *rows, *ends, *others;
-    PyObject *block_type, *describe, *code_language, *new_table, *collapse, *count_tokens;
+    PyObject *block_type, *describe, *code_language, *new_table, *collapse, *drop_controls;
+    PyObject *count_tokens;
     PyObject *too_many, *invisible, *list_numbering, *item_value, *cell_spans;
     int by_id, keep_classes;
     long min_br_run, nearest, path_depth, max_open_inline, check_every;
     Py_ssize_t huge_text;
     Py_UCS4 first_ideograph;
     Py_ssize_t max_blocks;
+    /* whitespace.INVISIBLE as a table of its code points below 256 and a list of the others */
+    unsigned char drops_low[256];
+    Py_UCS4 drops_high[MAX_HIGH_DROPS];
+    int high_drops;
     /* the blocks and the one being gathered */
     PyObject *blocks, *pieces, *marks, *start, *tag_counts, *info;
     long anchor_chars, anchor_words;
@@ -199,17 +206,49 @@ static int shows_a_character(PyObject *text)
     return 0;
 }
 
-/* Whether a text holds one of the characters a browser does not draw (whitespace.INVISIBLE);
- * an ASCII text holds none. -1 on an error. */
+/* Fill the walk's tables of the characters a browser does not draw (whitespace.INVISIBLE).
+ * -1 (ValueError) when it holds more characters from 256 on than the table has room for. */
+static int read_drops(Walk *w)
+{
+    Py_ssize_t count = PyUnicode_GET_LENGTH(w->invisible);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(w->invisible, i);
+        if (c < 256) {
+            w->drops_low[c] = 1;
+        } else if (w->high_drops < MAX_HIGH_DROPS) {
+            w->drops_high[w->high_drops++] = c;
+        } else {
+            PyErr_SetString(PyExc_ValueError, "too many invisible characters from U+0100 on");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Whether a text holds one of the characters a browser does not draw (whitespace.INVISIBLE):
+ * one pass, a table lookup a character. */
 static int holds_invisible(Walk *w, PyObject *text)
 {
-    if (PyUnicode_IS_ASCII(text))
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *chars = data;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (w->drops_low[chars[i]])
+                return 1;
         return 0;
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text), count = PyUnicode_GET_LENGTH(w->invisible);
-    for (Py_ssize_t i = 0; i < count; i++) {
-        Py_ssize_t at = PyUnicode_FindChar(text, PyUnicode_READ_CHAR(w->invisible, i), 0, n, 1);
-        if (at != -1)
-            return at == -2 ? -1 : 1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 256) {
+            if (w->drops_low[c])
+                return 1;
+            continue;
+        }
+        for (int k = 0; k < w->high_drops; k++)
+            if (c == w->drops_high[k])
+                return 1;
     }
     return 0;
 }
@@ -449,6 +488,9 @@ static int flush(Walk *w)
         if (cut != NULL) {
             text = PyObject_CallMethodNoArgs(cut, s_rstrip);
             Py_DECREF(cut);
+        }
+        if (text != NULL && holds_invisible(w, text)) {  /* (rare: then drop the controls) */
+            Py_SETREF(text, PyObject_CallOneArg(w->drop_controls, text));
         }
     }
     else {
@@ -1136,7 +1178,8 @@ static const char *walk_doc =
     "classes, path depth, max open inline, huge text, elements between two looks at the\n"
     "budget, the first code point of an ideograph block, the characters visible_text()\n"
     "drops, the grid slots cells spanning rows may take); helpers is (Block, describe, the attributes describe() reads besides id and\n"
-    "class, code_language, a TableInfo maker, visible_text, count_tokens, the too-many-blocks\n"
+    "class, code_language, a TableInfo maker, visible_text, drop_controls (for preformatted\n"
+    "text), count_tokens, the too-many-blocks\n"
     "error, list_numbering, item_value, cell_spans).";
 
 static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
@@ -1145,14 +1188,14 @@ static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
     memset(&w, 0, sizeof w);
     PyObject *root, *result = NULL;
     Py_ssize_t max_blocks;
-    if (!PyArg_ParseTuple(args, "OO!O!OpplnOO!O!(lllnlIUL)(OOO!OOOOOOOO)", &root, &PyDict_Type,
+    if (!PyArg_ParseTuple(args, "OO!O!OpplnOO!O!(lllnlIUL)(OOO!OOOOOOOOO)", &root, &PyDict_Type,
                           &w.plans, &PyDict_Type, &w.known, &w.plan_for, &w.by_id,
                           &w.keep_classes, &w.min_br_run, &max_blocks, &w.budget, &PyList_Type,
                           &w.rows, &PyList_Type, &w.ends, &w.nearest, &w.path_depth,
                           &w.max_open_inline, &w.huge_text, &w.check_every, &w.first_ideograph,
                           &w.invisible, &w.span_slots,
                           &w.block_type, &w.describe, &PyFrozenSet_Type, &w.others,
-                          &w.code_language, &w.new_table, &w.collapse,
+                          &w.code_language, &w.new_table, &w.collapse, &w.drop_controls,
                           &w.count_tokens, &w.too_many, &w.list_numbering, &w.item_value,
                           &w.cell_spans))
         return NULL;
@@ -1160,6 +1203,8 @@ static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
         PyErr_SetString(PyExc_ValueError, "the elements between two budget checks must be 1+");
         return NULL;
     }
+    if (read_drops(&w) < 0)
+        return NULL;
     w.max_blocks = max_blocks;
     w.classes.owned = w.code_languages.owned = 1;
     w.first_node = w.last_node = w.text_node = -1;

@@ -30,7 +30,7 @@ from grist.segment.context import (ENTER, HANDLER_CODES, HEADINGS, LEAVE, MAX_SP
 from grist.segment.elements import NEAREST_CLASSES, OTHER_ATTRIBUTES, Elements, describe
 from grist.segment.inline import (CLOSE, INLINE_KINDS, MAX_OPEN_INLINE, OPEN, POINT, Mark,
                                   code_language)
-from grist.whitespace import HUGE_TEXT, INVISIBLE, count_tokens, visible_text
+from grist.whitespace import HUGE_TEXT, INVISIBLE, count_tokens, drop_controls, visible_text
 
 try:  # the walk in C (setup.py builds it when a compiler is there; same blocks either way)
     from grist.segment import _walk
@@ -195,7 +195,7 @@ class _BlockBuilder:
             return
         pieces = self.pieces
         if block.preformatted:
-            text = "".join(pieces).strip("\n").rstrip()
+            text = drop_controls("".join(pieces).strip("\n").rstrip())
         else:  # collapse whitespace runs (faster than a regex), drop what is not drawn
             text = visible_text("".join(pieces))
             if self.marks:  # spans are computed when asked (Block.inline)
@@ -302,7 +302,8 @@ def _compiled_walk(root: Any, config: SegmentConfig, budget: Budget | None,
         (NEAREST_CLASSES, PATH_DEPTH, MAX_OPEN_INLINE, HUGE_TEXT, _CHECK_EVERY,
          _FIRST_IDEOGRAPH, INVISIBLE, MAX_SPAN_SLOTS),
         (Block, describe, OTHER_ATTRIBUTES, code_language, new_table, visible_text,
-         count_tokens, LimitExceededError, list_numbering, item_value, cell_spans))
+         drop_controls, count_tokens, LimitExceededError, list_numbering, item_value,
+         cell_spans))
 
 
 def compiled_segmenter() -> bool:
