@@ -406,17 +406,21 @@ def test_json_lines_input_one_record_per_line_and_bad_lines_reported(
     import gzip
 
     data = tmp_path / "pages.jsonl.gz"
-    lines = [json.dumps({"id": "one", "html": GOOD, "url": "https://a.example/1"}), "{not json",
-             json.dumps({"url": "https://a.example/3"}), json.dumps({"html": GOOD})]
+    lines = ["\ufeff" + json.dumps({"id": "one", "html": GOOD, "url": "https://a.example/1"}),
+             "{not json", json.dumps({"url": "https://a.example/3"}), json.dumps({"html": GOOD}),
+             '{"html": "a\tb"}']  # a byte-order mark opens the file; a raw tab in a string
     data.write_bytes(gzip.compress("\n".join(lines).encode()))
     code, out, err = run(capsys, "--method", standin, "--format", "json", str(data))
     records = [json.loads(line) for line in out.splitlines()]
-    assert code == 1 and len(records) == 4
+    assert code == 1 and len(records) == 5
     assert records[0]["input"] == f"{data}:1 (one)" and records[0]["url"] == "https://a.example/1"
     assert records[0]["text"] == TEXT and records[3]["text"] == TEXT
-    assert records[1]["reason"] == records[2]["reason"] == "dataset-error"
-    assert "not JSON" in records[1]["error"] and "'html'" in records[2]["error"]
-    assert err.splitlines()[-1].startswith("grist extract: 4 pages, 2 results, 2 errors")
+    assert records[1]["reason"] == records[2]["reason"] == records[4]["reason"] == "dataset-error"
+    assert records[1]["error"] == "the line is not JSON (Expecting property name enclosed in " \
+        "double quotes, at character 2)" and "'html'" in records[2]["error"]
+    assert records[4]["error"] == "the line is not JSON (a control character inside a string: " \
+        "a tab or line break must be \\t or \\n, at character 12)"
+    assert err.splitlines()[-1].startswith("grist extract: 5 pages, 2 results, 3 errors")
 
 
 def _stdin(data: bytes) -> io.TextIOWrapper:

@@ -62,5 +62,5 @@ class Budget:
         if time.perf_counter() > self.deadline:
             raise ExtractionTimeout(
                 f"page exceeded the time budget of {self.seconds:g} s during {stage} "
-                "(raise Limits.time_budget to allow more)"
+                "(raise the time budget to allow more: --time-budget, Limits.time_budget)"
             )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import re
+from json import JSONDecodeError
 import sys
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
@@ -290,13 +291,24 @@ def json_object(line: str | bytes) -> dict[str, Any] | DatasetError:
     """A JSON-lines record, or the DatasetError saying why the line is not one. Its strings are
     what page text is: bytes read as UTF-8 with a bad sequence replaced, and a lone surrogate (a
     ``\\ud800`` escape, which no UTF-8 writer takes) replaced too."""
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
     try:
-        record = loads(line.decode("utf-8", "replace") if isinstance(line, bytes) else line)
+        record = loads(text.removeprefix("\ufeff"))  # (a byte-order mark opening the file)
     except ValueError as exc:
-        return DatasetError(f"the line is not JSON ({getattr(exc, 'msg', exc)})")
+        return DatasetError(f"the line is not JSON ({_json_problem(exc)})")
     if not isinstance(record, dict):
         return DatasetError("the line is not a JSON object")
     return _without_surrogates(record)
+
+
+def _json_problem(exc: ValueError) -> str:
+    """What the JSON parser found wrong, and where on the line."""
+    if not isinstance(exc, JSONDecodeError):
+        return str(exc)
+    problem = exc.msg.removesuffix(" at")
+    if problem == "Invalid control character":  # (the line holds a raw tab or line break)
+        problem = "a control character inside a string: a tab or line break must be \\t or \\n"
+    return f"{problem}, at character {exc.colno}"
 
 
 def _without_surrogates(value: Any) -> Any:
