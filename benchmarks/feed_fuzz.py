@@ -66,8 +66,8 @@ def damage(rng: random.Random, data: bytes) -> bytes:
 
 def well_formed(feed: object) -> bool:
     entries, ttl = feed.entries, feed.ttl  # type: ignore[attr-defined]
-    fields_ok = all(isinstance(e.url, str) and all(v is None or isinstance(v, str)
-                                                   for v in (e.title, e.description, e.date))
+    fields_ok = all((isinstance(e.url, str) or e.problem)  # (an item without a page says why)
+                    and all(v is None or isinstance(v, str) for v in (e.title, e.description, e.date))
                     for e in entries)
     return fields_ok and (ttl is None or 0 <= ttl <= MAX_TTL) and all(e.identity() for e in entries)
 

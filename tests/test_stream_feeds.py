@@ -34,11 +34,13 @@ ATOM = b"""<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/
 def test_rss_and_atom_entries_with_absolute_links_and_utc_dates() -> None:
     rss = parse_feed(RSS, "https://a.example/feed.xml")
     assert rss.entries == [Entry("https://a.example/a/1.html", "First", "One",
-                                 "2020-01-07T09:00:00+00:00")]
-    assert rss.ttl == 45 * 60
+                                 "2020-01-07T09:00:00+00:00"),
+                           Entry(None, "No link", None, None, problem="has no link")]
+    assert rss.ttl == 45 * 60 and rss.malformed is None and rss.status() == "ok: 2 items"
     atom = parse_feed(ATOM, "https://b.example/atom")
     assert atom.entries == [Entry("https://b.example/2", "Second", "Two",
-                                  "2020-01-08T00:00:00+00:00")] and atom.ttl is None
+                                  "2020-01-08T00:00:00+00:00", "https://b.example/x")]
+    assert atom.ttl is None
 
 
 @pytest.mark.parametrize("content", [b"not xml {", b"<html><body>a page</body></html>", b""])
@@ -56,9 +58,11 @@ def test_a_json_feed_gives_its_items_with_utc_dates() -> None:
         {"id": "3", "title": "no link"}, "not an item",
         {"id": "4", "url": "https://c.example/4", "date_published": "yesterday"}]}).encode()
     assert parse_feed(b"\xef\xbb\xbf " + feed, "https://c.example/feed.json").entries == [
-        Entry("https://c.example/j/1", "One", "S", "2020-01-07T09:00:00+00:00"),
-        Entry("https://c.example/2", None, "T", "2020-01-08T00:00:00+00:00"),
-        Entry("https://c.example/4", None, None, None)]
+        Entry("https://c.example/j/1", "One", "S", "2020-01-07T09:00:00+00:00", "1"),
+        Entry("https://c.example/2", None, "T", "2020-01-08T00:00:00+00:00", "2"),
+        Entry(None, "no link", None, None, "3", "has no link"),
+        Entry(None, None, None, None, '"not an item"', "is not a JSON object"),
+        Entry("https://c.example/4", None, None, None, "4")]
     lone = parse_feed(b'{"items": [{"url": "/j/\\ud800", "title": "T\\udfff"}]}', "https://c.example/f")
     assert lone.entries == [Entry("https://c.example/j/\ufffd", "T\ufffd", None, None)]
     assert lone.entries[0].identity()  # hashable: no lone surrogate left
@@ -89,13 +93,16 @@ def test_a_feed_that_breaks_feedparser_is_a_feed_error(content: bytes) -> None:
         parse_feed(content, "https://a.example/feed.xml")
 
 
-def test_item_history_hash_covers_title_description_and_date() -> None:
-    base = Entry("https://a.example/1", "T", "D", "2020-01-01")
-    assert base.identity() == Entry("https://elsewhere.example/", "T", "D", "2020-01-01").identity()
-    others = {Entry(base.url, "T2", "D", "2020-01-01").identity(),
-              Entry(base.url, "T", "D2", "2020-01-01").identity(),
-              Entry(base.url, "T", "D", "2020-01-02").identity()}
-    assert base.identity() not in others and len(others) == 3
+def test_item_history_hash_covers_title_description_date_link_and_guid() -> None:
+    """Items that differed only by their link (a feed of bare links) were one item."""
+    base = Entry("https://a.example/1", "T", "D", "2020-01-01", "g")
+    assert base.identity() == Entry("https://a.example/1", "T", "D", "2020-01-01", "g").identity()
+    others = {Entry(base.url, "T2", "D", "2020-01-01", "g").identity(),
+              Entry(base.url, "T", "D2", "2020-01-01", "g").identity(),
+              Entry(base.url, "T", "D", "2020-01-02", "g").identity(),
+              Entry("https://a.example/2", "T", "D", "2020-01-01", "g").identity(),
+              Entry(base.url, "T", "D", "2020-01-01", "h").identity()}
+    assert base.identity() not in others and len(others) == 5
     assert len(base.identity("md5")) == 32
 
 

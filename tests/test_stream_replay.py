@@ -53,7 +53,7 @@ def test_replay_writes_pages_and_errors_and_a_rerun_resumes(tmp_path: Path) -> N
     (tmp_path / "pages.jsonl").write_text("\n".join(pages) + "\n")
     args = ["stream", "--replay", str(tmp_path / "pages.jsonl"), "--out",
             str(tmp_path / "out.jsonl"), "--state", str(tmp_path / "s.db"), "--quiet"]
-    assert main(args) == 0
+    assert main(args) == 1  # the page without a URL failed
     out = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     done = [r for r in out if "error" not in r]
     assert [r["url"].rsplit("/", 1)[1] for r in done] == [f"{n}.html" for n in range(1, 9)]
@@ -62,7 +62,7 @@ def test_replay_writes_pages_and_errors_and_a_rerun_resumes(tmp_path: Path) -> N
     assert all(set(b) >= {"text", "label", "decided_by", "reason"} for b in done[-1]["blocks"])
     assert any(b["decided_by"] == "tree" for b in done[-1]["blocks"])
     before = (tmp_path / "out.jsonl").read_bytes()
-    assert main(args) == 0
+    assert main(args) == 0  # nothing new, nothing failed in this run
     assert (tmp_path / "out.jsonl").read_bytes() == before  # nothing processed twice
 
 
@@ -117,7 +117,7 @@ def test_a_cut_off_json_lines_file_replays_its_whole_lines_in_either_order(tmp_p
         assert error.input == f"{cut}:{whole + 1}" and f"past line {whole}" in str(error.error)
     out = tmp_path / "out.jsonl"
     assert main(["stream", "--replay", str(cut), str(tmp_path / "more.jsonl"), "--out", str(out),
-                 "--quiet"]) == 0
+                 "--quiet"]) == 1  # the cut line is an error record
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(records) == whole + 2 and sum("error" in r for r in records) == 1
 

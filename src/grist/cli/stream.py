@@ -40,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Poll feeds, fetch new items, drop duplicates by URL key and extract each "
         "page with the URL Tree learning each site's repeated blocks; or replay stored pages "
         "through the same pipeline. State (queue, history, tree) lives in an SQLite file: "
-        "stop or kill the process at any moment and rerun it to resume.")
+        "stop or kill the process at any moment and rerun it to resume. Exit status 1 when a "
+        "feed or an item got an error record in this run, else 0.")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--feeds", type=Path, metavar="FILE",
                         help="feed list: one feed (or home page) URL a line, optional every=15m "
@@ -178,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         sink.close()
         store.close()
-    return 0
+    return processor.exit_status()
 
 
 def replay(paths: list[Path], order: str, store: SqliteStore, processor: Processor,

@@ -2,7 +2,8 @@
 history.
 
 A *reader* (seed 003 §2) follows one site through one or more feeds and remembers every item it
-accepted by a hash of the item's title, description and publication date, so an item seen again
+accepted by a hash of the item's title, description and publication date (and of its link and
+the feed's id of it, so that items differing only by these are not one), so an item seen again
 in the next poll is not fetched twice. Readers are named after the site's domain unless the
 feed list names them.
 
@@ -15,7 +16,9 @@ The feed list is a text file, one feed a line, ``#`` for comments::
 from __future__ import annotations
 
 import calendar
+import json
 import re
+import xml.sax
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urljoin
@@ -46,23 +49,38 @@ class FeedSpec:
 
 @dataclass(frozen=True)
 class Entry:
-    """A feed item: the page's URL, and the metadata the reader hashes."""
+    """A feed item: the page's URL, the metadata the reader hashes, the feed's own id of the item
+    (RSS guid, Atom id, JSON Feed id) and, for an item that gives no page, why (``problem``)."""
 
-    url: str
+    url: str | None
     title: str | None
     description: str | None
     date: str | None
+    guid: str | None = None
+    problem: str | None = None  # "has no link", "is not a JSON object"; url is then None
 
     def identity(self, hash_name: str = DEFAULT_HASH) -> str:
-        """The item-history hash of title, description and date (seed 003 §2)."""
-        return title_hash("\x1f".join((self.title or "", self.description or "", self.date or "")),
-                          hash_name)
+        """The item-history hash of title, description and date (seed 003 §2), and of the link and
+        guid: items that differ only by these (a feed of bare links) are distinct items."""
+        fields = (self.title, self.description, self.date, self.url, self.guid)
+        return title_hash("\x1f".join(field or "" for field in fields), hash_name)
 
 
 @dataclass(frozen=True)
 class ParsedFeed:
-    entries: list[Entry]
+    entries: list[Entry]  # in the feed's order, those without a page (``problem``) included
     ttl: float | None  # seconds the feed asks readers to wait (RSS <ttl>), when it says
+    malformed: str | None = None  # what is wrong with a feed read in spite of it (feedparser's
+    # bozo on XML that is not well-formed), None for a well-formed one
+
+    def status(self) -> str:
+        """The feed's status in the state: how many items it lists, and whether it is empty or
+        malformed (its items are kept, but a feed that breaks may soon lose some)."""
+        if not self.entries:
+            return "ok: the feed is empty (0 items)"
+        listed = f"ok: {len(self.entries)} items"
+        return f"{listed}, read from a malformed feed ({self.malformed})" if self.malformed \
+            else listed
 
 
 def parse_duration(text: str) -> float:
@@ -141,6 +159,7 @@ def parse_feed(content: bytes, base_url: str, headers: dict[str, str] | None = N
     if content.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
         return parse_json_feed(content, base_url)
     import feedparser
+    from feedparser.exceptions import ThingsNobodyCaresAboutButMe as Harmless
 
     try:
         parsed = feedparser.parse(content, response_headers={"content-location": base_url,
@@ -148,19 +167,36 @@ def parse_feed(content: bytes, base_url: str, headers: dict[str, str] | None = N
     except Exception as exc:  # noqa: BLE001 - feedparser 6.0.14 raises on some damaged feeds
         # (an encoding declaration that is not UTF-8, a character reference past U+10FFFF)
         raise FeedError(f"not a readable feed ({type(exc).__name__}: {exc})") from None
+    bozo = parsed.get("bozo_exception")
     if not parsed.get("version") and not parsed.entries:
-        problem = parsed.get("bozo_exception")
-        detail = f": {problem}" if problem else ""
+        detail = f": {_xml_problem(bozo)}" if bozo else ""
         raise FeedError(f"not an RSS or Atom feed{detail}")
-    entries = []
-    for entry in parsed.entries:
-        hrefs = (_text(other, "href") for other in entry.get("links", ()))
-        link = _text(entry, "link") or next(filter(None, hrefs), None)
-        if not link:
-            continue
-        entries.append(Entry(_absolute(base_url, link), _text(entry, "title"),
-                             _text(entry, "summary") or _text(entry, "description"), _date(entry)))
-    return ParsedFeed(entries, _ttl(parsed.feed.get("ttl")))
+    # a bozo that is Harmless (an encoding override, a media type not XML's) leaves the feed whole
+    malformed = _xml_problem(bozo) if bozo and not isinstance(bozo, Harmless) else None
+    entries = [_feed_entry(entry, base_url, malformed) for entry in parsed.entries]
+    if malformed and not any(entry.url for entry in entries):
+        raise FeedError(f"a malformed feed from which no item with a link could be read: "
+                        f"{malformed}")
+    return ParsedFeed(entries, _ttl(parsed.feed.get("ttl")), malformed)
+
+
+def _xml_problem(exc: Exception) -> str:
+    """What feedparser found wrong with a feed (its ``bozo_exception``), with the line and
+    column of an XML error."""
+    if isinstance(exc, xml.sax.SAXParseException):
+        return f"{exc.getMessage()} at line {exc.getLineNumber()}, column {exc.getColumnNumber()}"
+    return str(exc)
+
+
+def _feed_entry(entry: dict, base_url: str, malformed: str | None) -> Entry:
+    """An RSS or Atom entry as an ``Entry``; its link is the first ``href`` when it has no
+    ``link``. A linkless entry of a ``malformed`` feed says so: the damage may have eaten it."""
+    hrefs = (_text(other, "href") for other in entry.get("links", ()))
+    link = _text(entry, "link") or next(filter(None, hrefs), None)
+    damage = f" (the feed is malformed: {malformed})" if malformed else ""
+    return Entry(_absolute(base_url, link) if link else None, _text(entry, "title"),
+                 _text(entry, "summary") or _text(entry, "description"), _date(entry),
+                 _text(entry, "id"), None if link else f"has no link{damage}")
 
 
 def parse_json_feed(content: bytes, base_url: str) -> ParsedFeed:
@@ -173,17 +209,19 @@ def parse_json_feed(content: bytes, base_url: str) -> ParsedFeed:
     items = feed.get("items") if isinstance(feed, dict) else None
     if not isinstance(items, list):
         raise FeedError("not a JSON feed: no list of 'items'")
-    entries = []
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        link = _text(item, "url") or _text(item, "external_url")
-        if link:
-            entries.append(Entry(_absolute(base_url, link), _text(item, "title"),
-                                 _text(item, "summary") or _text(item, "content_text"),
-                                 _json_date(_text(item, "date_published")
-                                            or _text(item, "date_modified"))))
-    return ParsedFeed(entries, None)
+    return ParsedFeed([_json_entry(item, base_url) for item in items], None)
+
+
+def _json_entry(item: object, base_url: str) -> Entry:
+    """A JSON Feed item as an ``Entry``; one that is not an object is told apart from others by
+    its JSON text."""
+    if not isinstance(item, dict):
+        return Entry(None, None, None, None, json.dumps(item), "is not a JSON object")
+    link = _text(item, "url") or _text(item, "external_url")
+    return Entry(_absolute(base_url, link) if link else None, _text(item, "title"),
+                 _text(item, "summary") or _text(item, "content_text"),
+                 _json_date(_text(item, "date_published") or _text(item, "date_modified")),
+                 _text(item, "id"), None if link else "has no link")
 
 
 def _text(item: dict, name: str) -> str | None:

@@ -78,6 +78,11 @@ class Processor:
         self.extractor = Extractor(method=config.method, limits=config.limits)
         self.session: Counter[str] = Counter()
 
+    def exit_status(self) -> int:
+        """1 when a feed or an item got an error record in this run, else 0: the convention of
+        ``grist extract`` and ``grist batch``, so that cron reports a run with failures."""
+        return 1 if self.session["errors"] else 0
+
     def _finish(self, item: Item, outcome: Outcome) -> str:
         self.store.finish(item, outcome)
         self.session.update(outcome.counters)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -22,9 +22,10 @@ from pathlib import Path
 from grist.document import RawPage
 from grist.errors import ConfigError, FeedError, FetchError
 from grist.io.fetch import AsyncFetcher
-from grist.stream.feeds import FeedSpec, discover_feeds, parse_feed, read_feed_list
+from grist.stream.feeds import Entry, FeedSpec, discover_feeds, parse_feed, read_feed_list
 from grist.stream.pipeline import Processor, error_record, now_iso
-from grist.stream.store import Item, NewItem, SqliteStore
+from grist.stream.sink import Position
+from grist.stream.store import FAILED, Item, NewItem, SqliteStore
 
 REDISCOVER = 86_400.0  # a home page listed instead of a feed is searched for feeds daily
 MAX_BACKOFF = 6 * 3600.0  # a failing feed is polled at least every six hours
@@ -99,7 +100,7 @@ class Runner:
             page = await self.fetcher.fetch(url, kinds=None, etag=row.get("etag"),
                                             last_modified=row.get("last_modified"))
             if page.status == 304:
-                self._polled(url, fields, [], interval, "not modified")
+                self._polled(url, fields, interval, "not modified")
                 return
             try:  # in a thread: a large feed takes feedparser seconds (5 MB: 12 s of CPU), which
                 # the event loop, and the other polls' downloads, waited out whole
@@ -116,20 +117,57 @@ class Runner:
             fields.update(failures=failures, next_poll=time.time() + wait, status=f"error: {exc}")
             stage = "feed" if isinstance(exc, FeedError) else "feed-fetch"
             position = self.processor.sink.write(error_record(url, stage, exc, reader=spec.reader))
-            self.store.record_poll(url, fields, [], ("feeds_polled", "errors"), position)
-            self.processor.session.update(("feeds_polled", "errors"))
+            self._record(url, fields, [], ["feeds_polled", "errors"], position)
             return
-        items = [NewItem(spec.reader, entry.identity(self.config.hash), entry.url, entry.title,
-                         entry.date, url) for entry in parsed.entries]
         fields.update(etag=page.etag, last_modified=page.last_modified)
-        self._polled(url, fields, items, max(interval, parsed.ttl or 0), None)
+        self._polled(url, fields, max(interval, parsed.ttl or 0), parsed.status(),
+                     *self._new_items(url, spec.reader, parsed.entries))
 
-    def _polled(self, url: str, fields: dict[str, object], items: list[NewItem], wait: float,
-                status: str | None) -> None:
-        fields.update(failures=0, next_poll=time.time() + wait,
-                      status=status or f"ok: {len(items)} items")
-        self.store.record_poll(url, fields, items, ("feeds_polled",))
-        self.processor.session.update(("feeds_polled",))
+    def _new_items(self, url: str, reader: str, entries: list[Entry]
+                   ) -> tuple[list[NewItem], list[str], Position | None]:
+        """The feed's entries the reader has not seen yet, as items, and what this run counts for
+        them: an entry the feed lists twice is a duplicate; one that gives no page gets its
+        error record (the last one's position is returned) and joins the history as failed, so
+        that it is told once."""
+        hashes = [entry.identity(self.config.hash) for entry in entries]
+        known = self.store.known(reader, hashes)
+        new: dict[str, NewItem] = {}
+        counters: list[str] = []
+        position = None
+        for number, (entry, item_hash) in enumerate(zip(entries, hashes), start=1):
+            if item_hash in new:
+                counters.append("duplicates")  # the feed lists it twice
+            elif item_hash in known:
+                continue  # seen in an earlier poll
+            elif entry.problem:
+                new[item_hash], position = self._pageless(url, reader, number, entry, item_hash)
+                counters.append("errors")
+            else:
+                new[item_hash] = NewItem(reader, item_hash, entry.url, entry.title, entry.date, url)
+        return list(new.values()), counters, position
+
+    def _pageless(self, url: str, reader: str, number: int, entry: Entry, item_hash: str
+                  ) -> tuple[NewItem, Position | None]:
+        """The error record of entry ``number`` of a feed, which gives no page to fetch (no link),
+        and its failed item."""
+        label = f'"{entry.title}"' if entry.title else "no title"
+        exc = FeedError(f"item {number} ({label}) {entry.problem}: there is no page to fetch")
+        position = self.processor.sink.write(error_record(url, "feed", exc, reader=reader,
+                                                          feed=url, item=number))
+        item = NewItem(reader, item_hash, "", entry.title, entry.date, url, FAILED, str(exc))
+        return item, position
+
+    def _polled(self, url: str, fields: dict[str, object], wait: float, status: str,
+                items: Sequence[NewItem] = (), counters: Sequence[str] = (),
+                sink: Position | None = None) -> None:
+        fields.update(failures=0, next_poll=time.time() + wait, status=status)
+        self._record(url, fields, items, ["feeds_polled", *counters], sink)
+
+    def _record(self, url: str, fields: dict[str, object], items: Sequence[NewItem],
+                counters: Sequence[str], sink: Position | None) -> None:
+        """A poll's outcome, in the state (one transaction) and in this run's counts."""
+        self.store.record_poll(url, fields, items, counters, sink)
+        self.processor.session.update(counters)
 
     def _discovered(self, url: str, spec: FeedSpec, fields: dict[str, object],
                     found: list[str]) -> None:
@@ -137,7 +175,7 @@ class Runner:
             if self.store.feed(feed) is None:
                 self.store.record_poll(feed, {"reader": spec.reader, "origin": spec.url,
                                               "next_poll": 0.0}, [], ())
-        self._polled(url, fields, [], REDISCOVER,
+        self._polled(url, fields, REDISCOVER,
                      f"a page, not a feed: polling the {len(found)} feed(s) it announces")
 
     # -- items ---------------------------------------------------------------------------

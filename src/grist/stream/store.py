@@ -68,7 +68,8 @@ class Item:
 
 @dataclass(frozen=True)
 class NewItem:
-    """An item as a reader found it; ``item_hash`` is its identity in the reader's history."""
+    """An item as a reader found it; ``item_hash`` is its identity in the reader's history. One
+    that gives no page (no link) joins the history already failed, its error record written."""
 
     reader: str
     item_hash: str
@@ -76,6 +77,8 @@ class NewItem:
     title: str | None = None
     date: str | None = None
     source: str | None = None
+    status: str = PENDING
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,7 @@ class StreamStore(Protocol):
 
     def record_poll(self, url: str, fields: dict[str, object], items: Iterable[NewItem],
                     counters: Iterable[str], sink: tuple[str, int] | None = None) -> int: ...
+    def known(self, reader: str, hashes: Iterable[str]) -> set[str]: ...
     def due_items(self, now: float, limit: int) -> list[Item]: ...
     def key_item(self, key: str) -> int | None: ...
     def finish(self, item: Item, outcome: Outcome) -> None: ...
@@ -195,7 +199,7 @@ class SqliteStore:
     def record_poll(self, url: str, fields: dict[str, object], items: Iterable[NewItem],
                     counters: Iterable[str], sink: tuple[str, int] | None = None) -> int:
         """One poll of a feed, atomically: its new fields (validators, next poll, status), the
-        items no reader has seen yet (queued as pending), the totals and the output offset.
+        items no reader has seen yet (queued, or failed), the totals and the output offset.
         Returns how many items were new."""
         added = 0
         with self.transaction():
@@ -207,8 +211,9 @@ class SqliteStore:
             for it in items:
                 cursor = self.db.execute(
                     "INSERT OR IGNORE INTO items (reader, item_hash, url, title, date, source, "
-                    "status) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (it.reader, it.item_hash, it.url, it.title, it.date, it.source, PENDING))
+                    "status, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (it.reader, it.item_hash, it.url, it.title, it.date, it.source, it.status,
+                     it.reason))
                 added += cursor.rowcount
             self._count(counters)
             if sink is not None:
@@ -233,6 +238,11 @@ class SqliteStore:
                 "SELECT id, reader, url, title, date, source, attempts, status FROM items "
                 "WHERE reader = ? AND item_hash = ?", (new.reader, new.item_hash)).fetchone()
         return Item(*row[:7]) if row[7] in (PENDING, RETRY) else None
+
+    def known(self, reader: str, hashes: Iterable[str]) -> set[str]:
+        """The ``hashes`` already in ``reader``'s item history (seen in an earlier poll)."""
+        return {h for h in hashes if self._query(
+            "SELECT 1 FROM items WHERE reader = ? AND item_hash = ?", (reader, h), one=True)}
 
     def due_items(self, now: float, limit: int) -> list[Item]:
         """Items waiting (pending, or a retry whose time has come), oldest first."""
