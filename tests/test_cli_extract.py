@@ -520,6 +520,21 @@ def test_a_folders_json_lines_and_warc_files_are_read_as_records_with_or_without
     assert code == 1 and workers == alone
 
 
+def test_links_in_a_folder_are_inputs_of_their_own_and_a_dangling_one_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    root = _numbered_pages(tmp_path, 1)
+    (root / "link.html").symlink_to("p000.html")
+    (root / "dangling.html").symlink_to("gone.html")
+    for jobs in ("1", "2"):
+        code, out, err = run(capsys, "-j", jobs, "--format", "json", str(root))
+        assert code == 0
+        assert [json.loads(line)["input"] for line in out.splitlines()] == [
+            f"{root}/link.html", f"{root}/p000.html"]
+        assert f"grist: skipped: {root}/dangling.html: No such file or directory" in err
+        assert "2 pages, 2 results, 0 errors, 1 other file skipped" in err
+
+
 def test_finished_shards_are_written_in_input_order_as_soon_as_they_can_be(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

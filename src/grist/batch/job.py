@@ -106,7 +106,7 @@ def plan(inputs: Sequence[str], config: JobConfig, files_per_shard: int = 500) -
                 raise GristError(f"{item}: no such file")
             flush()
             job.shards.append(Shard(shard_id(len(job.shards)), "warc",
-                                    (str(Path(item).resolve()),)))
+                                    (absolute(item),)))
             continue
         if item == "-":
             raise GristError("grist batch reads files, folders and URLs, not stdin")
@@ -114,19 +114,25 @@ def plan(inputs: Sequence[str], config: JobConfig, files_per_shard: int = 500) -
             if source.kind == "jsonl":
                 flush()
                 job.shards.append(Shard(shard_id(len(job.shards)), "jsonl",
-                                        (str(Path(source.location).resolve()),)))
+                                        (absolute(source.location),)))
             elif source.kind == "url":
                 loose.append(source.location)
                 found.append(False)
             elif is_warc(source.location):
                 flush()
                 job.shards.append(Shard(shard_id(len(job.shards)), "warc",
-                                        (str(Path(source.location).resolve()),)))
+                                        (absolute(source.location),)))
             else:
-                loose.append(str(Path(source.location).resolve()))
+                loose.append(absolute(source.location))
                 found.append(source.sniff)
     flush()
     return job
+
+
+def absolute(path: str) -> str:
+    """``path`` made absolute without following links: a link in a folder is its own input,
+    named by its own path (two links to one page are two records, as without a batch)."""
+    return os.path.abspath(path)
 
 
 def _sources(item: str) -> list[Source]:

@@ -126,13 +126,13 @@ def _run_parallel(args: argparse.Namespace, inputs: list[str], sources: list[Sou
     """A batch on ``-j`` worker processes (grist batch's executor, into a temporary folder),
     written in input order as the one-process path writes it, shard by shard as they finish
     (the executor is imported here: one page in one process does not need it)."""
-    from grist.batch.job import JobConfig
+    from grist.batch.job import JobConfig, absolute
     from grist.batch.run import BatchOptions, run_job
 
     config = JobConfig(method=args.method, model=args.model, time_budget=args.time_budget,
                        page_timeout=3 * args.time_budget, text_format=args.format,
                        options=output_options(args))
-    by_path = {str(Path(s.location).resolve()): s for s in sources if s.kind != "url"}
+    by_path = {absolute(s.location): s for s in sources if s.kind != "url"}
     summary, counted = Summary("extract"), Summary("extract")
     with tempfile.TemporaryDirectory(prefix="grist-extract-") as folder, \
             progress(unit="page", quiet=args.quiet) as bar:

@@ -438,6 +438,12 @@ def url_name(url: str) -> str:
     return url.split("://", 1)[-1].translate(_UNSAFE).strip("_") or "page"
 
 
+def _file_or_dangling_link(path: Path) -> bool:
+    """Whether a folder's entry is a file to read, or a link to nothing (named as skipped, not
+    passed over unseen)."""
+    return path.is_file() or (path.is_symlink() and not path.exists())
+
+
 def expand(inputs: Sequence[str]) -> tuple[list[Source], bool]:
     """The sources the inputs name, and whether they form a batch (several inputs, a folder or
     a JSON-lines file). ``-`` is stdin, a page or, when it starts with ``{``, JSON lines
@@ -458,7 +464,7 @@ def expand(inputs: Sequence[str]) -> tuple[list[Source], bool]:
         elif Path(item).is_dir():
             batch = True
             root = Path(item)
-            files = sorted(p for p in root.rglob("*") if p.is_file()
+            files = sorted(p for p in root.rglob("*") if _file_or_dangling_link(p)
                            and not any(part.startswith(".") for part in p.relative_to(root).parts))
             if not files:
                 raise GristError(f"{item}: no files in this folder")
