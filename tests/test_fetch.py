@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import gzip
 import socket
-from http.server import ThreadingHTTPServer
+import zlib
+from collections.abc import Callable
+from dataclasses import replace
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import brotli
 import httpx
 import pytest
 from local_server import ARTICLE, BIG_BYTES, USER_AGENTS, base_url
@@ -12,7 +18,9 @@ from local_server import ARTICLE, BIG_BYTES, USER_AGENTS, base_url
 from grist.errors import FetchError
 from grist.html.load import load_document
 from grist.io import is_url
-from grist.io.fetch import FetchConfig, fetch
+from grist.io.fetch import AsyncFetcher, FetchConfig, FetchedPage, fetch
+
+Getter = Callable[[str, FetchConfig], FetchedPage]
 
 
 def test_fetch_passes_http_charset_on(server: ThreadingHTTPServer) -> None:
@@ -90,3 +98,75 @@ def test_invalid_url(url: str, why: str) -> None:
 def test_is_url() -> None:
     assert is_url("https://example.com/a") and is_url("HTTP://x")
     assert not is_url("page.html") and not is_url("-") and not is_url("ftp://x")
+
+
+PAGE = ARTICLE.encode("utf-8")
+ZIPPED = gzip.compress(PAGE)
+# path -> (Content-Encoding, body)
+ENCODED = {
+    "/gzip": ("gzip", ZIPPED),
+    "/deflate": ("deflate", zlib.compress(PAGE)),
+    "/raw-deflate": ("deflate", zlib.compress(PAGE, wbits=-15)),  # no zlib header
+    "/br": ("br", brotli.compress(PAGE)),
+    "/two-members": ("gzip", gzip.compress(PAGE[:40]) + gzip.compress(PAGE[40:])),
+    "/stacked": ("deflate, gzip", gzip.compress(zlib.compress(PAGE))),
+    "/cut-gzip": ("gzip", ZIPPED[: len(ZIPPED) // 2]),
+    "/cut-br": ("br", brotli.compress(PAGE)[:30]),
+    "/bomb": ("gzip", gzip.compress(b"<p>" + b"x" * BIG_BYTES)),
+}
+ACCEPTED: list[str] = []  # the Accept-Encoding header of every request to ENCODED
+
+
+class _EncodedHandler(BaseHTTPRequestHandler):
+    """Answers ENCODED's paths, the Content-Length that of the encoded body (the transfer is
+    whole, only the compressed data may be cut off)."""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        ACCEPTED.append(self.headers.get("Accept-Encoding", ""))
+        coding, body = ENCODED[self.path]
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Encoding", coding)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def encoded(server: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The local server's address, answering ENCODED's paths for one test."""
+    monkeypatch.setattr(server, "RequestHandlerClass", _EncodedHandler)
+    return base_url(server)
+
+
+def fetch_async(url: str, config: FetchConfig) -> FetchedPage:
+    """``fetch`` done by AsyncFetcher (no robots.txt, no retries)."""
+    async def go() -> FetchedPage:
+        async with AsyncFetcher(replace(config, robots=False, retries=0)) as fetcher:
+            return await fetcher.fetch(url)
+
+    return asyncio.run(go())
+
+
+@pytest.mark.parametrize("path", ["/gzip", "/deflate", "/raw-deflate", "/br", "/two-members",
+                                  "/stacked"])
+@pytest.mark.parametrize("get", [fetch, fetch_async])
+def test_compressed_bodies_are_decoded_whole(encoded: str, path: str, get: Getter) -> None:
+    assert get(encoded + path, FetchConfig()).content == PAGE
+    assert ACCEPTED[-1] == "gzip, deflate, br"
+
+
+@pytest.mark.parametrize(("path", "message"), [
+    ("/cut-gzip", "the body is cut off or damaged: its gzip data ends early"),
+    ("/cut-br", "the body is cut off or damaged: its br data ends early"),
+    ("/bomb", "the page is larger than the limit of 100000 bytes"),  # the cap holds once decoded
+])
+@pytest.mark.parametrize("get", [fetch, fetch_async])
+def test_cut_off_or_oversize_compressed_bodies_fail(encoded: str, path: str, message: str,
+                                                    get: Getter) -> None:
+    with pytest.raises(FetchError, match=message) as failure:
+        get(encoded + path, FetchConfig(max_bytes=100_000))
+    assert not failure.value.retryable

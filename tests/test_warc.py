@@ -4,7 +4,10 @@ an error item with its offset; records that are not pages counted, never lost.""
 from __future__ import annotations
 
 import gzip
+import re
+import zlib
 
+import brotli
 import pytest
 
 from grist.errors import NotWarcError
@@ -228,3 +231,68 @@ def test_no_damage_costs_a_record_it_does_not_touch(tmp_path, compress):
         assert all(not (i.page and i.error) for i in items), (case, kind, at, size)
         read = {i.page.url for i in items if i.page}
         assert set(untouched) <= read, (case, kind, at, size)
+
+
+HTML = page_html(1).encode()
+ZIPPED = gzip.compress(HTML)
+
+
+def chunked(data: bytes) -> bytes:
+    """``data`` in HTTP chunked transfer coding, 50 bytes a chunk."""
+    return b"".join(b"%x\r\n%s\r\n" % (len(data[i:i + 50]), data[i:i + 50])
+                    for i in range(0, len(data), 50)) + b"0\r\n\r\n"
+
+
+def encoded(body: bytes, coding: str, chunks: bool = False) -> bytes:
+    """Response record 1, its payload ``body`` sent with Content-Encoding ``coding``."""
+    extra = f"Content-Encoding: {coding}\r\n"
+    if chunks:
+        return warc_record("response", 1, (
+            f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n{extra}"
+            "Transfer-Encoding: chunked\r\n\r\n").encode() + chunked(body),
+            url="https://site1.example/1")
+    return response(1, body, extra=extra)
+
+
+@pytest.mark.parametrize(("body", "coding", "chunks"), [
+    (ZIPPED, "gzip", False), (ZIPPED, "x-gzip", True), (zlib.compress(HTML), "deflate", False),
+    (zlib.compress(HTML, wbits=-15), "deflate", False),  # raw deflate, as browsers accept
+    (zlib.compress(HTML, wbits=-15), "deflate", True), (brotli.compress(HTML), "br", False),
+    (gzip.compress(HTML[:40]) + gzip.compress(HTML[40:]), "gzip", False),  # two members
+    (gzip.compress(zlib.compress(HTML)), "deflate, gzip", True), (HTML, "identity", True)],
+    ids=["gzip", "x-gzip-chunked", "deflate", "raw-deflate", "raw-deflate-chunked", "br",
+         "two-members", "stacked-chunked", "identity-chunked"])
+def test_encoded_payloads_are_decoded(tmp_path, body, coding, chunks):
+    write_warc(tmp_path / "enc.warc.gz", [encoded(body, coding, chunks)])
+    (item,) = read_warc(tmp_path / "enc.warc.gz")
+    assert item.page.content == HTML
+
+
+@pytest.mark.parametrize(("body", "coding", "reason", "message"), [
+    (ZIPPED[: len(ZIPPED) // 2], "gzip", "corrupt-input",
+     "the record's payload is cut off or damaged: its gzip data ends early"),
+    (ZIPPED[:60], "gzip", "corrupt-input", "its gzip data ends early"),
+    (zlib.compress(HTML, wbits=-15)[:-20], "deflate", "corrupt-input", "its deflate data ends"),
+    (brotli.compress(HTML)[:30], "br", "corrupt-input", "its br data ends early"),
+    (ZIPPED[:20] + bytes(20) + ZIPPED[40:], "gzip", "corrupt-input",
+     r"does not decompress as its Content-Encoding says \(gzip: "),
+    (HTML, "x-weird", "warc-error",
+     r"encoded as x-weird \(its Content-Encoding\), which grist cannot decode")],
+    ids=["gzip-half", "gzip-60-bytes", "raw-deflate-cut", "br-cut", "gzip-damaged", "unknown"])
+def test_a_cut_off_or_damaged_payload_costs_only_its_record(tmp_path, body, coding, reason,
+                                                            message):
+    path = tmp_path / "cut.warc.gz"
+    offsets = write_warc(path, [response(0), encoded(body, coding), response(2)])
+    items = list(read_warc(path))
+    assert [i.offset for i in items] == offsets
+    assert [i.page.url if i.page else None for i in items] == [URLS[0], None, URLS[2]]
+    assert items[1].error.reason == reason and items[1].url == URLS[1]
+    assert re.search(message, str(items[1].error))
+
+
+def test_the_size_cap_holds_once_a_payload_is_decoded(tmp_path):
+    write_warc(tmp_path / "bomb.warc.gz",
+               [encoded(gzip.compress(b"<p>" + b"x" * 100_000), "gzip")])
+    from grist.limits import Limits
+    (item,) = read_warc(tmp_path / "bomb.warc.gz", Limits(max_bytes=50_000))
+    assert item.error.reason == "limit-exceeded" and "once decoded" in str(item.error)

@@ -25,6 +25,7 @@ from typing import Any, BinaryIO
 
 from grist.document import RawPage
 from grist.errors import GristError, LimitExceededError, NotHTMLError, NotWarcError, WarcError
+from grist.io.content_encoding import ContentDecoder
 from grist.io.sources import gzip_head
 from grist.limits import Limits
 from grist.optional import require
@@ -302,15 +303,17 @@ class _Reader:
 
     def _page(self, record: Any, kind: str, label: str, url: str | None,
               date: str | None) -> RawPage:
+        encoding = ""
         if kind == "response":
-            try:
-                record.parse_http(auto_decode="all")
+            try:  # FastWARC undoes the Transfer-Encoding (chunked); _payload the Content-Encoding
+                record.parse_http(auto_decode="transfer")
             except (OSError, ValueError) as exc:
                 raise WarcError(f"the HTTP response cannot be read ({exc})") from None
             content_type = record.http_content_type if record.is_http else None
             status = record.http_headers.status_code if record.http_headers else None
             if not record.is_http or not status:
                 raise WarcError("the response record holds no HTTP response")
+            encoding = ", ".join(record.http_headers.get_multiple("Content-Encoding"))
         else:
             content_type = (record.headers.get("Content-Type") or "").split(";")[0].strip() or None
         if content_type and content_type.lower() not in HTML_TYPES:
@@ -319,14 +322,27 @@ class _Reader:
             raise LimitExceededError(
                 f"the record is larger than {self.limits.max_bytes / 1048576:.1f} MiB "
                 f"({record.content_length} bytes; Limits.max_bytes)")
-        try:
-            content = record.reader.read()
-        except OSError as exc:
-            raise WarcError(f"the record's payload cannot be read ({exc})") from None
-        if len(content) > self.limits.max_bytes:
-            raise LimitExceededError(
-                f"the payload is larger than {self.limits.max_bytes / 1048576:.1f} MiB "
-                f"once decoded (Limits.max_bytes)")
-        return RawPage(content, url=url, input=label,
+        return RawPage(self._payload(record, encoding), url=url, input=label,
                        http_charset=record.http_charset if kind == "response" else None,
                        date=date)
+
+    def _payload(self, record: Any, encoding: str) -> bytes:
+        """The record's payload with its HTTP Content-Encoding undone (CorruptInputError when it
+        is cut off or damaged, which FastWARC's own decoding lets pass), within the size cap."""
+        decoder = ContentDecoder(encoding, "the record's payload")
+        if decoder.unknown:
+            raise WarcError(f"the record's payload is encoded as {', '.join(decoder.unknown)} "
+                            "(its Content-Encoding), which grist cannot decode")
+        chunks, size = [], 0
+        try:
+            while raw := record.reader.read(_CHUNK):
+                chunks.append(decoder.decode(raw))
+                size += len(chunks[-1])
+                if size > self.limits.max_bytes:
+                    raise LimitExceededError(
+                        f"the payload is larger than {self.limits.max_bytes / 1048576:.1f} MiB "
+                        f"once decoded (Limits.max_bytes)")
+        except OSError as exc:
+            raise WarcError(f"the record's payload cannot be read ({exc})") from None
+        decoder.finish()
+        return b"".join(chunks)
