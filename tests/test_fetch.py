@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import re
 import socket
 import zlib
 from collections.abc import Callable
@@ -170,3 +171,17 @@ def test_cut_off_or_oversize_compressed_bodies_fail(encoded: str, path: str, mes
     with pytest.raises(FetchError, match=message) as failure:
         get(encoded + path, FetchConfig(max_bytes=100_000))
     assert not failure.value.retryable
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("timeout", -1, "FetchConfig.timeout must be a number of seconds, more than 0, not -1"),
+    ("timeout", 0, "FetchConfig.timeout must be a number of seconds, more than 0, not 0"),
+    ("host_delay", "1s", "FetchConfig.host_delay must be a number of seconds, 0 or more"),
+    ("retries", -1, "FetchConfig.retries must be a whole number of 0 or more, not -1"),
+    ("max_bytes", 1.5, "FetchConfig.max_bytes must be a whole number of 1 or more, not 1.5"),
+])
+def test_fetch_settings_out_of_range_are_a_config_error(field, value, message):
+    from grist.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        FetchConfig(**{field: value})

@@ -10,8 +10,8 @@ import zlib
 import brotli
 import pytest
 
-from grist.errors import NotWarcError
-from grist.io.warc import read_warc, warc_pages
+from grist.errors import GristError, NotWarcError, WarcError
+from grist.io.warc import read_record, read_warc, warc_pages
 from warc_files import page_html, response, warc_record, write_warc
 
 
@@ -296,3 +296,19 @@ def test_the_size_cap_holds_once_a_payload_is_decoded(tmp_path):
     from grist.limits import Limits
     (item,) = read_warc(tmp_path / "bomb.warc.gz", Limits(max_bytes=50_000))
     assert item.error.reason == "limit-exceeded" and "once decoded" in str(item.error)
+
+
+def test_read_record_reads_one_record_and_says_why_it_cannot(tmp_path):
+    path = tmp_path / "crawl.warc.gz"
+    offsets = write_warc(path, [response(n) for n in range(3)])
+    assert read_record(path, offsets[2]).page.url == "https://site2.example/2"
+    with pytest.raises(GristError, match="cannot read .*missing.warc.gz: No such file"):
+        read_record(tmp_path / "missing.warc.gz", 0)
+    with pytest.raises(GristError, match="Is a directory"):
+        read_record(tmp_path, 0)
+    for offset in (-5, path.stat().st_size + 10):
+        with pytest.raises(WarcError, match=f"no WARC record at offset {offset} of "):
+            read_record(path, offset)
+    for offset in (None, 0.5):
+        with pytest.raises(TypeError, match="offset must be an int"):
+            read_record(path, offset)

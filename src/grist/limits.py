@@ -33,14 +33,27 @@ class Limits:
 
     def __post_init__(self) -> None:
         for name in ("max_bytes", "max_tags", "max_depth", "max_blocks"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-                raise ConfigError(f"Limits.{name} must be a whole number of 1 or more, not "
-                                  f"{value!r}")
-        budget = self.time_budget
-        if isinstance(budget, bool) or not isinstance(budget, Real) or not budget >= 0:
-            raise ConfigError(f"Limits.time_budget must be a number of seconds, 0 or more, not "
-                              f"{budget!r}")
+            check_whole(self, name, least=1)
+        check_seconds(self, "time_budget")
+
+
+def check_whole(settings: object, name: str, least: int) -> None:
+    """ConfigError unless the field ``name`` of ``settings`` is a whole number >= ``least``."""
+    value = getattr(settings, name)
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < least:
+        raise ConfigError(f"{type(settings).__name__}.{name} must be a whole number of {least} "
+                          f"or more, not {value!r}")
+
+
+def check_seconds(settings: object, name: str, above_zero: bool = False) -> None:
+    """ConfigError unless the field ``name`` of ``settings`` is a number of seconds, 0 or more
+    (more than 0 with ``above_zero``)."""
+    value = getattr(settings, name)
+    if isinstance(value, bool) or not isinstance(value, Real) or not (
+            value > 0 if above_zero else value >= 0):
+        least = "more than 0" if above_zero else "0 or more"
+        raise ConfigError(f"{type(settings).__name__}.{name} must be a number of seconds, "
+                          f"{least}, not {value!r}")
 
 
 class Budget:

@@ -31,7 +31,7 @@ from grist import __version__
 from grist.errors import FetchError
 from grist.io.content_encoding import ContentDecoder, accept_encoding
 from grist.io.hosts import HostGate, RobotsCache
-from grist.limits import Limits
+from grist.limits import Limits, check_seconds, check_whole
 
 if TYPE_CHECKING:
     import httpx
@@ -57,6 +57,14 @@ class FetchConfig:
     host_concurrency: int = 2
     host_delay: float = 1.0
     robots: bool = True
+
+    def __post_init__(self) -> None:
+        check_seconds(self, "timeout", above_zero=True)
+        for name in ("backoff", "host_delay"):
+            check_seconds(self, name)
+        for name, least in (("max_bytes", 1), ("max_redirects", 0), ("retries", 0),
+                            ("host_concurrency", 1)):
+            check_whole(self, name, least)
 
 
 @dataclass(frozen=True)

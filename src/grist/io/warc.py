@@ -94,13 +94,20 @@ def read_warc(path: str | Path, limits: Limits | None = None) -> Iterator[WarcIt
 
 
 def read_record(path: str | Path, offset: int, limits: Limits | None = None) -> WarcItem:
-    """The one record that starts at ``offset`` (from ``WarcItem.offset``), read directly."""
-    with open(path, "rb") as handle:
-        gz = handle.read(3) == _GZIP_MAGIC
-        reader = _Reader(handle, str(path), Path(path).stat().st_size, gz, True,
-                         limits or Limits())
-        for item in reader.run(offset):
-            return item
+    """The one record that starts at ``offset`` (from ``WarcItem.offset``), read directly;
+    WarcError when none starts there, GristError when the file cannot be read."""
+    if isinstance(offset, bool) or not isinstance(offset, int):
+        raise TypeError(f"offset must be an int (a WarcItem's offset), not {type(offset).__name__}")
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed by the with below
+        size = Path(path).stat().st_size
+    except OSError as exc:
+        raise GristError(f"cannot read {path}: {exc.strerror or exc}") from None
+    with handle:
+        if 0 <= offset < size:
+            gz = handle.read(3) == _GZIP_MAGIC
+            for item in _Reader(handle, str(path), size, gz, True, limits or Limits()).run(offset):
+                return item
     raise WarcError(f"no WARC record at offset {offset} of {path}")
 
 
