@@ -31,6 +31,14 @@ def test_jsonl_reader_keeps_extras_and_limit(tmp_path):
     assert len(list(read_dataset(path, limit=1))) == 1
 
 
+def test_json_lines_are_read_by_their_bytes_whatever_their_name(tmp_path):
+    line = json.dumps({"id": "1", "html": "<p>a</p>", "gold": "a"}) + "\n"
+    (tmp_path / "plain.jsonl.gz").write_text(line)  # named .gz, not compressed
+    (tmp_path / "packed.jsonl").write_bytes(gzip.compress(line.encode()))  # compressed, no .gz
+    for name in ("plain.jsonl.gz", "packed.jsonl"):
+        assert [p.gold for p in read_dataset(tmp_path / name)] == ["a"]
+
+
 def test_page_datasets_tell_pages_from_other_records(tmp_path):
     def write(name, lines):
         with gzip.open(tmp_path / name, "wt", encoding="utf-8") as handle:

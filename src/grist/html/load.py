@@ -127,7 +127,8 @@ def load_document(
         if source.count("\x00", 0, 4096) > min(len(source), 4096) // 100:
             raise NotHTMLError("the input is not an HTML page: it contains NUL characters")
         if looks_binary(source):
-            raise NotHTMLError("the input is not an HTML page: it is mostly control characters")
+            raise NotHTMLError("the input is not an HTML page: it holds control characters as "
+                               "random or compressed bytes do")
         named = _names_a_page(source)
         if named:
             raise NotHTMLError(f"the input is not an HTML page: it is {named}")

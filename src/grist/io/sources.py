@@ -267,7 +267,7 @@ def json_records(location: str, cap: int | None = None
             handle = open(location, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
             raise DatasetError(f"cannot read {location}: {exc.strerror or exc}") from None
-        gzipped = Path(location).suffix == ".gz"
+        gzipped = handle.peek(2)[:2] == _GZIP  # (by its bytes: a name can be wrong)
     lines = gzip_lines(handle, cap) if gzipped else plain_lines(handle, cap)
     name = "<stdin>" if location == "-" else location
     number = 0
