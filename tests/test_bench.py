@@ -71,17 +71,19 @@ def _write_records(path, records):
         handle.writelines(json.dumps(r) + "\n" for r in records)
 
 
-def _tiny_dataset(path):
-    """A two-page dataset: one page with a body and a menu, one empty page (an error)."""
+def _tiny_dataset(path, named=None):
+    """A two-page dataset: one page with a body and a menu, one empty page (an error); its
+    records name the dataset ``named`` when given (a sample cut from another)."""
     body = "".join(
         f"<p>Paragraph {i} tells a long story about the harbour, the boats and the people who "
         "work there every single day of the year.</p>" for i in range(5)
     )
-    _write_records(path, [
+    records = [
         {"id": "1", "html": f"<html><body><nav>Home | About</nav>{body}</body></html>",
          "gold": body.replace("<p>", "").replace("</p>", "\n\n")},
         {"id": "2", "html": "", "gold": "nothing to find"},
-    ])
+    ]
+    _write_records(path, [{**r, "dataset": named} if named else r for r in records])
     return path
 
 
@@ -130,3 +132,22 @@ def test_a_folder_without_page_datasets_is_a_clear_error(tmp_path, capsys):
     _write_records(tmp_path / "only-meta.jsonl.gz", [{"id": "1", "title": "T"}])
     assert main(["bench", "--datasets-dir", str(tmp_path), "--peers", "--jobs", "1"]) == 1
     assert "no *.jsonl.gz datasets of pages in" in capsys.readouterr().err
+
+
+def test_a_sample_of_a_dataset_is_scored_under_its_files_name(tmp_path, capsys):
+    data = _tiny_dataset(tmp_path / "sample.jsonl.gz", named="l3s-gn1")
+    method = "lineblock"  # (keeps the tiny page's paragraphs)
+    assert main(["bench", "--datasets", str(data), "--methods", method, "--peers", "--rounds",
+                 "20", "--jobs", "1", "--out", str(tmp_path / "out"),
+                 "--scores-dir", str(tmp_path / "scores")]) == 0
+    report = json.loads(next((tmp_path / "out").glob("bench-*.json")).read_text())
+    sample = report["systems"][f"grist:{method}"]["datasets"]["sample"]
+    assert sample["errors"] == 1 and sample["output_chars"] > 0 and sample["sh_f1"] > 0.3
+
+
+def test_an_unknown_peer_is_an_error_not_a_note(tmp_path, capsys):
+    data = _tiny_dataset(tmp_path / "tiny.jsonl.gz")
+    assert main(["bench", "--datasets", str(data), "--peers", "trafilature", "--jobs", "1",
+                 "--out", str(tmp_path / "out")]) == 1
+    assert "unknown peer 'trafilature'; the peers are: trafilatura" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

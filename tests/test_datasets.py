@@ -31,6 +31,19 @@ def test_jsonl_reader_keeps_extras_and_limit(tmp_path):
     assert len(list(read_dataset(path, limit=1))) == 1
 
 
+def test_a_record_needs_string_html_and_gold_but_no_id(tmp_path):
+    path = tmp_path / "d.jsonl"
+    path.write_text(json.dumps({"html": "<p>a</p>", "gold": "a", "url": 5}) + "\n")
+    (page,) = read_dataset(path)
+    assert (page.id, page.url) == ("1", None)  # named by its number; a bad url is no url
+    for bad, said in (({"html": 123, "gold": "a"}, "'html' is not a string"),
+                      ({"html": "<p>a</p>", "gold": ["a"]}, "'gold' is not a string"),
+                      ({"gold": "a"}, "no field 'html'")):
+        path.write_text(json.dumps({"html": "<p>b</p>", "gold": "b"}) + "\n" + json.dumps(bad))
+        with pytest.raises(DatasetError, match=f"d.jsonl:2: (its )?{said}"):
+            list(read_dataset(path))
+
+
 def test_json_lines_are_read_by_their_bytes_whatever_their_name(tmp_path):
     line = json.dumps({"id": "1", "html": "<p>a</p>", "gold": "a"}) + "\n"
     (tmp_path / "plain.jsonl.gz").write_text(line)  # named .gz, not compressed
@@ -58,11 +71,13 @@ def test_page_datasets_tell_pages_from_other_records(tmp_path):
 def test_folder_reader_pairs_html_with_txt(tmp_path):
     (tmp_path / "a.html").write_bytes(b"<meta charset=cp1252><p>caf\xe9</p>")
     (tmp_path / "a.txt").write_bytes("café ".encode() + b"\x93ok\x94\n")
-    (tmp_path / "b.html").write_text("<p>no gold</p>")
     pages = list(read_dataset(tmp_path))
     assert [p.id for p in pages] == ["a"]
     assert "café" in pages[0].html
     assert pages[0].gold == "café “ok”"  # invalid UTF-8 bytes read as windows-1252
+    (tmp_path / "b.html").write_text("<p>no gold</p>")  # a page without its gold: said, not lost
+    with pytest.raises(DatasetError, match=r"b.html has no gold text beside it \(b.txt\)"):
+        list(read_dataset(tmp_path))
     assert pages[0].dataset == dataset_name(tmp_path)
 
 

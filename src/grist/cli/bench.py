@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from grist.cli.values import COUNT, SECONDS, output_folder, whole
-from grist.errors import DatasetError
+from grist.errors import ConfigError, DatasetError
 from grist.evaluate.bench import run_bench
 from grist.io.datasets import DEFAULT_DATASETS_DIR, page_datasets, resolve_dataset
 from grist.evaluate.peers import PEERS
@@ -72,6 +72,10 @@ def _systems(args: argparse.Namespace) -> tuple[list[str], list[str], list[str]]
     explicit_methods = args.methods is not None
     methods = args.methods if explicit_methods else list(DEFAULT_METHODS)
     peers = args.peers if args.peers is not None else list(PEERS)
+    unknown = [peer for peer in peers if peer not in PEERS]
+    if unknown:  # (a typo must not drop a peer from the comparison unseen)
+        raise ConfigError(f"unknown peer {', '.join(map(repr, unknown))}; the peers are: "
+                          f"{', '.join(PEERS)}")
     systems, grist_systems, notes = [], [], []
     for name in [GRIST_PREFIX + m for m in methods] + peers:
         reason = system_available(name)

@@ -230,11 +230,12 @@ def plots(results: dict[str, SystemResult], datasets: list[str], stem: Path) -> 
         ax.scatter(rate, f1, color=colours[i % len(colours)])
         ax.annotate(name, (rate, f1), fontsize=7, textcoords="offset points",
                     xytext=(4, 2) if i % 2 else (4, -8))  # neighbours' labels alternate sides
-    ax.set_xscale("log")
-    ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1.0, 2.0, 5.0)))  # 20, 50, 100
-    ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
-    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-    ax.set_xlabel("pages per second per process (log)")
+    if all(rate > 0 for rate, _ in points):  # (a system whose every page failed has none)
+        ax.set_xscale("log")
+        ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())  # 20, 50, 100
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.set_xlabel("pages per second per process" + (" (log)" if ax.get_xscale() == "log" else ""))
     ax.set_ylabel("shingle F1, mean over datasets")
     fig.tight_layout()
     speed_path = stem.with_name(stem.name + "-speed.png")

@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator
 
 from grist.errors import GristError
-from grist.io.datasets import Page, read_dataset
+from grist.io.datasets import Page, dataset_name, read_dataset
 from grist.evaluate.peers import ExtractFunction
 from grist.evaluate.systems import make_system, model_path
 
@@ -32,10 +32,14 @@ def _alarm(signum: int, frame: object) -> None:
     raise PageTimeout
 
 
-def pages(paths: list[str], limit: int | None) -> Iterator[Page]:
-    """The evaluation pages of every dataset in order, the first ``limit`` of each."""
+def pages(paths: list[str], limit: int | None) -> Iterator[tuple[str, Page]]:
+    """The evaluation pages of every dataset in order, the first ``limit`` of each, with the
+    name the suite scores them under: the file's (``dataset_name``), whatever dataset the
+    records name (a sample cut from one keeps the records' name, and its convention)."""
     for path in paths:
-        yield from read_dataset(path, limit=limit)
+        name = dataset_name(path)
+        for page in read_dataset(path, limit=limit):
+            yield name, page
 
 
 def run(system: str, paths: list[str], limit: int | None, skip: int, timeout: float) -> None:
@@ -43,7 +47,7 @@ def run(system: str, paths: list[str], limit: int | None, skip: int, timeout: fl
     extractors: dict[str, ExtractFunction] = {}
     signal.signal(signal.SIGALRM, _alarm)
     out = sys.stdout
-    for index, page in enumerate(pages(paths, limit)):
+    for index, (name, page) in enumerate(pages(paths, limit)):
         if index < skip:
             continue
         error = None
@@ -69,7 +73,7 @@ def run(system: str, paths: list[str], limit: int | None, skip: int, timeout: fl
             signal.setitimer(signal.ITIMER_REAL, 0)
         cpu = time.process_time() - cpu_started
         seconds = time.perf_counter() - started
-        record = {"dataset": page.dataset, "id": page.id, "text": text, "seconds": seconds, "cpu": cpu}
+        record = {"dataset": name, "id": page.id, "text": text, "seconds": seconds, "cpu": cpu}
         if default is not None:
             record["default"] = default
         if error:

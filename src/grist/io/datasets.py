@@ -77,18 +77,26 @@ def read_jsonl(path: str | Path, limit: int | None = None) -> Iterator[Page]:
             return
         if isinstance(record, GristError):
             raise DatasetError(f"cannot read dataset {label}: {record}")
-        try:
-            yield Page(
-                id=str(record["id"]),
-                html=record["html"],
-                gold=record.get("gold") or "",
-                dataset=record.get("dataset") or name,
-                url=record.get("url"),
-                site=record.get("site"),
-                extra={k: v for k, v in record.items() if k not in _KNOWN},
-            )
-        except KeyError as exc:
-            raise DatasetError(f"cannot read dataset {label}: no field {exc}") from None
+        for field_name in ("html", "gold"):
+            if not isinstance(record.get(field_name, ""), str):
+                raise DatasetError(f"cannot read dataset {label}: its '{field_name}' is not a "
+                                   "string")
+        if "html" not in record:
+            raise DatasetError(f"cannot read dataset {label}: no field 'html'")
+        yield Page(
+            id=str(record.get("id", count + 1)),  # (no id: the record's number in the file)
+            html=record["html"],
+            gold=record.get("gold") or "",
+            dataset=record.get("dataset") or name,
+            url=_string_or_none(record.get("url")),
+            site=_string_or_none(record.get("site")),
+            extra={k: v for k, v in record.items() if k not in _KNOWN},
+        )
+
+
+def _string_or_none(value: Any) -> str | None:
+    """A record's optional text field: None unless it is a non-empty string."""
+    return value if isinstance(value, str) and value else None
 
 
 def _cp1252_fallback(error: UnicodeDecodeError) -> tuple[str, int]:
@@ -112,7 +120,9 @@ def _read_page(path: Path) -> str:
 
 
 def read_folder(path: str | Path, limit: int | None = None) -> Iterator[Page]:
-    """Yield ``*.html`` pages of a folder whose gold ``*.txt`` lies beside them (sorted by name)."""
+    """Yield the ``*.htm*`` pages of a folder with the gold ``*.txt`` beside each (sorted by
+    name); a page without its gold is a DatasetError, as a broken line of a JSON-lines dataset
+    is: a dataset is read whole or not at all."""
     folder = Path(path)
     if not folder.is_dir():
         raise DatasetError(f"dataset folder not found: {folder}")
@@ -120,7 +130,8 @@ def read_folder(path: str | Path, limit: int | None = None) -> Iterator[Page]:
     for page_path in sorted(folder.glob("*.htm*")):
         gold_path = page_path.with_suffix(".txt")
         if not gold_path.is_file():
-            continue
+            raise DatasetError(f"{page_path} has no gold text beside it ({gold_path.name}): a "
+                               "dataset folder pairs every NAME.html with its NAME.txt")
         if limit is not None and count >= limit:
             return
         count += 1
