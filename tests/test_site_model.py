@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+import gzip
+import json
 import random
+import re
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,7 +18,7 @@ from site_pages import article, listing, site_pages, story
 import grist
 from grist.crosspage import Verdict
 from grist.document import BOILERPLATE, CONTENT, RawPage
-from grist.errors import GristError, ModelError
+from grist.errors import ConfigError, GristError, ModelError
 from grist.methods.auto import AutoConfig
 from grist.modelfile import write_model
 from grist.sites.model import VERSION, SiteConfig, SiteModel
@@ -275,11 +280,41 @@ def test_bad_model_files_are_model_errors(tmp_path: Path) -> None:
         SiteModel.load(tmp_path / "missing.json")
 
 
-def test_settings_are_checked() -> None:
-    with pytest.raises(ValueError, match="unknown group_by"):
-        SiteConfig(group_by="path")
-    with pytest.raises(ValueError, match="unknown clustering method"):
-        SiteModel(method="kmeans")
+@pytest.mark.parametrize(("setting", "value", "message"), [
+    ("group_by", "path", "one of host, domain, none"),
+    ("method", "kmeans", "one of mdl, hash, lsh"),
+    ("slot_method", "nope", r"an extraction method \(justext, .*auto\)"),
+    ("fold_digits", "yes", "True or False"),
+    ("min_pages", "x", "a whole number of 1 or more"),
+    ("min_pages", 0, "a whole number of 1 or more"),
+    ("slot_pages", 2.5, "a whole number of 1 or more"),
+    ("num_perm", True, "a whole number of 1 or more"),
+    ("min_similarity", 5, "a number from 0 to 1"),
+    ("min_similarity", "x", "a number from 0 to 1"),
+    ("slot_share", None, "a number from 0 to 1"),
+    ("lsh_threshold", 1, r"a number between 0 and 1 \(not 0 or 1\)"),
+])
+def test_settings_are_checked(setting: str, value: object, message: str) -> None:
+    """``SiteConfig(min_pages="x")`` was accepted and made every extraction fail later."""
+    with pytest.raises(ConfigError, match=rf"^SiteConfig\.{setting} must be {message}, "
+                                          rf"not {re.escape(repr(value))}$"):
+        SiteConfig(**{setting: value})
+    with pytest.raises(ConfigError, match=rf"^SiteConfig\.{setting} must be"):
+        SiteModel(**{setting: value})
+
+
+def test_the_model_takes_a_site_config_and_known_settings_only() -> None:
+    """``SiteModel(config=42)`` failed with ``replace() should be called on dataclass
+    instances``."""
+    with pytest.raises(ConfigError, match="^config must be a grist.sites.SiteConfig, not int$"):
+        SiteModel(config=42)
+    with pytest.raises(ConfigError, match="^unknown setting 'colour' \\(the settings are method, "):
+        SiteModel(colour="red")
+    assert SiteModel(SiteConfig(method="mdl"), min_pages=2).config == SiteConfig("mdl",
+                                                                                 min_pages=2)
+
+
+def test_settings_read_literally() -> None:
     literal = SiteConfig.literal()
     assert (literal.paths, literal.threshold, literal.reading) == ("nodes", "mode-equal",
                                                                     "literal")
@@ -288,6 +323,129 @@ def test_settings_are_checked() -> None:
 def test_the_literal_reading_ends_in_one_cluster() -> None:
     model = SiteModel(SiteConfig.literal()).fit(PAGES)
     assert len(model.clusters_) == 1 and model.clusters_[0].size == len(PAGES)
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The payload of a fitted model's file, to break one field at a time."""
+    path = tmp_path_factory.mktemp("saved") / "good.json.gz"
+    SiteModel().fit(PAGES).save(path)
+    return json.loads(gzip.decompress(path.read_bytes()))["payload"]
+
+
+def _load_changed(saved: dict, tmp_path: Path, change: Callable[[dict], object]) -> str:
+    """The message of the ModelError loading ``saved`` with ``change`` made gives ("" when it
+    loads); the file is named M.json.gz."""
+    payload = copy.deepcopy(saved)
+    change(payload)
+    write_model(tmp_path / "M.json.gz", "site", VERSION, payload)
+    try:
+        SiteModel.load(tmp_path / "M.json.gz")
+    except ModelError as exc:
+        assert str(exc).startswith(f"{tmp_path / 'M.json.gz'}: "), exc
+        assert "Error" not in str(exc), exc
+        return str(exc)[len(str(tmp_path / "M.json.gz: ")):]
+    return ""
+
+
+DELETE = object()
+
+
+def _set(*keys: str | int, to: object) -> Callable[[dict], None]:
+    """A change of the payload: the value at ``keys`` becomes ``to`` (deleted when ``DELETE``)."""
+    def change(payload: dict) -> None:
+        *inner, last = keys
+        for key in inner:
+            payload = payload[key]
+        if to is DELETE:
+            del payload[last]
+        else:
+            payload[last] = to
+    return change
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (_set("config", "min_pages", to="three"),
+     "SiteConfig.min_pages must be a whole number of 1 or more, not 'three'"),
+    (_set("config", "min_similarity", to="x"),
+     "SiteConfig.min_similarity must be a number from 0 to 1, not 'x'"),
+    (_set("config", "slot_method", to="nope"),
+     "SiteConfig.slot_method must be an extraction method (justext, lineblock, tagscore, tree, "
+     "auto), not 'nope'"),
+    (_set("config", "bogus", to=1), "unknown setting 'bogus' (the settings are method, "),
+    (_set("config", to=[]), "broken site model: its 'config' field is a list, not an object"),
+    (_set("clusters", to=DELETE), "broken site model: its 'clusters' field is missing"),
+    (_set("clusters", to=None), "broken site model: its 'clusters' field is null, not a list"),
+    (_set("clusters", 0, "hashes", to="!!!notbase64"),
+     "broken site model: cluster 0's 'hashes' field is not valid base64"),
+    (_set("clusters", 0, "support", to="AQAAAAEA"),
+     "broken site model: cluster 0's 'support' field is cut off (6 bytes are not whole 4-byte "
+     "numbers)"),
+    (_set("clusters", 1, "group", to=5),
+     "broken site model: cluster 1's 'group' field is a whole number, not text"),
+    (_set("clusters", 1, "pages", to=["a", None]),
+     "broken site model: cluster 1's 'pages' field holds null where text belongs"),
+    (_set("clusters", 0, "slots", "kept", to=""),
+     "broken site model: cluster 0's slot fields are of different lengths"),
+    (_set("clusters", 0, "slots", "pages", to=DELETE),
+     "broken site model: cluster 0's slots' 'pages' field is missing"),
+    (_set("clusters", 2, "id", to=0), "broken site model: cluster 2 is numbered 0"),
+    (_set("costs", "news.example", to="cheap"),
+     "broken site model: its 'costs' field should give each site two numbers"),
+    (_set("n_pages", to="14"), "broken site model: its 'n_pages' field is text, not a whole "
+                               "number"),
+    (_set("errors", to=[1]),
+     "broken site model: its 'errors' field holds a whole number where an object belongs"),
+])
+def test_a_broken_model_file_says_what_is_wrong_in_words(saved: dict, tmp_path: Path,
+                                                         change: Callable[[dict], None],
+                                                         message: str) -> None:
+    """Wrong settings loaded and failed every extraction (``'>=' not supported between ...``);
+    broken fields said ``KeyError('clusters')`` or ``Error('Only base64 data is allowed')``."""
+    assert _load_changed(saved, tmp_path, change).startswith(message)
+
+
+def test_no_broken_field_leaks_python_internals(saved: dict, tmp_path: Path) -> None:
+    """Every field of the payload, a cluster and its slots set to each wrong JSON value: the
+    model loads or a ModelError names the file and says what is wrong (``_load_changed``)."""
+    places = [(k,) for k in saved] + [("config", k) for k in saved["config"]] + [
+        ("clusters", 0, k) for k in saved["clusters"][0]] + [
+        ("clusters", 0, "slots", k) for k in saved["clusters"][0]["slots"]]
+    for keys in places:
+        for value in (DELETE, None, True, -1, 0.5, "x", [], {}, [None]):
+            _load_changed(saved, tmp_path, _set(*keys, to=value))
+
+
+def test_grist_extract_with_a_model_of_bad_settings_is_refused_at_load(
+        saved: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The reviewer's case: ``grist extract --site`` with ``min_pages="three"`` saved failed on
+    every page with ``TypeError: '>=' not supported``; now reading the model fails, saying why."""
+    from grist.cli import main
+
+    _load_changed(saved, tmp_path, _set("config", "min_pages", to="three"))
+    (tmp_path / "page.html").write_text(article(40), encoding="utf-8")
+    code = main(["extract", "--site", str(tmp_path / "M.json.gz"), "--url",
+                 "https://news.example/story/40", str(tmp_path / "page.html")])
+    err = capsys.readouterr().err
+    assert code != 0 and "TypeError" not in err
+    assert "M.json.gz: SiteConfig.min_pages must be a whole number of 1 or more, not 'three'" in err
+
+
+@pytest.mark.parametrize("decide", ["template+slots", "template"])
+def test_a_page_that_is_not_text_is_skipped_into_errors(decide: str) -> None:
+    """``fit(pages + [RawPage(123)])`` raised a TypeError and the whole fit was lost."""
+    model = SiteModel(decide=decide).fit(
+        [*PAGES, RawPage(123, input="number"), RawPage("<p>words</p>", url=5, input="url")])
+    assert _clusters(model) == _clusters(SiteModel(decide=decide).fit(PAGES))
+    model.update(RawPage(None, input="none"))
+    assert model.n_pages_ == len(PAGES)
+    assert model.errors_ == [
+        {"input": "number", "error": "the page's content must be bytes or str, not int",
+         "reason": "unreadable-input"},
+        {"input": "url", "error": "the page's url must be a str or None, not int",
+         "reason": "unreadable-input"},
+        {"input": "none", "error": "the page's content must be bytes or str, not NoneType",
+         "reason": "unreadable-input"}]
 
 
 def test_a_page_given_as_its_html_says_how_to_make_a_page() -> None:

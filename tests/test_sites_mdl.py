@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from grist.errors import ConfigError
 from grist.sites.clusters import ClusterStore
 from grist.sites.mdl import CostModel, Template, description_length, template_cost
 from grist.sites.pathsets import PathSets
@@ -122,7 +123,8 @@ def test_lsh_prices_a_small_share_of_the_pairs() -> None:
 
 
 def test_unknown_settings_are_refused() -> None:
-    with pytest.raises(ValueError, match="unknown clustering method"):
+    with pytest.raises(ConfigError, match="ClusterConfig.method must be one of mdl, hash, lsh, "
+                                          "not 'kmeans'"):
         ClusterConfig(method="kmeans")
     with pytest.raises(ValueError, match="unknown MDL reading"):
         CostModel(1, 1, reading="bits")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,16 +32,21 @@ import numpy as np
 from grist.crosspage import Verdict, checked_page
 from grist.dedup.minhash import element_hashes
 from grist.document import BOILERPLATE, CONTENT, REPORTED_ROLES, Block, Document, RawPage
-from grist.errors import GristError, ModelError
+from grist.errors import ConfigError, GristError, ModelError
 from grist.features.matrix import FeatureMatrix
+from grist.limits import check_whole
+from grist.methods import available_methods, split_spec
 from grist.modelfile import load_model, write_model
 from grist.result import Result
+from grist.sites.checks import check_choice, check_flag, check_share, refused
 from grist.sites.evidence import Evidence
+from grist.sites.mdl import READINGS
 from grist.sites.pages import (GROUPINGS, PATH_READINGS, PageError, PagePaths, names_of,
                                page_digest, page_path_strings, read_page, site_of)
 from grist.sites.pathsets import THRESHOLDS, PathSets
+from grist.sites.payload import broken, entries, entry
 from grist.sites.paths import block_key
-from grist.sites.search import ClusterConfig, cluster
+from grist.sites.search import METHODS, ClusterConfig, cluster
 from grist.sites.slots import Slots, SlotVote, slot_hashes
 from grist.sites.templates import SiteCluster
 
@@ -97,12 +103,34 @@ class SiteConfig:
     max_candidates: int = 4
 
     def __post_init__(self) -> None:
-        for name, allowed in (("paths", PATH_READINGS), ("threshold", THRESHOLDS),
+        """Refuse a wrong setting here (ConfigError), not in the middle of an extraction."""
+        for name, allowed in (("method", METHODS), ("paths", PATH_READINGS),
+                              ("threshold", THRESHOLDS), ("reading", READINGS),
                               ("group_by", GROUPINGS), ("decide", DECISIONS)):
-            if getattr(self, name) not in allowed:
-                raise ValueError(f"unknown {name} {getattr(self, name)!r}; one of "
-                                 f"{', '.join(allowed)}")
-        self.clustering()  # checks method and reading
+            check_choice(self, name, allowed)
+        check_flag(self, "fold_digits")
+        for name in ("min_pages", "slot_pages", "num_perm", "neighbours", "max_candidates"):
+            check_whole(self, name, least=1)
+        check_share(self, "min_similarity")
+        check_share(self, "slot_share")
+        check_share(self, "lsh_threshold", strict=True)
+        known = available_methods()
+        if not isinstance(self.slot_method, str) or split_spec(self.slot_method)[0] not in known:
+            raise refused(self, "slot_method", f"an extraction method ({', '.join(known)})")
+
+    @classmethod
+    def make(cls, base: SiteConfig | None = None, /, **values: Any) -> SiteConfig:
+        """``base`` (the defaults when None) with ``values`` changed; ConfigError for a base that
+        is not a SiteConfig or a name that is no setting (instead of a dataclass TypeError)."""
+        if base is not None and not isinstance(base, SiteConfig):
+            raise ConfigError(f"config must be a grist.sites.SiteConfig, not {type(base).__name__}")
+        settings = [f.name for f in fields(cls)]
+        unknown = sorted(set(values) - set(settings))
+        if unknown:
+            raise ConfigError(f"unknown setting{'s' if len(unknown) > 1 else ''} "
+                              f"{', '.join(map(repr, unknown))} (the settings are "
+                              f"{', '.join(settings)})")
+        return replace(base or cls(), **values)
 
     def clustering(self) -> ClusterConfig:
         return ClusterConfig(self.method, self.reading, self.num_perm, self.neighbours,
@@ -149,7 +177,7 @@ class SiteModel:
         """``extractor``: what ``fit`` and ``update`` label pages with to learn content slots, an
         ``Extractor`` or any function of a RawPage to a Result (default: an ``Extractor`` of
         ``config.slot_method``; e.g. ``auto`` with your own model). It is not saved."""
-        self.config = replace(config or SiteConfig(), **options)
+        self.config = SiteConfig.make(config, **options)
         self._extractor = extractor
         self._groups: dict[str, list[SiteCluster]] = {}
 
@@ -227,8 +255,9 @@ class SiteModel:
         return self._extractor
 
     def _read(self, page: RawPage, labeller: Labeller | None) -> PagePaths | PageError:
-        return read_page(checked_page(page, "a site model"), self.config.paths, self.config.fold_digits, self.config.group_by,
-                         labeller=labeller)
+        """One page's paths, or why it cannot be read (a TypeError when it is no RawPage)."""
+        return read_page(checked_page(page, "a site model"), self.config.paths,
+                         self.config.fold_digits, self.config.group_by, labeller=labeller)
 
     def _index(self) -> None:
         self._groups = {}
@@ -357,18 +386,36 @@ class SiteModel:
     @classmethod
     def load(cls, path: str | Path) -> SiteModel:
         """Read a model written by ``save``; ModelError for anything else."""
-        return load_model(path, KIND, VERSION, cls._from_payload)
+        return load_model(path, KIND, VERSION, partial(cls._from_payload, origin=str(path)))
 
     @classmethod
-    def _from_payload(cls, payload: dict[str, Any]) -> SiteModel:
-        known = {f.name for f in fields(SiteConfig)}
-        config = payload["config"]
-        if not isinstance(config, dict) or set(config) - known:
-            raise ModelError(f"a site model with unknown settings {sorted(set(config) - known)}")
-        model = cls(SiteConfig(**config))
-        model.clusters_ = [SiteCluster.from_payload(c) for c in payload["clusters"]]
-        model.errors_ = [dict(e) for e in payload["errors"]]
-        model.costs_ = {g: (float(a), float(b)) for g, (a, b) in payload["costs"].items()}
-        model.n_pages_ = int(payload["n_pages"])
+    def _from_payload(cls, payload: dict[str, Any], origin: str) -> SiteModel:
+        """The model a saved payload describes; a ModelError naming the file (``origin``) and
+        the field or setting that is wrong."""
+        try:
+            model = cls(SiteConfig.make(**entry(payload, "config", dict)))
+            model.clusters_ = _clusters(entries(payload, "clusters", dict))
+            model.errors_ = [dict(e) for e in entries(payload, "errors", dict)]
+            model.costs_ = _costs(entry(payload, "costs", dict))
+            model.n_pages_ = entry(payload, "n_pages", int)
+        except (ModelError, ConfigError) as exc:
+            raise ModelError(f"{origin}: {exc}") from None
         model._index()
         return model
+
+
+def _clusters(saved: list[dict[str, Any]]) -> list[SiteCluster]:
+    """The clusters ``save`` wrote, each numbered by its place (as ``update`` finds them)."""
+    clusters = [SiteCluster.from_payload(c, f"cluster {i}'s") for i, c in enumerate(saved)]
+    for i, made in enumerate(clusters):
+        if made.id != i:
+            raise broken(f"cluster {i} is numbered {made.id}")
+    return clusters
+
+
+def _costs(saved: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """The clustering cost before and after per site, as ``save`` wrote them."""
+    if any(type(c) is not list or len(c) != 2 or any(type(x) not in (int, float) for x in c)
+           for c in saved.values()):
+        raise broken("its 'costs' field should give each site two numbers")
+    return {g: (float(a), float(b)) for g, (a, b) in saved.items()}

@@ -19,7 +19,7 @@ from grist.clean.domains import host_of, registrable_domain
 from grist.clean.lists import bundled_list
 from grist.dedup.minhash import element_hashes
 from grist.document import Block, Document, RawPage
-from grist.errors import GristError
+from grist.errors import GristError, UnreadableInputError
 from grist.html.load import load_document
 from grist.html.parse import parse_document
 from grist.html.scripted import no_text_error
@@ -94,14 +94,28 @@ class PageError:
         return {"input": self.input, "error": self.error, "reason": self.reason}
 
 
+def _check_fields(page: RawPage) -> None:
+    """UnreadableInputError for a RawPage whose content is not bytes or text, or whose URL or
+    charset is not text (such a page is skipped like any unreadable one, not a crash of fit)."""
+    if not isinstance(page.content, (bytes, bytearray, memoryview, str)):
+        raise UnreadableInputError(f"the page's content must be bytes or str, not "
+                                   f"{type(page.content).__name__}")
+    for name in ("url", "http_charset"):
+        value = getattr(page, name)
+        if value is not None and not isinstance(value, str):
+            raise UnreadableInputError(f"the page's {name} must be a str or None, not "
+                                       f"{type(value).__name__}")
+
+
 def read_page(page: RawPage, reading: str, fold_digits: bool, group_by: str,
               limits: Limits | None = None,
               labeller: Callable[[RawPage], Result] | None = None) -> PagePaths | PageError:
     """Parse one page into its path set, or say why it cannot be. With a ``labeller`` (an
     extractor, which applies its own limits) the page is extracted instead of only parsed, and
     its content slots recorded."""
-    name = page.input or page.url or "<page>"
+    name = str(page.input or page.url or "<page>")
     try:
+        _check_fields(page)
         if labeller is not None:
             result = labeller(page)
             doc, blocks, slots = result.document, result.blocks, Slots.of_page(result.blocks)

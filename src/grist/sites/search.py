@@ -22,6 +22,7 @@ import numpy as np
 
 from grist.dedup.lsh import LSHIndex, candidate_pairs, choose_bands
 from grist.dedup.minhash import MinHasher, similarities
+from grist.sites.checks import check_choice
 from grist.sites.clusters import ClusterStore
 from grist.sites.mdl import READINGS, template_of
 from grist.sites.pathsets import SparseRows
@@ -54,11 +55,8 @@ class ClusterConfig:
     seed: int = 1
 
     def __post_init__(self) -> None:
-        if self.method not in METHODS:
-            raise ValueError(f"unknown clustering method {self.method!r}; one of "
-                             f"{', '.join(METHODS)}")
-        if self.reading not in READINGS:
-            raise ValueError(f"unknown MDL reading {self.reading!r}; one of {', '.join(READINGS)}")
+        check_choice(self, "method", METHODS)
+        check_choice(self, "reading", READINGS)
 
 
 @dataclass

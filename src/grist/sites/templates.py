@@ -9,7 +9,6 @@ content slots (``grist.sites.slots``) and its members' digests (``grist.sites.pa
 
 from __future__ import annotations
 
-import base64
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,16 +16,8 @@ import numpy as np
 
 from grist.sites.mdl import template_of
 from grist.sites.paths import TEXT, show_path
+from grist.sites.payload import array, broken, entries, entry, pack
 from grist.sites.slots import Slots, values_at
-
-
-def pack(array: np.ndarray, dtype: str) -> str:
-    """An array as base64 of its little-endian bytes (compact inside a JSON model file)."""
-    return base64.b64encode(np.ascontiguousarray(array, dtype=dtype).tobytes()).decode("ascii")
-
-
-def unpack(text: str, dtype: str) -> np.ndarray:
-    return np.frombuffer(base64.b64decode(text, validate=True), dtype=dtype).copy()
 
 
 @dataclass
@@ -96,23 +87,27 @@ class SiteCluster:
                              for k in ("pages", "blocks", "kept")}}}
 
     @classmethod
-    def from_payload(cls, data: dict[str, Any]) -> SiteCluster:
-        hashes = unpack(data["hashes"], "<u8").astype(np.uint64)
-        support = unpack(data["support"], "<u4").astype(np.int64)
-        named = unpack(data["named"], "<u8").astype(np.uint64).tolist()
-        if len(hashes) != len(support) or len(named) != len(data["names"]):
-            raise ValueError("cluster arrays of different lengths")
-        slots = Slots(unpack(data["slots"]["hashes"], "<u8").astype(np.uint64),
-                      *(unpack(data["slots"][k], "<u4").astype(np.int64)
+    def from_payload(cls, data: dict[str, Any], where: str) -> SiteCluster:
+        """The cluster ``payload`` saved; a ModelError naming the field that is wrong (``where``:
+        whose fields these are, e.g. ``cluster 2's``)."""
+        hashes = array(data, "hashes", "<u8", where).astype(np.uint64)
+        support = array(data, "support", "<u4", where).astype(np.int64)
+        named = array(data, "named", "<u8", where).astype(np.uint64).tolist()
+        names = entries(data, "names", str, where)
+        if len(hashes) != len(support) or len(named) != len(names):
+            raise broken(f"{where} path fields are of different lengths")
+        saved, inside = entry(data, "slots", dict, where), f"{where} slots'"
+        slots = Slots(array(saved, "hashes", "<u8", inside).astype(np.uint64),
+                      *(array(saved, k, "<u4", inside).astype(np.int64)
                         for k in ("pages", "blocks", "kept")))
-        digests = unpack(data["digests"], "<u8").astype(np.uint64)
+        digests = array(data, "digests", "<u8", where).astype(np.uint64)
         if len({len(slots.hashes), len(slots.pages), len(slots.blocks), len(slots.kept)}) > 1:
-            raise ValueError("cluster slot arrays of different lengths")
-        for name, array, distinct in (("path", hashes, True), ("slot", slots.hashes, True),
-                                      ("digest", digests, False)):
-            rising = array[1:] > array[:-1] if distinct else array[1:] >= array[:-1]
+            raise broken(f"{where} slot fields are of different lengths")
+        for name, values, distinct in (("path", hashes, True), ("slot", slots.hashes, True),
+                                       ("digest", digests, False)):
+            rising = values[1:] > values[:-1] if distinct else values[1:] >= values[:-1]
             if not rising.all():
-                raise ValueError(f"cluster {name} hashes are not sorted")
-        return cls(int(data["id"]), str(data["group"]), [str(p) for p in data["pages"]], hashes,
-                   support, dict(zip(named, map(str, data["names"]), strict=True)), slots,
-                   digests)
+                raise broken(f"{where} {name} hashes are not sorted")
+        return cls(entry(data, "id", int, where), entry(data, "group", str, where),
+                   entries(data, "pages", str, where), hashes, support,
+                   dict(zip(named, names, strict=True)), slots, digests)
