@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -18,11 +19,11 @@ from grist.features.matrix import FeatureMatrix
 from grist.html.parse import parse_document
 from grist.methods import method_config
 from grist.methods.auto import AutoConfig, hidden_copies, select_content
-from grist.errors import ModelError
+from grist.errors import ConfigError, ModelError
 from grist.modelfile import shipped
 from grist.segment.blocks import segment
 from grist.classify.rows import LabelledPage
-from grist.features.auto import _run_edges
+from grist.features.auto import _run_edges, stage1_features
 from grist.classify.boosted import SHIPPED, AutoModel, _Boosters
 from grist.classify.fitting import (
     TYPE_THRESHOLD_PAGES,
@@ -429,3 +430,55 @@ def test_matrices_with_the_same_names_share_their_column_index():
     assert other.positions == {"c": 0, "a": 1} and other.column("a").tolist() == [8.0]
     with pytest.raises(ValueError, match="no feature named 'd'"):
         first.column("d")
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("rounds", 0), ("oof_rounds", -1), ("folds", 0), ("min_leaf", 0), ("leaves", 1),
+    ("max_depth", -2), ("threads", -1), ("learning_rate", "x"), ("learning_rate", 0.0),
+    ("bagging_fraction", 2.0), ("feature_fraction", 0), ("page_power", "x"),
+    ("dataset_power", float("nan")), ("threshold", 1.5), ("target", "x"),
+    ("calibration", "yes"), ("stage1_params", [("path_smooth", 40)])])
+def test_a_train_config_out_of_range_is_a_config_error_naming_the_field(field, value):
+    """LightGBM's own errors (learning_rate 'x', bagging_fraction 2) came after the labelling."""
+    with pytest.raises(ConfigError, match=rf"TrainConfig\.{field} must be"):
+        TrainConfig(**{field: value})
+
+
+def test_the_edges_of_a_train_config_are_accepted():
+    TrainConfig(bagging_fraction=1.0, feature_fraction=1.0, max_depth=-1, threads=0,
+                threshold=0.0, page_power=0, folds=1, calibration=False)
+
+
+def test_fit_names_what_is_wrong_with_its_pages_before_training():
+    """A names list that did not match the pages' columns failed in list.index or in LightGBM,
+    and a training set too small for min_leaf made a model of single-leaf trees."""
+    pytest.importorskip("lightgbm")
+    names = stage1_features([], None).names
+    pages = [_page([5.0] * 30, [True, False] * 15) for _ in range(2)]
+    wide = [replace(p, values=np.zeros((30, len(names)))) for p in pages]
+    cases = [(None, names, "takes a list of LabelledPage"), ("pages", names, "not str"),
+             ([{"html": "x"}], names, "not dict"),
+             (pages, (), "0 feature names for 1 columns"),
+             (pages, ("words",), "stage 2 cannot read the pages' features"),
+             ([_page([5.0] * 3, [True])], ("num_words",), "1 labels for 3 rows"),
+             (wide, names, r"60 training blocks \(0.5 of them per tree: bagging_fraction\) "
+              "cannot fill two leaves of 40 blocks")]
+    for given, names1, message in cases:
+        with pytest.raises(ModelError, match=message):
+            AutoModel().fit(given, names1)
+
+
+def test_fit_says_each_stage_only_to_a_hook(capsys):
+    pytest.importorskip("lightgbm")
+    names = stage1_features([], None).names
+    rng = np.random.default_rng(0)
+    pages = [replace(_page([5.0] * 30, [True, False] * 15), values=rng.random((30, len(names))))
+             for _ in range(2)]
+    config = TrainConfig(min_leaf=5, rounds=3)
+    AutoModel(config).fit(pages, names)
+    assert capsys.readouterr() == ("", "")  # the library prints nothing
+    lines: list[str] = []
+    AutoModel(config).fit(pages, names, lines.append)
+    assert lines == ["stage 1, out of fold: 2 x 50 rounds on 60 blocks", "stage 1: 3 rounds",
+                     "stage 2: 60 rounds",
+                     "stage 2, out of fold (for the threshold): 2 x 60 rounds"]

@@ -122,7 +122,7 @@ def test_a_damaged_or_foreign_index_file_is_a_clear_error(tmp_path, capsys):
     damaged = "is not an index written by grist dedup"
     cases = {"cut.npz": (whole[: len(whole) // 3], (damaged,)),
              # its listing is whole: asked for simhash, it is a MinHash index first
-             "flipped.npz": (bytes(flipped), (damaged, "is a MinHash index")),
+             "flipped.npz": (bytes(flipped), (damaged, "holds minhash fingerprints")),
              "page.npz": (b"<p>not an index</p>", ("not a NumPy .npz file",))}
     for name, (data, messages) in cases.items():
         (tmp_path / name).write_bytes(data)
@@ -134,7 +134,8 @@ def test_a_damaged_or_foreign_index_file_is_a_clear_error(tmp_path, capsys):
             assert any(m in err for m in messages) and "Traceback" not in err, (name, extra)
     assert main(["dedup", str(tmp_path / "a.html"), "--index", str(saved), "--fingerprint",
                  "simhash", "--quiet"]) == 1
-    assert "is a MinHash index: leave out --fingerprint" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "minhash.npz holds minhash fingerprints: leave out --fingerprint" in err
 
 
 def test_records_with_lone_surrogates_or_texts_that_are_not_strings(tmp_path, capsys):
@@ -187,3 +188,61 @@ def test_dedup_reads_gzip_compressed_json_lines_on_stdin(capsys, monkeypatch):
     assert main(["dedup", "-", "--quiet"]) == 0
     (group,) = _groups(capsys.readouterr().out)
     assert [m["key"] for m in group["members"]] == ["a", "c"]
+
+
+def test_an_index_is_compared_only_with_texts_of_its_level(tmp_path, capsys):
+    """Documents were checked against a saved block index, silently."""
+    data = tmp_path / "pages.jsonl"
+    data.write_text("\n".join(json.dumps({"id": k, "text": t})
+                              for k, t in (("a", STORY), ("b", OTHER))) + "\n")
+    for level, fingerprint in (("block", "modified_simhash"), ("document", "minhash"),
+                               ("block", "minhash")):
+        saved = tmp_path / f"{level}-{fingerprint}.npz"
+        assert main(["dedup", str(data), "--quiet", "--level", level, "--fingerprint",
+                     fingerprint, "--save-index", str(saved)]) == 0
+        other = "document" if level == "block" else "block"
+        capsys.readouterr()
+        assert main(["dedup", str(data), "--quiet", "--index", str(saved),
+                     "--level", other]) == 1
+        err = capsys.readouterr().err
+        assert (f"{saved.name} is an index of {level}s (saved with --level {level}): give "
+                f"--level {level}") in err and "--fingerprint" not in err
+        assert main(["dedup", str(data), "--quiet", "--index", str(saved), "--level", level,
+                     "--save-index", str(saved)]) == 0
+        groups = _groups(capsys.readouterr().out)  # each text with its saved copy
+        assert [g["size"] for g in groups] == [2, 2]
+    # a file written before the level was saved does not say it: not checked
+    old = tmp_path / "old.npz"
+    FingerprintIndex(3, "modified_simhash").save(old)
+    assert main(["dedup", str(data), "--quiet", "--index", str(old), "--level", "block"]) == 0
+
+
+def test_a_minhash_index_keeps_its_shingle_size(tmp_path, capsys):
+    """--shingle 3 against an index of 2-word shingles was ignored, silently."""
+    data = tmp_path / "pages.jsonl"
+    data.write_text(json.dumps({"id": "a", "text": STORY}) + "\n")
+    saved = tmp_path / "idx.npz"
+    assert main(["dedup", str(data), "--quiet", "--shingle", "3", "--save-index",
+                 str(saved)]) == 0
+    capsys.readouterr()
+    assert main(["dedup", str(data), "--quiet", "--index", str(saved), "--shingle", "2"]) == 1
+    assert ("idx.npz holds shingles of 3 words: leave out --shingle (or give --shingle 3)"
+            in capsys.readouterr().err)
+    for same in ([], ["--shingle", "3"]):
+        assert main(["dedup", str(data), "--quiet", "--index", str(saved), *same]) == 0
+        (group,) = _groups(capsys.readouterr().out)
+        assert len(group["members"]) == 2
+
+
+def test_k_applies_to_a_loaded_simhash_index(tmp_path, capsys):
+    """-k was ignored for an --index file: its own k was always used."""
+    index = FingerprintIndex(3, "simhash")
+    index.add(1, "stored")
+    saved = tmp_path / "idx.npz"
+    index.save(saved)
+    assert FingerprintIndex.load(saved).k == 3 and FingerprintIndex.load(saved, k=7).k == 7
+    data = tmp_path / "pages.jsonl"
+    data.write_text(json.dumps({"id": "a", "text": STORY}) + "\n")
+    assert main(["dedup", str(data), "--quiet", "--index", str(saved), "-k", "63"]) == 0
+    (group,) = _groups(capsys.readouterr().out)  # within 63 bits of anything
+    assert [m["key"] for m in group["members"]] == ["stored", "a"]

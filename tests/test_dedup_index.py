@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from grist.dedup.documents import MinHashGroups
 from grist.dedup.index import FingerprintIndex, _ranges
 from grist.errors import DatasetError
 
@@ -63,3 +64,16 @@ def test_empty_index_and_bad_k():
     assert FingerprintIndex().query(5) == []
     with pytest.raises(ValueError):
         FingerprintIndex(k=64)
+
+
+def test_the_level_is_saved_and_another_kind_of_index_is_named(tmp_path):
+    path = tmp_path / "idx.npz"
+    FingerprintIndex(3, "simhash", "block").save(path)
+    assert FingerprintIndex.load(path).level == "block"
+    FingerprintIndex(3).save(path)
+    assert FingerprintIndex.load(path).level is None  # not said: not known
+    MinHashGroups(level="document").save(path)
+    assert MinHashGroups.load(path).level == "document"
+    with pytest.raises(DatasetError, match="is a MinHash index, not a simhash one: read it with "
+                       "grist.dedup.documents.MinHashGroups.load"):
+        FingerprintIndex.load(path)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 import grist
@@ -81,3 +83,37 @@ def test_a_file_that_is_not_a_model_is_a_model_error(tmp_path):
     html, _ = page("lighthouse", 2)
     with pytest.raises(ModelError):
         grist.extract(html, method="auto", config=AutoConfig(model_path=str(bogus)))
+
+
+def test_too_few_blocks_for_min_leaf_is_refused_with_what_to_do(training_folder, tmp_path,
+                                                                 capsys):
+    """One page (under 1000 blocks) made a one-leaf tree that kept nothing, silently."""
+    model = tmp_path / "tree.json"
+    for options in (["--method", "tree"], ["--min-leaf", "100000"]):
+        assert main(["train", str(training_folder), "--out", str(model), "-q", *options]) == 1
+        err = capsys.readouterr().err
+        assert "training blocks" in err and "cannot fill two leaves" in err
+        assert "lower min_leaf (grist train --min-leaf) or train on more pages" in err
+        assert not model.exists()
+
+
+def test_train_says_each_stage_of_the_auto_model_unless_quiet(training_folder, tmp_path, capsys):
+    """After the labelling bar, nothing was said for the seconds to minutes of the fitting."""
+    model = tmp_path / "model.json.gz"
+    options = ["train", str(training_folder), "--out", str(model), "--rounds", "5",
+               "--min-leaf", "2"]
+    assert main(options) == 0
+    err = capsys.readouterr().err
+    assert "grist: stage 1: 5 rounds ...\n" in err and "grist: stage 2: 60 rounds ...\n" in err
+    assert main([*options, "--quiet"]) == 0
+    assert "grist: stage" not in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
+def test_an_out_file_that_cannot_be_written_is_refused_before_the_labelling(training_folder,
+                                                                           capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["train", str(training_folder), "--out", "/proc/model.json.gz"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "labelling" not in err
+    assert "argument --out: cannot write model.json.gz into /proc" in err

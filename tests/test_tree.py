@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import grist
-from grist.errors import ModelError
+from grist.errors import ConfigError, ModelError
 from grist.methods.tree import TreeConfig
 from grist.classify.tree import DecisionTree
 
@@ -89,3 +89,38 @@ def test_shipped_tree_keeps_paragraphs_drops_link_list_and_explains():
 def test_tree_config_with_missing_model_is_a_model_error(tmp_path):
     with pytest.raises(ModelError):
         grist.extract(ARTICLE, method="tree", config=TreeConfig(model_path=str(tmp_path / "no")))
+
+
+@pytest.mark.parametrize(("settings", "field"), [
+    ({"min_leaf": 0}, "min_leaf"), ({"min_leaf": "x"}, "min_leaf"),
+    ({"min_leaf": 1.5}, "min_leaf"), ({"max_depth": 0}, "max_depth")])
+def test_settings_out_of_range_are_a_config_error_naming_them(settings, field):
+    """scikit-learn's InvalidParameterError came out of fit()."""
+    with pytest.raises(ConfigError, match=rf"DecisionTree\.{field} must be a whole number"):
+        DecisionTree(**settings)
+
+
+def test_fit_names_a_mismatch_of_rows_labels_names_and_weights():
+    """Short labels of one class said 'all of one class'; short names failed only in predict."""
+    values, labels = synthetic()
+    cases = [((values, labels[:10], NAMES), "10 labels for 2000 rows"),
+             ((values, np.zeros(10, bool), NAMES), "10 labels for 2000 rows"),
+             ((values, labels, ("link_density",)), "1 feature names for 2 columns"),
+             ((values[:, 0], labels, NAMES), "must be a matrix of numbers"),
+             ((np.full((4, 2), "a"), [0, 1, 0, 1], NAMES), "must be a matrix of numbers"),
+             ((values, labels * 2 + 1, NAMES), "labels must be True"),
+             ((values, labels, NAMES, np.ones(5)), "5 weights for 2000 rows")]
+    for arguments, message in cases:
+        with pytest.raises(ModelError, match=message):
+            DecisionTree(min_leaf=20).fit(*arguments)
+    tree = DecisionTree(min_leaf=20).fit(values.tolist(), labels.tolist(), NAMES)  # lists do
+    with pytest.raises(ModelError, match=r"rows of 2 features, got an array of shape \(2,\)"):
+        tree.predict(values[0])
+
+
+def test_too_few_blocks_for_two_leaves_is_refused_not_a_one_leaf_tree():
+    values, labels = synthetic(41)
+    with pytest.raises(ModelError, match="41 training blocks cannot fill two leaves of 21 blocks"
+                       r" \(min_leaf\).*lower min_leaf \(grist train --min-leaf\)"):
+        DecisionTree(min_leaf=21).fit(values, labels, NAMES)
+    assert DecisionTree(min_leaf=20).fit(values, labels, NAMES).left_[0] >= 0  # a split

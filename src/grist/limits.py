@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from numbers import Integral, Real
 
-from grist.errors import ConfigError, ExtractionTimeout
+from grist.checks import check_seconds, check_whole
+from grist.errors import ExtractionTimeout
 
 
 @dataclass(frozen=True)
@@ -35,25 +35,6 @@ class Limits:
         for name in ("max_bytes", "max_tags", "max_depth", "max_blocks"):
             check_whole(self, name, least=1)
         check_seconds(self, "time_budget")
-
-
-def check_whole(settings: object, name: str, least: int) -> None:
-    """ConfigError unless the field ``name`` of ``settings`` is a whole number >= ``least``."""
-    value = getattr(settings, name)
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < least:
-        raise ConfigError(f"{type(settings).__name__}.{name} must be a whole number of {least} "
-                          f"or more, not {value!r}")
-
-
-def check_seconds(settings: object, name: str, above_zero: bool = False) -> None:
-    """ConfigError unless the field ``name`` of ``settings`` is a number of seconds, 0 or more
-    (more than 0 with ``above_zero``)."""
-    value = getattr(settings, name)
-    if isinstance(value, bool) or not isinstance(value, Real) or not (
-            value > 0 if above_zero else value >= 0):
-        least = "more than 0" if above_zero else "0 or more"
-        raise ConfigError(f"{type(settings).__name__}.{name} must be a number of seconds, "
-                          f"{least}, not {value!r}")
 
 
 class Budget:

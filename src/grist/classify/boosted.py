@@ -17,7 +17,7 @@ threshold and how the model was made.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -76,9 +76,11 @@ class AutoModel:
             raise ModelError("the model is not fitted; call fit() or AutoModel.load()")
         return boosters
 
-    def fit(self, pages: Sequence[LabelledPage], names1: Sequence[str]) -> AutoModel:
-        """Train both stages on labelled pages (stage 2 on out-of-fold stage-1 probabilities)."""
-        self.boosters_ = _Boosters(**fit_boosters(pages, tuple(names1), self.config))
+    def fit(self, pages: Sequence[LabelledPage], names1: Sequence[str],
+            on_stage: Callable[[str], None] | None = None) -> AutoModel:
+        """Train both stages on labelled pages (stage 2 on out-of-fold stage-1 probabilities);
+        ``on_stage``, when given, is called with a line before each stage of the training."""
+        self.boosters_ = _Boosters(**fit_boosters(pages, tuple(names1), self.config, on_stage))
         return self
 
     def page_types(self, matrix: FeatureMatrix, p1: np.ndarray) -> np.ndarray:

@@ -7,17 +7,18 @@ used at extraction time.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
+from grist.checks import check_choice, check_flag, check_number, check_whole
 from grist.classify.cut import best_cut, fit_cut, page_cut_features, word_f1
 from grist.classify.pagetype import fit_types, known_types, page_row, type_columns
-from grist.classify.rows import LabelledPage
+from grist.classify.rows import LabelledPage, check_leaf_room, check_rows
 from grist.document import ROLES
-from grist.errors import ModelError
+from grist.errors import ConfigError, ModelError
 from grist.features.auto import PAGE_RELATIVE, PAGE_SIGNALS, stage2_features
 from grist.features.matrix import FeatureMatrix
 
@@ -54,6 +55,9 @@ class TrainConfig:
     ``stage1_params``: more LightGBM parameters for the stage-1 boosters, out-of-fold and final
     (``{"path_smooth": 40}``), to measure settings this class has no field for; empty in the
     shipped model.
+
+    A value out of range is a ConfigError naming the field when the config is made, not
+    LightGBM's error (or a silently useless model) after the pages are labelled.
     """
 
     rounds: int = 150
@@ -81,6 +85,29 @@ class TrainConfig:
     type_rounds: int = 60
     type_thresholds: bool = True
     stage1_params: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in ("rounds", "min_leaf", "oof_rounds", "rounds2", "folds", "cut_rounds",
+                     "type_rounds"):
+            check_whole(self, name, least=1)
+        check_whole(self, "leaves", least=2)  # (one leaf per tree would learn nothing)
+        check_whole(self, "leaves2", least=2)
+        check_whole(self, "max_depth", least=-1)
+        check_whole(self, "threads", least=0)  # (0: LightGBM's default, every core)
+        check_whole(self, "seed", least=0)
+        check_number(self, "learning_rate", 0, above=True)
+        for name in ("feature_fraction", "bagging_fraction"):
+            check_number(self, name, 0, 1, above=True)
+        for name in ("page_power", "dataset_power"):
+            check_number(self, name, 0)
+        if self.threshold is not None:
+            check_number(self, "threshold", 0, 1)
+        check_choice(self, "target", TARGETS)
+        for name in ("calibration", "page_signals", "page_cut", "page_type", "type_thresholds"):
+            check_flag(self, name)
+        if not isinstance(self.stage1_params, dict):
+            raise ConfigError("TrainConfig.stage1_params must be a dict of LightGBM parameters, "
+                              f"not {self.stage1_params!r}")
 
 
 THRESHOLDS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
@@ -172,23 +199,55 @@ def _train(lgb: Any, values: np.ndarray, labels: np.ndarray, weights: np.ndarray
     return lgb.train(params, data, num_boost_round=rounds)
 
 
-def fit_boosters(pages: Sequence[LabelledPage], names1: tuple[str, ...],
-                 config: TrainConfig) -> dict[str, Any]:
-    """Train every booster of an ``AutoModel`` (LightGBM, imported here) and return what the
-    model keeps: the boosters' texts, the threshold and how the model was made."""
-    lgb = _lightgbm()
-    if config.target not in TARGETS:
-        raise ModelError(f"unknown target {config.target!r}; choose one of {TARGETS}")
-    check_stage1_params(config.stage1_params, len(names1))
-    pages = [p for p in pages if len(p.labels)]
-    if not pages:
+def _silent(message: str) -> None:
+    """The stage hook of a library call: it says nothing."""
+
+
+def _training_pages(pages: Iterable[LabelledPage], names1: tuple[str, ...],
+                    config: TrainConfig) -> list[LabelledPage]:
+    """The pages with blocks, after checking they are labelled pages whose rows ``names1``
+    name, enough for leaves of ``config.min_leaf`` blocks (ModelError naming what is wrong)."""
+    many = isinstance(pages, Iterable) and not isinstance(pages, (str, bytes))
+    items = list(pages) if many else [pages]
+    strangers = [p for p in items if not isinstance(p, LabelledPage)]
+    if strangers:
+        raise ModelError("AutoModel.fit takes a list of LabelledPage (grist.train.build."
+                         f"label_pages makes them), not {type(strangers[0]).__name__}")
+    for page in items:
+        check_rows(page.values, page.labels, names1, f"page {page.id}")
+    items = [p for p in items if len(p.labels)]
+    if not items:
         raise ModelError("no labelled blocks to train on")
+    first = items[0]
+    try:  # (stage 2 reads stage-1 columns by name, as the row weights read num_words)
+        stage2_features(first.regions, first.paths, FeatureMatrix(names1, first.values),
+                        np.zeros(len(first.labels)))
+    except ValueError as exc:
+        raise ModelError(f"stage 2 cannot read the pages' features ({exc}): give the names of "
+                         "grist.features.auto.stage1_features") from None
+    check_leaf_room(sum(len(p.labels) for p in items), config.min_leaf, config.bagging_fraction)
+    return items
+
+
+def fit_boosters(pages: Sequence[LabelledPage], names1: tuple[str, ...], config: TrainConfig,
+                 on_stage: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Train every booster of an ``AutoModel`` (LightGBM, imported here) and return what the
+    model keeps: the boosters' texts, the threshold and how the model was made.
+
+    ``on_stage`` is called with a line before each stage (``grist train`` prints them: the
+    stages of a large training set take seconds to minutes; None: nothing is said)."""
+    say = on_stage or _silent
+    lgb = _lightgbm()
+    check_stage1_params(config.stage1_params, len(names1))
+    pages = _training_pages(pages, names1, config)
     params1 = _stage1_params(config)
     folds = min(config.folds, len(pages))
     weights = _page_weights(pages, names1, config)
     wanted = [targets(p, config.target) for p in pages]
     everything = range(len(pages))
     oof: list[np.ndarray] = [np.zeros(0)] * len(pages)
+    blocks = sum(len(w) for w in wanted)
+    say(f"stage 1, out of fold: {folds} x {config.oof_rounds} rounds on {blocks} blocks")
     for fold in range(folds):
         held = [i for i in everything if i % folds == fold]
         train = [i for i in everything if i % folds != fold] or everything
@@ -196,12 +255,14 @@ def fit_boosters(pages: Sequence[LabelledPage], names1: tuple[str, ...],
                          config.oof_rounds)
         for i in held:
             oof[i] = booster.predict(pages[i].values, num_threads=1)
+    say(f"stage 1: {config.rounds} rounds")
     values1, labels, weights1 = _stack(pages, wanted, weights, everything)
     stage1 = _train(lgb, values1, labels, weights1, names1, params1, config.rounds)
     del values1
     types, type_text = None, ""
     if config.page_type:
-        types, type_text = _fit_types(lgb, pages, names1, oof, config)
+        types, type_text = _fit_types(lgb, pages, names1, oof, config, say)
+    say(f"stage 2: {config.rounds2} rounds")
     values2, names2 = _stage2_rows(pages, names1, oof, config, types)
     stage2 = _train(lgb, values2, labels, weights1, names2, _params(config, config.leaves2),
                     config.rounds2)
@@ -209,6 +270,7 @@ def fit_boosters(pages: Sequence[LabelledPage], names1: tuple[str, ...],
     by_type: list[float] = []
     oof2 = np.zeros(0)
     if threshold is None or config.page_cut:
+        say(f"stage 2, out of fold (for the threshold): {folds} x {config.rounds2} rounds")
         oof2 = _oof_stage2(lgb, pages, values2, labels, weights1, names2, config)
     if threshold is None:
         curves = _threshold_curves(pages, wanted, names1, oof2)
@@ -217,6 +279,7 @@ def fit_boosters(pages: Sequence[LabelledPage], names1: tuple[str, ...],
             by_type = _type_thresholds(curves, types, threshold)
     cut = ""
     if config.page_cut:
+        say(f"page cut: {config.cut_rounds} rounds")
         cut = _fit_cut(lgb, pages, wanted, names1, oof2, config)
     meta = {"pages": len(pages), "blocks": len(labels), "config": asdict(config),
             "datasets": sorted({p.dataset for p in pages})}
@@ -273,12 +336,14 @@ def _stack(pages: Sequence[LabelledPage], wanted: Sequence[np.ndarray],
 
 
 def _fit_types(lgb: Any, pages: Sequence[LabelledPage], names1: tuple[str, ...],
-               oof: Sequence[np.ndarray], config: TrainConfig) -> tuple[np.ndarray | None, str]:
+               oof: Sequence[np.ndarray], config: TrainConfig,
+               say: Callable[[str], None]) -> tuple[np.ndarray | None, str]:
     """Out-of-fold type probabilities of every page and the type booster, or (None, "") when
-    too few training pages have a type."""
+    too few training pages have a type (``say``: the stage hook of ``fit_boosters``)."""
     labels = known_types(pages)
     if (labels >= 0).sum() < 20 or len(set(labels[labels >= 0].tolist())) < 2:
         return None, ""
+    say(f"page types: {config.type_rounds} rounds")
     rows = np.array([page_row(FeatureMatrix(names1, p.values), prob)
                      for p, prob in zip(pages, oof, strict=True)])
     text, types = fit_types(lgb, rows, labels, _params(config, 15), config.type_rounds,

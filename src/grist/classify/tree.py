@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from grist.classify.rows import check_leaf_room, check_rows
 from grist.errors import ModelError
+from grist.checks import check_whole
 from grist.modelfile import load_model, write_model
 
 KIND = "tree"
@@ -34,16 +36,26 @@ class DecisionTree:
     """
 
     def __init__(self, min_leaf: int = 1000, max_depth: int | None = None) -> None:
+        """``min_leaf``: fewest training blocks in a leaf; ``max_depth``: deepest level, None
+        for no limit (ConfigError when out of range)."""
         self.min_leaf = min_leaf
         self.max_depth = max_depth
+        check_whole(self, "min_leaf", least=1)
+        if max_depth is not None:
+            check_whole(self, "max_depth", least=1)
 
     def fit(self, values: np.ndarray, labels: np.ndarray, names: Sequence[str],
             weights: np.ndarray | None = None) -> DecisionTree:
-        """Fit an entropy-split tree whose leaves hold at least ``min_leaf`` blocks."""
+        """Fit an entropy-split tree whose leaves hold at least ``min_leaf`` blocks (ModelError
+        when the rows, labels, names or weights do not match, or cannot make two leaves)."""
         try:
             from sklearn.tree import DecisionTreeClassifier
         except ImportError:  # pragma: no cover - exercised only without the train extra
             raise ModelError("training a tree needs scikit-learn: pip install 'grist[train]'") from None
+        values, labels = check_rows(values, labels, names)
+        if weights is not None and np.shape(weights) != labels.shape:
+            raise ModelError(f"{np.size(weights)} weights for {len(labels)} rows; give one per row")
+        check_leaf_room(len(labels), self.min_leaf)
         if len(np.unique(labels)) < 2:
             raise ModelError("the training blocks are all of one class; a tree needs both")
         clf = DecisionTreeClassifier(criterion="entropy", min_samples_leaf=self.min_leaf,
@@ -78,8 +90,10 @@ class DecisionTree:
     def predict(self, values: np.ndarray) -> np.ndarray:
         """The probability of content of each row (the share of content in its leaf)."""
         self._check_fitted()
-        if values.shape[1] != len(self.names_):
-            raise ModelError(f"the tree reads {len(self.names_)} features, got {values.shape[1]}")
+        values = np.asarray(values)
+        if values.ndim != 2 or values.shape[1] != len(self.names_):
+            raise ModelError(f"the tree reads rows of {len(self.names_)} features, got an array "
+                             f"of shape {values.shape}")
         return self.proba_[self.leaves(values)] if len(values) else np.zeros(0)
 
     def decision_path(self, row: np.ndarray) -> str:

@@ -20,7 +20,7 @@ from grist.api import Extractor
 from grist.cli.values import COUNT, SIMILARITY, output_file, whole
 from grist.dedup.documents import MinHashConfig, MinHashGroups
 from grist.dedup.groups import DuplicateGroups
-from grist.dedup.index import FingerprintIndex
+from grist.dedup.index import DEFAULT_K, FingerprintIndex
 from grist.dedup.stage import FINGERPRINTS
 from grist.errors import DatasetError, GristError
 from grist.io.sources import (
@@ -54,13 +54,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fingerprint", choices=("minhash", *FINGERPRINTS),
                         help="minhash (MinHash-LSH over word shingles; default for documents), "
                         "simhash or modified_simhash (seed 001; default for blocks)")
-    parser.add_argument("-k", type=whole(0, 63), default=3,
-                        help="simhash: max differing bits of near-duplicates (default 3)")
+    parser.add_argument("-k", type=whole(0, 63),
+                        help="simhash: max differing bits of near-duplicates (default "
+                        f"{DEFAULT_K}, or the --index file's)")
     parser.add_argument("--threshold", type=SIMILARITY, default=MinHashConfig.threshold,
                         help="minhash: Jaccard similarity of near-duplicates "
                         f"(default {MinHashConfig.threshold})")
-    parser.add_argument("--shingle", type=COUNT, default=MinHashConfig.shingle,
-                        help=f"minhash: words per shingle (default {MinHashConfig.shingle})")
+    parser.add_argument("--shingle", type=COUNT,
+                        help=f"minhash: words per shingle (default {MinHashConfig.shingle}, or the "
+                        "--index file's, which cannot change)")
     parser.add_argument("--method", default=DEFAULT_METHOD, help="extraction method for raw HTML")
     parser.add_argument("--min-words", type=whole(0), default=5, help="ignore shorter texts")
     parser.add_argument("--index", type=Path, metavar="FILE", help="load this index first")
@@ -120,23 +122,50 @@ def _items(source: str, level: str, extractor: Extractor, errors: list[str],
 
 
 def _finder(args: argparse.Namespace) -> tuple[DuplicateGroups | MinHashGroups, Any]:
-    """The duplicate finder the options ask for, and its index (keys, size, save)."""
-    if args.index and not MinHashGroups.is_index(args.index):  # a simhash index: its function
-        index = FingerprintIndex.load(args.index)
-        stored = index.fingerprint or "modified_simhash"  # older files do not say: the default
-        if args.fingerprint not in (None, stored):
-            raise GristError(f"{args.index} holds {stored} fingerprints: leave out --fingerprint "
-                             "to use it as it is")
-        return DuplicateGroups(index, FINGERPRINTS[stored]), index
+    """The duplicate finder the options ask for (or the --index file holds), and its index
+    (keys, size, save)."""
+    if args.index:
+        return _loaded_finder(args)
     fingerprint = args.fingerprint or ("minhash" if args.level == "document" else
                                        "modified_simhash")
     if fingerprint == "minhash":
-        groups = MinHashGroups.load(args.index, args.threshold) if args.index else \
-            MinHashGroups(MinHashConfig(shingle=args.shingle, threshold=args.threshold))
+        shingle = MinHashConfig.shingle if args.shingle is None else args.shingle
+        groups = MinHashGroups(MinHashConfig(shingle=shingle, threshold=args.threshold),
+                               args.level)
         return groups, groups
-    index = FingerprintIndex.load(args.index) if args.index else \
-        FingerprintIndex(args.k, fingerprint)
+    index = FingerprintIndex(DEFAULT_K if args.k is None else args.k, fingerprint, args.level)
     return DuplicateGroups(index, FINGERPRINTS[fingerprint]), index
+
+
+def _loaded_finder(args: argparse.Namespace) -> tuple[DuplicateGroups | MinHashGroups, Any]:
+    """The finder of the --index file, after checking that the options ask for what it holds
+    (its texts will be compared with the new ones)."""
+    if MinHashGroups.is_index(args.index):
+        groups = MinHashGroups.load(args.index, args.threshold)
+        _check_agrees(args, "minhash", groups.level)
+        shingle = groups.config.shingle
+        if args.shingle not in (None, shingle):
+            raise GristError(f"{args.index} holds shingles of {shingle} words: leave out --shingle "
+                             f"(or give --shingle {shingle}) to use it")
+        groups.level = args.level
+        return groups, groups
+    index = FingerprintIndex.load(args.index, args.k)
+    stored = index.fingerprint or "modified_simhash"  # older files do not say: the default
+    _check_agrees(args, stored, index.level)
+    index.level = args.level
+    return DuplicateGroups(index, FINGERPRINTS[stored]), index
+
+
+def _check_agrees(args: argparse.Namespace, fingerprint: str, level: str | None) -> None:
+    """GristError when --fingerprint or --level asks for other than the --index file holds
+    (``level`` None: a file written before the level was saved, not checked)."""
+    if args.fingerprint not in (None, fingerprint):
+        raise GristError(f"{args.index} holds {fingerprint} fingerprints: leave out --fingerprint "
+                         "to use it as it is")
+    if level not in (None, args.level):
+        raise GristError(f"{args.index} is an index of {level}s (saved with --level {level}): give "
+                         f"--level {level} to compare {level}s with it, or another index to "
+                         f"compare {args.level}s")
 
 
 def run(args: argparse.Namespace) -> int:

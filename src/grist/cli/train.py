@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from grist.errors import ModelError
 from grist.features.auto import stage1_features
 from grist.features.text import FEATURE_NAMES
 from grist.io.datasets import read_dataset
-from grist.progress import progress
+from grist.progress import note, progress
 from grist.train.build import BuildReport, label_pages
 
 
@@ -45,8 +46,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="smallest leaf in blocks (default: auto 40, tree 1000)")
     parser.add_argument("--threads", type=COUNT, default=1,
                         help="threads LightGBM trains with (default: 1)")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress bar and no line per training stage")
     parser.set_defaults(func=handler)
+
+
+def _stage(message: str) -> None:
+    """Say which stage of the auto model's training starts (``AutoModel.fit``'s hook)."""
+    note(f"grist: {message} ...")
 
 
 def handler(args: argparse.Namespace) -> int:
@@ -77,7 +84,8 @@ def handler(args: argparse.Namespace) -> int:
     else:
         config = TrainConfig(rounds=args.rounds, min_leaf=args.min_leaf or TrainConfig.min_leaf,
                              threads=args.threads)
-        AutoModel(config).fit(pages, stage1_features([], None).names).save(args.out)
+        names = stage1_features([], None).names
+        AutoModel(config).fit(pages, names, None if args.quiet else _stage).save(args.out)
     blocks = sum(len(p.labels) for p in pages)
     print(f"trained {args.method} on {report.pages} pages ({blocks} blocks, {report.skipped} "
           f"skipped, gold coverage {report.mean_coverage:.3f}) in "

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from collections.abc import Callable
 from pathlib import Path
+
+from grist.io.atomic import temporary_beside
 
 
 def whole(low: int, high: int | None = None) -> Callable[[str], int]:
@@ -53,8 +56,8 @@ SIMILARITY = number(0, above=True, high=1)  # a Jaccard similarity that can matc
 
 
 def output_file(text: str) -> Path:
-    """A file to write once the work is done (a model, an index): its folder must exist, so that
-    a typo is said at once rather than after an hour of training."""
+    """A file to write once the work is done (a model, an index): its folder must exist and take
+    a new file, so that a typo is said at once rather than after an hour of training."""
     path = Path(text)
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder; name the file to write")
@@ -62,6 +65,13 @@ def output_file(text: str) -> Path:
     if not folder.is_dir():
         raise argparse.ArgumentTypeError(f"no folder {path.parent} to write {path.name} into "
                                          "(make it first)")
+    probe = temporary_beside(path)  # (the file is written beside its name, then renamed)
+    try:  # tried now: a read-only folder, /proc, is said before the work, not after it
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot write {path.name} into "
+                                         f"{path.parent}: {exc.strerror or exc}") from None
+    probe.unlink()
     return path
 
 

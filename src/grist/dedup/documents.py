@@ -17,7 +17,13 @@ from pathlib import Path
 
 import numpy as np
 
-from grist.dedup.index import INDEX_FILE_ERRORS, other_kind, unreadable_index
+from grist.dedup.index import (
+    INDEX_FILE_ERRORS,
+    other_kind,
+    saved_text,
+    saved_texts,
+    unreadable_index,
+)
 from grist.dedup.lsh import candidate_pairs, choose_bands
 from grist.dedup.minhash import EMPTY, MinHasher, element_hashes
 from grist.dedup.similarity import shingles
@@ -105,11 +111,13 @@ def duplicate_groups(first: np.ndarray) -> list[list[int]]:
 class MinHashGroups:
     """Near-duplicate groups over texts added one by one (``grist dedup``): signatures are kept,
     the LSH search runs once in ``groups()``; ``save``/``load`` keep the keys and signatures
-    (``.npz``) so a later run checks new documents against them."""
+    (``.npz``) so a later run checks new documents against them. ``level``: what the texts are
+    (``document`` or ``block``, as ``grist dedup --level``; None: not said), saved with them."""
 
-    def __init__(self, config: MinHashConfig | None = None) -> None:
+    def __init__(self, config: MinHashConfig | None = None, level: str | None = None) -> None:
         self.sketcher = DocumentSketcher(config)
         self.config = self.sketcher.config
+        self.level = level
         self.keys: list[str] = []
         self.previews: dict[int, str] = {}
         self._rows: list[np.ndarray] = []
@@ -142,12 +150,13 @@ class MinHashGroups:
         return duplicate_groups(first_of_group(len(signatures), left, right))
 
     def save(self, path: str | Path) -> None:
-        """Write the keys, signatures and settings to ``path`` (NumPy ``.npz``)."""
+        """Write the keys, signatures, settings and level to ``path`` (NumPy ``.npz``)."""
         settings = np.array([self.config.shingle, self.config.num_perm, self.config.min_words,
                              self.config.seed], dtype=np.int64)
         with open(path, "wb") as handle:
             np.savez(handle, signatures=self.signatures(), keys=np.array(self.keys, dtype=str),
-                     settings=settings, threshold=np.float64(self.config.threshold))
+                     settings=settings, threshold=np.float64(self.config.threshold),
+                     **saved_texts(level=self.level))
 
     @staticmethod
     def is_index(path: str | Path) -> bool:
@@ -168,7 +177,7 @@ class MinHashGroups:
                 shingle, num_perm, min_words, seed = data["settings"].tolist()
                 config = MinHashConfig(shingle, num_perm, float(
                     data["threshold"] if threshold is None else threshold), min_words, seed)
-                groups = cls(config)
+                groups = cls(config, saved_text(data, "level"))
                 groups._rows = [data["signatures"]]
                 groups.keys = data["keys"].tolist()
         except INDEX_FILE_ERRORS as exc:

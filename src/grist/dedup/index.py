@@ -14,12 +14,14 @@ from __future__ import annotations
 import zipfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from grist.errors import DatasetError
 
 BITS = 64
+DEFAULT_K = 3  # max differing bits of near-duplicate fingerprints (seed 001)
 
 
 def _ranges(k: int) -> list[tuple[int, int]]:
@@ -48,26 +50,46 @@ def unreadable_index(path: str | Path, exc: Exception) -> DatasetError:
                         f"damaged ({detail})")
 
 
+READERS = {"MinHash": "grist.dedup.documents.MinHashGroups.load",
+           "simhash": "FingerprintIndex.load"}
+
+
 def other_kind(path: str | Path, files: list[str], wanted: str) -> DatasetError | None:
     """The error for a MinHash index given where a simhash one is wanted, or the reverse."""
     kind = "MinHash" if "settings" in files else "simhash" if "k" in files else None
     if kind is None or kind == wanted:
         return None
-    return DatasetError(f"{path} is a {kind} index: leave out --fingerprint to use it as it is")
+    return DatasetError(f"{path} is a {kind} index, not a {wanted} one: read it with "
+                        f"{READERS[kind]}")
+
+
+def saved_texts(**texts: str | None) -> dict[str, np.ndarray]:
+    """The text fields of an index file that are set, as arrays ``np.savez`` writes."""
+    return {name: np.array(text) for name, text in texts.items() if text}
+
+
+def saved_text(data: Any, name: str) -> str | None:
+    """A text field of a loaded index file; None when it has none (written before the field
+    was saved: not known)."""
+    return str(data[name]) if name in data.files else None
 
 
 class FingerprintIndex:
     """Stores (fingerprint, key) pairs; ``query`` returns every stored entry within ``k`` bits.
 
-    ``fingerprint`` names the function the fingerprints come from, saved with them so that a
-    later run adds comparable ones (None: not said, as in files written before it was saved).
+    ``fingerprint`` names the function the fingerprints come from and ``level`` what they
+    fingerprint (``document`` or ``block``, as ``grist dedup --level``), saved with them so that
+    a later run adds comparable ones (None: not said, as in files written before they were
+    saved).
     """
 
-    def __init__(self, k: int = 3, fingerprint: str | None = None) -> None:
+    def __init__(self, k: int = DEFAULT_K, fingerprint: str | None = None,
+                 level: str | None = None) -> None:
         if not 0 <= k < BITS:
             raise ValueError(f"k must be in [0, {BITS}), got {k}")
         self.k = k
         self.fingerprint = fingerprint
+        self.level = level
         self._ranges = _ranges(k)
         self._fps = np.empty(0, dtype=np.uint64)
         self._keys: list[str] = []
@@ -171,22 +193,22 @@ class FingerprintIndex:
         return self._fps.nbytes + sum(p.nbytes + o.nbytes for p, o in self._tables)
 
     def save(self, path: str | Path) -> None:
-        """Write the fingerprints, keys and k to ``path`` (NumPy ``.npz``)."""
+        """Write the fingerprints, keys, k, fingerprint function and level to ``path`` (NumPy
+        ``.npz``)."""
         self._flush()
         with open(path, "wb") as fh:
-            named = {"fingerprint": np.array(self.fingerprint)} if self.fingerprint else {}
             np.savez(fh, fps=self._fps, keys=np.array(self._keys, dtype=str), k=np.int64(self.k),
-                     **named)
+                     **saved_texts(fingerprint=self.fingerprint, level=self.level))
 
     @classmethod
-    def load(cls, path: str | Path) -> FingerprintIndex:
-        """Read an index written by ``save``."""
+    def load(cls, path: str | Path, k: int | None = None) -> FingerprintIndex:
+        """Read an index written by ``save`` (``k``: another distance to query it with)."""
         try:
             with np.load(path, allow_pickle=False) as data:
                 if mismatch := other_kind(path, data.files, "simhash"):
                     raise mismatch
-                index = cls(int(data["k"]), str(data["fingerprint"]) if "fingerprint" in data.files
-                            else None)
+                index = cls(int(data["k"]) if k is None else k, saved_text(data, "fingerprint"),
+                            saved_text(data, "level"))
                 index.add_many(data["fps"], data["keys"].tolist())
         except INDEX_FILE_ERRORS as exc:
             raise unreadable_index(path, exc) from None

@@ -31,7 +31,8 @@ from grist import __version__
 from grist.errors import FetchError
 from grist.io.content_encoding import ContentDecoder, accept_encoding
 from grist.io.hosts import HostGate, RobotsCache
-from grist.limits import Limits, check_seconds, check_whole
+from grist.checks import check_seconds, check_whole
+from grist.limits import Limits
 
 if TYPE_CHECKING:
     import httpx

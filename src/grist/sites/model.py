@@ -34,11 +34,10 @@ from grist.dedup.minhash import element_hashes
 from grist.document import BOILERPLATE, CONTENT, REPORTED_ROLES, Block, Document, RawPage
 from grist.errors import ConfigError, GristError, ModelError
 from grist.features.matrix import FeatureMatrix
-from grist.limits import check_whole
 from grist.methods import available_methods, split_spec
 from grist.modelfile import load_model, write_model
 from grist.result import Result
-from grist.sites.checks import check_choice, check_flag, check_share, refused
+from grist.checks import check_choice, check_flag, check_share, check_whole, refused
 from grist.sites.evidence import Evidence
 from grist.sites.mdl import READINGS
 from grist.sites.pages import (GROUPINGS, PATH_READINGS, PageError, PagePaths, names_of,

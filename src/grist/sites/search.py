@@ -22,7 +22,7 @@ import numpy as np
 
 from grist.dedup.lsh import LSHIndex, candidate_pairs, choose_bands
 from grist.dedup.minhash import MinHasher, similarities
-from grist.sites.checks import check_choice
+from grist.checks import check_choice
 from grist.sites.clusters import ClusterStore
 from grist.sites.mdl import READINGS, template_of
 from grist.sites.pathsets import SparseRows
