@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
+import socket
+import time
 import zlib
 
 import httpx
@@ -110,6 +113,8 @@ def test_library_options_pass_through_or_are_refused_clearly(service: str, optio
     ({"html": ARTICLE, "colour": "red"}, 422, "invalid-request", "colour: Extra inputs are not permitted"),
     ({"method": "auto"}, 422, "invalid-request", "give the page as html, or a url to fetch"),
     ({"url": "file:///etc/passwd"}, 422, "invalid-request", "url must be an absolute http"),
+    ({"url": "http://exa\x00mple.com/"}, 422, "invalid-request", "url is not valid: Invalid non-printable"),
+    ({"url": "http://\u2603.example/"}, 422, "invalid-request", "url is not valid: Invalid IDNA hostname"),
     ({"html": ""}, 422, "empty-input", "the page is empty"),
     ({"html": "<html><head><title>t</title></head><body> </body></html>"}, 422, "no-text",
      "the page has no visible text"),
@@ -124,6 +129,16 @@ def test_errors_are_json_with_a_status_and_a_reason(service: str, payload: dict,
     body = response.json()
     assert body["reason"] == reason and message in body["error"]
     assert "Traceback" not in response.text
+
+
+@pytest.mark.parametrize("path", ["/extract", "/inspect", "/sites/x/update"])
+def test_a_host_name_that_does_not_decode_is_a_422(service: str, path: str) -> None:
+    with httpx.Client(base_url=service, timeout=30) as client:
+        for _ in range(3):
+            response = client.post(path, json={"url": "http://xn--a.example/"})
+            assert response.status_code == 422 and response.json()["reason"] == "invalid-request"
+            assert "the URL's host name is not valid: " in response.json()["error"]
+            assert client.get("/health").status_code == 200
 
 
 def test_binary_bodies_and_bad_requests(service: str) -> None:
@@ -165,11 +180,25 @@ def test_compressed_bodies_are_read_within_the_cap(service: str) -> None:
     assert bomb.status_code == 413 and bomb.json()["reason"] == "too-large"
     packed = gzip.compress(ARTICLE.encode())
     for body, encoding, status, reason in (
+            (packed[:5], "gzip", 400, "invalid-body"),
+            (packed[:10], "gzip", 400, "invalid-body"),
             (packed[: len(packed) // 2], "gzip", 400, "invalid-body"),
             (ARTICLE.encode(), "gzip", 400, "invalid-body"),
             (packed, "br", 415, "unsupported-media-type")):
         response = post_html(service, body, **{"content-encoding": encoding})
         assert (response.status_code, response.json()["reason"]) == (status, reason)
+    assert "cut off" in post_html(service, packed[:5], **{"content-encoding": "gzip"}).text
+
+
+def test_every_gzip_member_of_a_body_is_read(service: str) -> None:
+    head, tail = ARTICLE.split("<p>", 1)
+    plain = post_html(service, ARTICLE.encode())
+    members = gzip.compress(head.encode()) + gzip.compress(("<p>" + tail).encode())
+    response = post_html(service, members, **{"content-encoding": "gzip"})
+    assert response.status_code == 200 and response.text == plain.text and STORY in plain.text
+    trailed = post_html(service, gzip.compress(ARTICLE.encode()) + b"junk",
+                        **{"content-encoding": "gzip"})  # ignored, as browsers do
+    assert trailed.status_code == 200 and trailed.text == plain.text
 
 
 def test_json_nested_past_the_parser_is_a_400(service: str) -> None:
@@ -201,6 +230,11 @@ def test_health_metrics_and_openapi(service: str) -> None:
     assert 'grist_http_request_duration_seconds_bucket{endpoint="/extract",le="0.25"}' in text
     assert "grist_pages_in_flight 0.0" in text and "grist_workers_busy" in text
     spec = httpx.get(service + "/openapi.json").json()
+    httpx.get(service + "/docs")
+    httpx.head(service + "/openapi.json")
+    text = httpx.get(service + "/metrics").text
+    for endpoint, method in (("/openapi.json", "GET"), ("/docs", "GET"), ("/openapi.json", "HEAD")):
+        assert f'grist_http_requests_total{{endpoint="{endpoint}",method="{method}",status="200"}}' in text
     assert {"/extract", "/methods", "/health", "/metrics", "/inspect", "/sites/{name}/update"} <= set(spec["paths"])
     content = spec["paths"]["/extract"]["post"]["requestBody"]["content"]
     assert {"application/json", "text/html"} <= set(content)
@@ -239,3 +273,28 @@ def test_with_title_puts_the_headline_into_the_text(service: str) -> None:
     assert body.status_code == titled.status_code == 200
     assert "Rivers of the north" not in body.text and "the mill" in body.text
     assert titled.text.startswith("Rivers of the north") and "the mill" in titled.text
+
+
+def _counts(service: str) -> dict[str, float]:
+    text = httpx.get(service + "/metrics").text
+    return {key: float(value) for key, value in re.findall(r"^(grist_\S+) (\S+)$", text, re.M)}
+
+
+def test_a_client_that_leaves_mid_body_is_not_an_internal_error(service: str) -> None:
+    errors = 'grist_errors_total{reason="%s"}'
+    extract = 'grist_http_requests_total{endpoint="/extract",method="POST",status="%s"}'
+    before = _counts(service)
+    port = int(service.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(b"POST /extract HTTP/1.1\r\nHost: x\r\nContent-Type: text/html\r\n"
+                     b"Content-Length: 1000\r\n\r\n<p>hello</p>")
+        time.sleep(0.3)
+    for _ in range(100):
+        after = _counts(service)
+        if after.get(errors % "client-disconnected", 0) > before.get(errors % "client-disconnected", 0):
+            break
+        time.sleep(0.05)
+    assert after[errors % "client-disconnected"] == before.get(errors % "client-disconnected", 0) + 1
+    assert after[extract % "499"] == before.get(extract % "499", 0) + 1
+    assert after.get(errors % "internal-error", 0) == before.get(errors % "internal-error", 0)
+    assert after.get(extract % "500", 0) == before.get(extract % "500", 0)

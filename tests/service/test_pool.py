@@ -1,5 +1,5 @@
 """The worker pool: hard deadlines, one slow page never blocks the others, crashed or killed
-workers are replaced, workers are recycled after their job quota."""
+workers (busy or idle) are replaced, workers are recycled after their job quota."""
 
 from __future__ import annotations
 
@@ -74,6 +74,18 @@ def test_a_worker_that_dies_is_reported_and_replaced() -> None:
 
     answer, restarts = asyncio.run(_with_pool(1, body))
     assert b"the mill" in answer[1] and restarts == 1
+
+
+def test_a_worker_killed_while_idle_is_replaced_and_the_job_runs() -> None:
+    async def body(pool: WorkerPool):
+        idle = pool._all[0].process
+        os.kill(idle.pid, signal.SIGKILL)
+        idle.join(5)
+        answer = await pool.run(job(ARTICLE), time.monotonic() + 20)
+        return answer, pool.restarts, pool.live
+
+    answer, restarts, live = asyncio.run(_with_pool(1, body))
+    assert b"the mill" in answer[1] and restarts == 1 and live == 1
 
 
 def test_workers_are_recycled_after_their_job_quota() -> None:

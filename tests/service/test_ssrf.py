@@ -35,7 +35,7 @@ class _Handler(BaseHTTPRequestHandler):
         HOSTS_SEEN.append(self.headers.get("Host", ""))
         targets = {"/to-private": "http://10.20.30.40/admin", "/to-metadata":
                    "http://169.254.169.254/latest/meta-data/", "/to-loopback6": "http://[::1]:9/",
-                   "/to-intranet": "http://intranet.test/"}
+                   "/to-intranet": "http://intranet.test/", "/to-bad-name": "http://xn--a.example/"}
         if self.path in targets:
             self.send_response(302)
             self.send_header("Location", targets[self.path])
@@ -118,6 +118,12 @@ def test_a_redirect_from_an_allowed_host_to_a_private_one_is_refused(
     response = fetch_via(allowing, origin + path)
     assert response.status_code == 403 and response.json()["reason"] == "blocked-address"
     assert f"refusing to fetch from {why}" in response.json()["error"]
+
+
+def test_a_redirect_to_a_host_name_that_does_not_decode_is_a_502(allowing: str, origin: str) -> None:
+    response = fetch_via(allowing, origin + "/to-bad-name")
+    assert response.status_code == 502 and response.json()["reason"] == "fetch-failed"
+    assert "a redirect's host name is not valid" in response.json()["error"]
 
 
 def test_guard_checks_every_address_and_connects_to_the_checked_one(origin: str) -> None:

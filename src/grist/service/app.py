@@ -91,8 +91,11 @@ def _install_error_handlers(app: FastAPI, service: Service) -> None:
 
     @app.exception_handler(Exception)
     async def internal(_: Request, exc: Exception) -> JSONResponse:
+        # Starlette raises the bug on after this answer (uvicorn logs its traceback, then drops
+        # the connection): "Connection: close" tells a keep-alive client not to reuse it.
         return _error(service, 500, "internal-error",
-                      f"internal error ({type(exc).__name__}); see the service log")
+                      f"internal error ({type(exc).__name__}); see the service log",
+                      {"Connection": "close"})
 
 
 def _methods() -> dict[str, Any]:
@@ -163,7 +166,7 @@ _SITE_BODY = {"requestBody": {"required": True, "content": {
 def _install_routes(app: FastAPI, service: Service) -> None:
     @app.get("/health", summary="Liveness and load")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "version": __version__, "workers": service.pool.size,
+        return {"status": "ok", "version": __version__, "workers": service.pool.live,
                 "busy": service.pool.busy, "in_flight": service.in_flight}
 
     @app.get("/methods", summary="Methods, variants, formats and request options")
@@ -179,7 +182,7 @@ def _install_routes(app: FastAPI, service: Service) -> None:
     async def extract(request: Request) -> Response:
         async with service.admitted() as deadline:
             options, html, charset = await parse_request(request, service, ExtractRequest,
-                                                         raw=True)
+                                                         deadline, raw=True)
             page = await service.page(html, options.url, deadline, charset)
             media_type, body, headers = await service.run(
                 "extract", service.job(options, page, deadline), deadline)
@@ -192,7 +195,7 @@ def _install_routes(app: FastAPI, service: Service) -> None:
     async def update_site(name: str, request: Request) -> dict[str, Any]:
         spec = service.site_spec(name)
         async with service.admitted() as deadline:
-            page_input, html, _ = await parse_request(request, service, PageInput)
+            page_input, html, _ = await parse_request(request, service, PageInput, deadline)
             page = await service.page(html, page_input.url, deadline)
             spec.update(content=page.content, url=page.url, charset=page.charset)
             return await service.run("update_site", spec, deadline)

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from grist.errors import FetchError
 from grist.methods import DEFAULT_METHOD
 from grist.service.fetching import Fetcher
 from grist.service.metrics import Metrics
@@ -72,19 +73,30 @@ class Service:
 
     async def page(self, html: str | bytes | None, url: str | None, deadline: float,
                    charset: str | None = None) -> Page:
-        """The page given, or the page at ``url`` fetched through the guard."""
+        """The page given, or the page at ``url`` fetched through the guard (504 when the
+        request's time budget, not ``--fetch-timeout``, ran out during the download)."""
         if html is not None:
             return Page(html, url, charset)
         assert url is not None
-        fetched = await self.fetcher.fetch(url, deadline)
+        try:
+            fetched = await self.fetcher.fetch(url, deadline)
+        except FetchError as exc:
+            if time.monotonic() < deadline:  # the fetch's own failure or --fetch-timeout
+                raise
+            raise self.over_budget(f"the download was cut short ({exc})") from None
         return Page(fetched.content, fetched.url, fetched.charset, fetched=True)
 
+    def over_budget(self, where: str) -> ServiceError:
+        """The 504 of a request that used up its time budget; ``where`` says where it went."""
+        return ServiceError(504, "timeout", f"the request took longer than its time budget of "
+                            f"{self.settings.time_budget:g} s: {where}")
+
     async def run(self, kind: str, spec: dict[str, Any], deadline: float) -> Any:
+        """A worker's answer to the job before ``deadline``: 504 past it, 500 if the worker died."""
         try:
             return await self.pool.run((kind, spec), deadline)
         except PoolTimeout as exc:
-            raise ServiceError(504, "timeout", f"the request took longer than its time budget "
-                               f"of {self.settings.time_budget:g} s: {exc}") from None
+            raise self.over_budget(str(exc)) from None
         except WorkerCrashed as exc:
             raise ServiceError(500, "worker-crashed", str(exc)) from None
 

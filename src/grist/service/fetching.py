@@ -32,7 +32,10 @@ class Fetcher:
         config = FetchConfig(timeout=max(min(self.settings.fetch_timeout, seconds), 0.01),
                              max_bytes=self.settings.max_body)
         transport = GuardedTransport(self.settings.guard, httpx.HTTPTransport(verify=self._tls))
-        return fetch(url, config, transport=transport)
+        try:
+            return fetch(url, config, transport=transport)
+        except UnicodeError as exc:  # httpx decoding a redirect's host name (xn--a.example)
+            raise FetchError(f"a redirect's host name is not valid ({exc})") from None
 
     async def fetch(self, url: str, deadline: float) -> FetchedPage:
         """The page at ``url``; FetchError (BlockedAddressError for a refused address)."""

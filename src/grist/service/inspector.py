@@ -58,7 +58,8 @@ def install(app: FastAPI, service: Service) -> None:
               "inert for display", response_class=Response, openapi_extra=_INSPECT_BODY)
     async def inspect(request: Request) -> Response:
         async with service.admitted() as deadline:
-            options, html, _charset = await parse_request(request, service, InspectRequest)
+            options, html, _charset = await parse_request(request, service, InspectRequest,
+                                                           deadline)
             page = await service.page(html, options.url, deadline)
             spec = service.job(options, page, deadline)
             spec.update(view=options.view, remote=options.remote)

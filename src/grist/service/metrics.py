@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
@@ -44,6 +45,16 @@ class Metrics:
         return generate_latest(self.registry)
 
 
+def _endpoint(scope: Scope) -> str:
+    """The template of the route that answered (``unmatched`` for none). FastAPI records its own
+    routes in the scope, not the plain ones it adds (``/openapi.json``, ``/docs``): those are
+    found again by matching."""
+    route = scope.get("route")
+    if route is None:
+        route = next((r for r in scope["app"].routes if r.matches(scope)[0] != Match.NONE), None)
+    return getattr(route, "path", None) or "unmatched"
+
+
 class MetricsMiddleware:
     """Counts and times every HTTP request, whatever answered it (a route, a 404, a 413)."""
 
@@ -67,7 +78,6 @@ class MetricsMiddleware:
         try:
             await self.app(scope, receive, record_status)
         finally:
-            route = scope.get("route")
-            endpoint = getattr(route, "path", None) or "unmatched"
+            endpoint = _endpoint(scope)
             self.metrics.requests.labels(endpoint, scope["method"], str(status)).inc()
             self.metrics.latency.labels(endpoint).observe(time.perf_counter() - started)

@@ -12,6 +12,7 @@ import dataclasses
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
+import httpx
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from grist.api import Extractor
@@ -104,10 +105,18 @@ class ExtractOptions(BaseModel):
 
 
 def _check_url(value: str | None) -> str | None:
+    """An absolute http(s) URL that httpx takes, its host name decoded (``xn--`` labels are
+    IDNA's): ValueError (a 422) for any other, never httpx's own error (a 500)."""
     if value is not None:
         parts = urlsplit(value)
         if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
             raise ValueError("url must be an absolute http:// or https:// URL")
+        try:
+            httpx.URL(value).host  # noqa: B018 - reading it decodes it, as fetching will
+        except httpx.InvalidURL as exc:
+            raise ValueError(f"url is not valid: {exc}") from None
+        except UnicodeError as exc:
+            raise ValueError(f"the URL's host name is not valid: {exc}") from None
     return value
 
 

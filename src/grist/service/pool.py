@@ -4,8 +4,8 @@ Each worker is a process started with ``spawn`` (no state inherited from the ser
 that runs jobs one at a time (``grist.service.jobs.run_job``) and answers on its pipe. A request
 takes an idle worker, or waits for one until its deadline; a worker still busy at the deadline is
 killed and replaced, so a page that hangs costs its own request a 504 and never a slot for good.
-Workers are also replaced after ``max_jobs`` jobs and when they die, which keeps a long-running
-service's memory flat.
+Workers are also replaced after ``max_jobs`` jobs and when they die (one found dead while idle
+before it is given a job), which keeps a long-running service's memory flat.
 """
 
 from __future__ import annotations
@@ -75,6 +75,11 @@ class WorkerPool:
         """Workers running a job now."""
         return self.size - self._idle.qsize()
 
+    @property
+    def live(self) -> int:
+        """Worker processes alive now (one killed while idle is replaced when next taken)."""
+        return sum(worker.process.is_alive() for worker in self._all)
+
     def _retire(self, worker: _Worker) -> None:
         """Kill ``worker`` (if alive) and start its replacement, which becomes idle at once."""
         self._all.remove(worker)
@@ -108,13 +113,24 @@ class WorkerPool:
         else:
             self._release(worker)
 
+    async def _take(self, deadline: float) -> _Worker:
+        """An idle worker, waited for until ``deadline``. One that died while idle (killed, out
+        of memory) is replaced and the next taken: the job never reached it, so trying another
+        cannot repeat a page that kills workers."""
+        while True:
+            try:
+                worker = await asyncio.wait_for(self._idle.get(),
+                                                max(deadline - time.monotonic(), 0))
+            except TimeoutError:
+                raise PoolTimeout("no extraction worker became free in time (the service is "
+                                  "busy)") from None
+            if worker.process.is_alive():
+                return worker
+            self._retire(worker)
+
     async def run(self, job: tuple, deadline: float) -> Any:
         loop = asyncio.get_running_loop()
-        try:
-            worker = await asyncio.wait_for(self._idle.get(), max(deadline - time.monotonic(), 0))
-        except TimeoutError:
-            raise PoolTimeout("no extraction worker became free in time (the service is "
-                              "busy)") from None
+        worker = await self._take(deadline)
         future = loop.run_in_executor(self._io, self._roundtrip, worker, job)
         try:
             answer = await asyncio.wait_for(asyncio.shield(future),

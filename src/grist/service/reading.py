@@ -1,4 +1,5 @@
-"""Reading a request: the body within its cap (413), raw HTML or JSON, and the options.
+"""Reading a request: the body within its cap (413) and the request's deadline (408), raw HTML
+or JSON, and the options.
 
 A JSON body carries the options and the page (``html`` or ``url``); any other body is the page
 itself, with the options in the query string (query parameters also fill in what a JSON body
@@ -7,58 +8,82 @@ leaves out).
 
 from __future__ import annotations
 
-import zlib
+import asyncio
+import time
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi import Request
+from starlette.requests import ClientDisconnect
 
+from grist.errors import GristError
+from grist.io.content_encoding import ContentDecoder
 from grist.io.json_text import loads
 from grist.service.core import Service, ServiceError
 from grist.service.options import PageInput, RawOptions
 
 RAW_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "application/octet-stream", "")
+_CODINGS = ("", "identity", "gzip", "x-gzip", "deflate")
+# Compressed bytes decoded at a time: deflate gives at most about 1,000 times its input, so a
+# bomb stops at the cap having decoded at most about 1 MiB more.
+_SLICE = 1024
 
 
 async def read_body(request: Request, cap: int) -> bytes:
-    """The request body, decompressed when its Content-Encoding is gzip or deflate, refused with
-    413 as soon as it (or what it decompresses to) passes ``cap`` bytes."""
+    """The request body, decompressed when its Content-Encoding is gzip or deflate (every gzip
+    member), refused with 413 as soon as it (or what it decompresses to) passes ``cap`` bytes,
+    and with 400 when its compressed data is damaged or cut off."""
     declared = request.headers.get("content-length", "")
     too_large = ServiceError(413, "too-large", f"the request body is larger than the limit of "
                              f"{cap} bytes")
     if declared.isdigit() and int(declared) > cap:
         raise too_large
-    inflater = _inflater(request.headers.get("content-encoding", ""))
+    decoder = _decoder(request.headers.get("content-encoding", ""))
     chunks, size = [], 0
-    async for chunk in request.stream():
-        if inflater is not None:
-            chunk = _inflate(inflater, chunk, cap - size + 1)
-        size += len(chunk)
-        if size > cap:
-            raise too_large
-        chunks.append(chunk)
-    if inflater is not None and not inflater.eof and size:
-        raise ServiceError(400, "invalid-body", "the compressed request body is cut off")
+    try:
+        async for received in request.stream():
+            for chunk in _decoded(decoder, received):
+                size += len(chunk)
+                if size > cap:
+                    raise too_large
+                chunks.append(chunk)
+        decoder.finish()
+    except GristError as exc:
+        raise ServiceError(400, "invalid-body", str(exc)) from None
     return b"".join(chunks)
 
 
-def _inflater(encoding: str) -> Any:
-    """A decompressor for the body's Content-Encoding (None: identity); 415 for others."""
-    name = encoding.strip().lower()
-    if name in ("", "identity"):
-        return None
-    if name in ("gzip", "x-gzip", "deflate"):
-        return zlib.decompressobj(47)  # gzip or zlib header, told apart by zlib
-    raise ServiceError(415, "unsupported-media-type", f"the request body's Content-Encoding "
-                       f"{encoding!r} is not one grist reads (gzip, deflate)")
+def _decoder(encoding: str) -> ContentDecoder:
+    """The decoder of the body's Content-Encoding (none for identity); 415 for any other."""
+    if encoding.strip().lower() not in _CODINGS:
+        raise ServiceError(415, "unsupported-media-type", f"the request body's Content-Encoding "
+                           f"{encoding!r} is not one grist reads (gzip, deflate)")
+    return ContentDecoder(encoding, what="the compressed request body")
 
 
-def _inflate(inflater: Any, chunk: bytes, room: int) -> bytes:
-    """What ``chunk`` decompresses to, at most ``room`` bytes (a bomb stops at the cap)."""
+def _decoded(decoder: ContentDecoder, data: bytes) -> Iterator[bytes]:
+    """What ``data`` decodes to, a slice at a time when it is compressed (see ``_SLICE``)."""
+    if not decoder.stages:
+        yield data
+        return
+    for start in range(0, len(data), _SLICE):
+        yield decoder.decode(data[start:start + _SLICE])
+
+
+async def receive_body(request: Request, service: Service, deadline: float) -> bytes:
+    """The body (``read_body``) received before ``deadline``, the request's: 408 for a body that
+    does not arrive in time (a stalled upload must not hold its slot), 499 for a client that
+    went away before sending all of it."""
     try:
-        return inflater.decompress(chunk, room)
-    except zlib.error as exc:
-        raise ServiceError(400, "invalid-body", f"the compressed request body is damaged "
-                           f"({exc})") from None
+        async with asyncio.timeout(deadline - time.monotonic()):
+            return await read_body(request, service.settings.max_body)
+    except TimeoutError:
+        raise ServiceError(408, "body-timeout", f"the request body did not arrive within the "
+                           f"time budget of {service.settings.time_budget:g} s",
+                           {"Connection": "close"}) from None
+    except ClientDisconnect:
+        raise ServiceError(499, "client-disconnected", "the client closed the connection before "
+                           "sending the whole body") from None
 
 
 def _media_type(request: Request) -> tuple[str, str | None]:
@@ -72,12 +97,13 @@ def _media_type(request: Request) -> tuple[str, str | None]:
     return kind.strip().lower(), charset
 
 
-async def parse_request(request: Request, service: Service, model: type[PageInput], *,
+async def parse_request(request: Request, service: Service, model: type[PageInput],
+                        deadline: float, *,
                         raw: bool = False) -> tuple[Any, str | bytes | None, str | None]:
     """The request's options (a ``model``), its page content (None: fetch the url) and HTTP
     charset. A JSON body carries the options and the page; with ``raw``, any other body is the
     page itself and the options come from the query string (``RawOptions``)."""
-    body = await read_body(request, service.settings.max_body)
+    body = await receive_body(request, service, deadline)
     kind, charset = _media_type(request)
     query = dict(request.query_params)
     if kind == "application/json" or kind.endswith("+json"):
