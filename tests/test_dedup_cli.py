@@ -246,3 +246,16 @@ def test_k_applies_to_a_loaded_simhash_index(tmp_path, capsys):
     assert main(["dedup", str(data), "--quiet", "--index", str(saved), "-k", "63"]) == 0
     (group,) = _groups(capsys.readouterr().out)  # within 63 bits of anything
     assert [m["key"] for m in group["members"]] == ["stored", "a"]
+
+
+def test_a_rolling_index_starts_empty_and_keeps_what_it_saw(tmp_path, capsys):
+    data = tmp_path / "texts.jsonl"
+    data.write_text("\n".join(json.dumps({"id": k, "text": STORY}) for k in "ab") + "\n")
+    rolling = ["dedup", str(data), "--index", str(tmp_path / "seen.npz"), "--save-index",
+               str(tmp_path / "seen.npz"), "--quiet"]
+    assert main(rolling) == 0  # (no seen.npz yet: the first run starts the index)
+    assert [len(g["members"]) for g in _groups(capsys.readouterr()[0])] == [2]
+    assert main(rolling) == 0
+    assert [len(g["members"]) for g in _groups(capsys.readouterr()[0])] == [4]
+    assert main(["dedup", str(data), "--index", str(tmp_path / "other.npz")]) == 1  # no save
+    assert "cannot read the index" in capsys.readouterr().err

@@ -78,7 +78,7 @@ def decode(data: bytes, origin: str, kind: str, version: int) -> dict[str, Any]:
         raise ModelError(f"{origin} is a grist {document.get('kind')} model, not a {kind} model")
     if document.get("version") != version:
         raise ModelError(f"{origin} is a version {document.get('version')} {kind} model; this "
-                         f"grist reads version {version} (retrain or re-save it with this grist)")
+                         f"grist reads version {version} (train or fit it again with this grist)")
     payload = document.get("payload")
     if not isinstance(payload, dict):
         raise ModelError(f"{origin}: broken {kind} model (no payload)")

@@ -135,3 +135,13 @@ def test_html_output_head_keeps_metadata_and_nothing_active() -> None:
     assert "<body>\n<article>\n<p>Text</p>\n</article>\n</body>\n</html>" in out
     for bad in ("<script", "http-equiv", "stylesheet", "onclick"):
         assert bad not in out
+
+
+def test_html_output_keeps_the_link_schemes_the_renderer_writes() -> None:
+    from grist.service.jobs import sanitise_html
+
+    out = sanitise_html('<p><a href="tel:+123">call</a> <a href="ftp://f.example/x">get</a> '
+                        '<a href="mailto:a@b.c">mail</a> <a href="data:text/html,x">no</a></p>')
+    for kept in ('href="tel:+123"', 'href="ftp://f.example/x"', 'href="mailto:a@b.c"'):
+        assert kept in out
+    assert "data:" not in out

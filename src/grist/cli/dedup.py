@@ -65,7 +65,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "--index file's, which cannot change)")
     parser.add_argument("--method", default=DEFAULT_METHOD, help="extraction method for raw HTML")
     parser.add_argument("--min-words", type=whole(0), default=5, help="ignore shorter texts")
-    parser.add_argument("--index", type=Path, metavar="FILE", help="load this index first")
+    parser.add_argument("--index", type=Path, metavar="FILE", help="load this index first (a rolling index, "
+                        "--save-index to the same FILE, starts empty when FILE is missing)")
     parser.add_argument("--save-index", type=output_file, metavar="FILE",
                         help="write the index here")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -124,8 +125,8 @@ def _items(source: str, level: str, extractor: Extractor, errors: list[str],
 def _finder(args: argparse.Namespace) -> tuple[DuplicateGroups | MinHashGroups, Any]:
     """The duplicate finder the options ask for (or the --index file holds), and its index
     (keys, size, save)."""
-    if args.index:
-        return _loaded_finder(args)
+    if args.index and (args.index.exists() or args.index != args.save_index):
+        return _loaded_finder(args)  # (a rolling index, --index F --save-index F, starts empty)
     fingerprint = args.fingerprint or ("minhash" if args.level == "document" else
                                        "modified_simhash")
     if fingerprint == "minhash":

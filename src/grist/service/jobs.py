@@ -41,6 +41,7 @@ _HTML_ATTRIBUTES = {"a": {"href", "title"}, "img": {"src", "alt", "title"},
                     "code": {"class"}, "td": {"colspan", "rowspan"}, "th": {"colspan", "rowspan"},
                     "ol": {"start"}, "li": {"value"}}
 _CACHE_SIZE = 16
+_URL_SCHEMES = {"http", "https", "mailto", "ftp", "tel"}  # (those the HTML renderer writes)
 
 
 class JobFailed(Exception):
@@ -58,8 +59,7 @@ _PAGE = re.compile(r'<html(?P<lang> lang="[^"<>]*")?>\n<head>\n(?P<head>.*)\n</h
 
 def _clean(fragment: str) -> str:
     return nh3.clean(fragment, tags=_HTML_TAGS, attributes=_HTML_ATTRIBUTES,
-                     url_schemes={"http", "https", "mailto"},
-                     link_rel="noopener noreferrer nofollow")
+                     url_schemes=_URL_SCHEMES, link_rel="noopener noreferrer nofollow")
 
 
 def _canonical_only(tag: str, attribute: str, value: str) -> str | None:
