@@ -383,3 +383,12 @@ def test_files_that_are_not_pages_are_counted_in_words_and_keyed_as_before(tmp_p
         "; 2 records that are not a page (2 files that are not pages)")
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["skipped_records"] == {"file that is not a page": 2}
+
+
+def test_a_url_of_a_scheme_grist_does_not_fetch_is_named_as_such(tmp_path):
+    (tmp_path / "list.txt").write_text("ftp://files.example/page.html\n")
+    run = grist("batch", "-i", str(tmp_path / "list.txt"), "--out", str(tmp_path / "out"))
+    assert run.returncode == 1
+    [record] = outputs(tmp_path / "out")
+    assert record["input"] == "ftp://files.example/page.html"  # not a file path made of it
+    assert record["reason"] == "fetch-failed" and "http(s)" in record["error"]

@@ -18,7 +18,7 @@ from grist.dedup.documents import MinHashConfig
 from grist.errors import GristError
 from grist.io.atomic import write_atomically
 from grist.io.locks import lock_exclusively
-from grist.io.sources import Source, expand
+from grist.io.sources import Source, expand, names_a_scheme
 from grist.io.warc import is_warc
 
 JOB_FILE = "job.json"
@@ -131,8 +131,9 @@ def plan(inputs: Sequence[str], config: JobConfig, files_per_shard: int = 500) -
 
 def absolute(path: str) -> str:
     """``path`` made absolute without following links: a link in a folder is its own input,
-    named by its own path (two links to one page are two records, as without a batch)."""
-    return os.path.abspath(path)
+    named by its own path (two links to one page are two records, as without a batch). A URL of
+    a scheme grist does not fetch stays as it is, to be refused as such."""
+    return path if names_a_scheme(path) else os.path.abspath(path)
 
 
 def _sources(item: str) -> list[Source]:

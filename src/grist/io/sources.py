@@ -348,13 +348,19 @@ def read_capped(path: Path | None, limits: Limits) -> bytes:
         else:
             data = path.read_bytes()
     except OSError as exc:
-        if path is not None and _SCHEME.match(str(path)) and not path.exists():
+        if path is not None and names_a_scheme(str(path)) and not path.exists():
             raise UnreadableInputError("not a file, and not an http(s) URL (grist fetches "
                                        "http and https only)") from None
         raise UnreadableInputError(exc.strerror or str(exc)) from None
     if len(data) > limits.max_bytes:
         raise _too_large(limits)
     return data
+
+
+def names_a_scheme(text: str) -> bool:
+    """Whether an input starts like a URL (``ftp://...``): one grist does not fetch is said to be
+    so, not looked for as a file of that name."""
+    return _SCHEME.match(text) is not None
 
 
 def read_page_file(path: Path | None, limits: Limits) -> bytes:
