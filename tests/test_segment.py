@@ -72,6 +72,13 @@ def test_whitespace_is_collapsed_outside_pre():
     assert texts("<p>  many\n\n   spaces\there </p>") == ["many spaces here"]
 
 
+def test_c1_controls_read_as_windows_1252_and_c0_controls_dropped():
+    got = blocks_of("<p>we\x92re in New York\x97Union Square\x1b[0m, \x81done</p>"
+                    "<pre>code\x92s \x07bell</pre>")
+    assert [b.text for b in got] == ["we\u2019re in New York\u2014Union Square[0m, done",
+                                     "code\u2019s bell"]
+
+
 def test_text_that_shows_no_character_makes_no_block():
     # a spacer paragraph of a zero-width joiner, a byte-order mark and a zero-width space, an
     # icon-font glyph (private use), a control character, pres of a no-break space and of a

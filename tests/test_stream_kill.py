@@ -95,6 +95,29 @@ def test_kill_9_at_any_moment_loses_nothing_and_duplicates_nothing(
         assert (mine.root.counts.get(probe) == theirs.root.counts.get(probe)).all()
 
 
+def test_kill_9_around_a_polls_error_records_writes_each_once(site: Site, tmp_path: Path) -> None:
+    """Items that give no page get their error records while the feed's poll is recorded: a kill
+    at any moment there, then reruns, leaves each record once and every article once."""
+    b = site.base
+    lost = [(f"Lost {n}", "", f"no link {n}") for n in range(1, 4)]
+    site.items["a.xml"] = lost + [(f"Story {n}", f"{b}/articles/{n}.html", f"d{n}")
+                                  for n in range(1, 11)]
+    (tmp_path / "feeds.txt").write_text(f"{b}/feeds/a.xml\n")
+    cmd, out = command(site, tmp_path), tmp_path / "out.jsonl"
+    rng = random.Random(5)
+    kills = sum(kill_after(cmd, lambda: lines(out), target, rng.uniform(0, 0.02))
+                == -signal.SIGKILL for target in (1, 2, 3, 5))
+    assert kills >= 2
+    subprocess.run(cmd, capture_output=True, timeout=120)  # (exit 1 if its run wrote errors)
+    finished = subprocess.run(cmd, capture_output=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr.decode()  # nothing left to fail
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    errors = sorted(r["item"] for r in records if "error" in r)
+    pages = sorted(r["url"] for r in records if "error" not in r)
+    assert errors == [1, 2, 3]  # each linkless item told once
+    assert pages == sorted(f"{b}/articles/{n}.html" for n in range(1, 11))
+
+
 def test_kill_9_with_a_folder_output_leaves_each_page_once_and_no_half_file(
         site: Site, tmp_path: Path) -> None:
     """``--out DIR`` writes a file per page through a temporary renamed into place: after kills

@@ -29,29 +29,35 @@ def space_chunks(text: str, cut: re.Pattern[str] = _SPACE) -> Iterator[str]:
 
 
 # Characters a browser does not draw and that only tell it where it may break a line (soft
-# hyphen, zero-width space, word joiner), are a stray byte-order mark, or are control characters
-# other than whitespace (ESC, BEL, NUL, DEL, the C1 controls): dropped from a block's text, as a
-# reader copying it would not know they are there ("extra\xadordinary" is one word), and so
-# that no terminal escape sequence reaches a reader's terminal. The joiners that change how
-# letters are drawn (ZWJ, ZWNJ) are part of the text and stay.
-CONTROLS = "".join(chr(c) for c in (*range(0x20), *range(0x7F, 0xA0)) if not chr(c).isspace())
-INVISIBLE = CONTROLS + "\u00ad\u200b\u2060\ufeff"
-_DROP_INVISIBLE = dict.fromkeys(map(ord, INVISIBLE))
+# hyphen, zero-width space, word joiner), are a stray byte-order mark, or are C0 control
+# characters other than whitespace (ESC, BEL, NUL) and DEL: dropped from a block's text, as a
+# reader copying it would not know they are there ("extra\xadordinary" is one word), and so that
+# no terminal escape sequence reaches a reader's terminal. The joiners that change how letters
+# are drawn (ZWJ, ZWNJ) are part of the text and stay.
+CONTROLS = "".join(chr(c) for c in (*range(0x20), 0x7F) if not chr(c).isspace())
+# The C1 controls (U+0080-U+009F) in a page's text are nearly always windows-1252 bytes read as
+# Latin-1 ("we\x92re", "York\x97Union"): they become the characters windows-1252 has there, as
+# HTML maps the character references &#128;-&#159; (``we’re``, ``York—Union``); the five it
+# leaves undefined are dropped, and NEL (U+0085), whitespace to Python, stays whitespace.
+_C1 = {c: bytes([c]).decode("cp1252", "ignore") or None for c in range(0x80, 0xA0) if c != 0x85}
+INVISIBLE = CONTROLS + "".join(map(chr, _C1)) + "\u00ad\u200b\u2060\ufeff"  # (text changed)
+_VISIBLE = {**dict.fromkeys(map(ord, INVISIBLE)), **_C1}
+_SHOWN_IN_CODE = {**dict.fromkeys(map(ord, CONTROLS)), **_C1}
 _HOLDS_INVISIBLE = re.compile(f"[{re.escape(INVISIBLE)}]")
-_CONTROL = re.compile(f"[{re.escape(CONTROLS)}]")
 
 
 def drop_invisible(text: str) -> str:
-    """``text`` without the ``INVISIBLE`` characters."""
+    """``text`` without the ``INVISIBLE`` characters (C1 controls as windows-1252's)."""
     if _HOLDS_INVISIBLE.search(text):
-        return text.translate(_DROP_INVISIBLE)
+        return text.translate(_VISIBLE)
     return text
 
 
 def drop_controls(text: str) -> str:
-    """``text`` without the ``CONTROLS`` characters: preformatted text (code) keeps its soft
-    hyphens and zero-width spaces, as a browser copies them, but no terminal escape."""
-    return _CONTROL.sub("", text)
+    """``text`` without the ``CONTROLS`` characters (C1 controls as windows-1252's):
+    preformatted text (code) keeps its soft hyphens and zero-width spaces, as a browser copies
+    them, but no terminal escape."""
+    return text.translate(_SHOWN_IN_CODE)
 
 
 def visible_text(text: str) -> str:
