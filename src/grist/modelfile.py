@@ -28,6 +28,7 @@ import xxhash
 
 from grist.errors import ModelError
 from grist.io.atomic import write_atomically
+from grist.io.content_encoding import GZIP_MAGIC
 from grist.io.json_text import loads
 
 FORMAT = "grist-model"
@@ -61,7 +62,7 @@ def write_model(path: str | Path, kind: str, version: int, payload: dict[str, An
 def decode(data: bytes, origin: str, kind: str, version: int) -> dict[str, Any]:
     """The payload of a model file's bytes, after checking format, kind and version."""
     try:
-        if data[:2] == b"\x1f\x8b":
+        if data[:2] == GZIP_MAGIC:
             data = gzip.decompress(data)
     except (OSError, EOFError, zlib.error) as exc:
         raise ModelError(f"cannot read model {origin}: the gzip data is damaged ({exc})") from None

@@ -12,7 +12,7 @@ from typing import Any
 
 from grist.errors import CorruptInputError, GristError
 
-_GZIP_MAGIC = b"\x1f\x8b"
+GZIP_MAGIC = b"\x1f\x8b"  # the first two bytes of every gzip member (RFC 1952)
 
 
 def _zlib_header(head: bytes) -> bool:
@@ -40,7 +40,7 @@ class _Inflate:
             data, self.head = self.head, b""
             self.inflater = zlib.decompressobj(15 if _zlib_header(data) else -15)
         out = self.inflater.decompress(data)
-        while self.gzip and self.inflater.eof and self.inflater.unused_data[:2] == _GZIP_MAGIC:
+        while self.gzip and self.inflater.eof and self.inflater.unused_data[:2] == GZIP_MAGIC:
             data, self.inflater = self.inflater.unused_data, zlib.decompressobj(31)
             out += self.inflater.decompress(data)
         return out

@@ -28,12 +28,12 @@ from grist.errors import CorruptInputError, DatasetError, GristError, LimitExcee
 from grist.html.decode import sniff_binary
 from grist.html.load import without_surrogates
 from grist.io import is_url
+from grist.io.content_encoding import GZIP_MAGIC
 from grist.io.fetch import FetchConfig, fetch
 from grist.io.json_text import loads
 from grist.limits import Limits
 
 JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
-_GZIP = b"\x1f\x8b"
 _SNIFF_BYTES = 4096
 _GZIP_READ = 1 << 16  # compressed bytes read at a time
 _GZIP_OUT = 1 << 20  # at most this much decompressed per call (a small bomb stays small)
@@ -97,7 +97,7 @@ def _sniffed_head(data: bytes) -> bytes:
 def gunzip(data: bytes, limits: Limits) -> bytes:
     """``data`` decompressed when it is gzip (whatever the file's name), within the size cap;
     damaged or cut-off gzip data is a CorruptInputError (``gzip_chunks``)."""
-    if not data.startswith(_GZIP):
+    if not data.startswith(GZIP_MAGIC):
         return data
     out, size = [], 0
     for chunk in gzip_chunks(io.BytesIO(data)):
@@ -231,7 +231,7 @@ def stdin_holds_json_lines() -> bool:
     """Whether stdin starts like JSON lines, gzip-compressed or not (``{`` after any
     whitespace), rather than like a page; nothing is consumed."""
     head = _stdin_head()
-    if head.startswith(_GZIP):
+    if head.startswith(GZIP_MAGIC):
         head = gzip_head(head, _SNIFF_BYTES)
     return head.lstrip().startswith(b"{")
 
@@ -261,13 +261,13 @@ def json_records(location: str, cap: int | None = None
     if location == "-":  # (a stdin of text alone, as tests make, is read whole)
         handle: Any = getattr(sys.stdin, "buffer", None) or io.BytesIO(
             sys.stdin.read().encode("utf-8", "surrogateescape"))
-        gzipped = _stdin_head().startswith(_GZIP)
+        gzipped = _stdin_head().startswith(GZIP_MAGIC)
     else:
         try:
             handle = open(location, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
             raise DatasetError(f"cannot read {location}: {exc.strerror or exc}") from None
-        gzipped = handle.peek(2)[:2] == _GZIP  # (by its bytes: a name can be wrong)
+        gzipped = handle.peek(2)[:2] == GZIP_MAGIC  # (by its bytes: a name can be wrong)
     lines = gzip_lines(handle, cap) if gzipped else plain_lines(handle, cap)
     name = "<stdin>" if location == "-" else location
     number = 0
@@ -426,7 +426,7 @@ def _starts_like_html(path: Path) -> bool:
             head = handle.read(_SKIPPED_OPENING + _SNIFF_BYTES)
     except OSError:
         return False
-    if head.startswith(_GZIP):
+    if head.startswith(GZIP_MAGIC):
         head = gzip_head(head, _SKIPPED_OPENING + _SNIFF_BYTES)
     return not_html_reason(head) is None
 

@@ -25,7 +25,7 @@ from typing import Any, BinaryIO
 
 from grist.document import RawPage
 from grist.errors import GristError, LimitExceededError, NotHTMLError, NotWarcError, WarcError
-from grist.io.content_encoding import ContentDecoder
+from grist.io.content_encoding import GZIP_MAGIC, ContentDecoder
 from grist.io.sources import gzip_head
 from grist.limits import Limits
 from grist.optional import require
@@ -33,7 +33,7 @@ from grist.optional import require
 WARC_SUFFIXES = (".warc", ".warc.gz")
 PAGE_TYPES = ("response", "resource")
 HTML_TYPES = ("text/html", "application/xhtml+xml", "application/xml", "text/xml", "text/plain")
-_GZIP_MAGIC = b"\x1f\x8b\x08"
+_GZIP_DEFLATE = GZIP_MAGIC + b"\x08"  # a gzip member compressed by deflate, as WARC files are
 _CHUNK = 1 << 16
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
 _LENGTH = re.compile(rb"(?im)^content-length:[ \t]*(\d+)")
@@ -75,7 +75,7 @@ def read_warc(path: str | Path, limits: Limits | None = None) -> Iterator[WarcIt
     except OSError as exc:
         raise GristError(f"cannot read {path}: {exc.strerror or exc}") from None
     with handle:
-        gz = handle.read(3) == _GZIP_MAGIC
+        gz = handle.read(3) == _GZIP_DEFLATE
         first = 0 if _starts_record(handle, 0, gz) else _next_record(handle, 1, gz, size)
         if first is None and not gz:  # a damaged gzip header hides the members after it
             first = _next_record(handle, 1, True, size)
@@ -105,7 +105,7 @@ def read_record(path: str | Path, offset: int, limits: Limits | None = None) -> 
         raise GristError(f"cannot read {path}: {exc.strerror or exc}") from None
     with handle:
         if 0 <= offset < size:
-            gz = handle.read(3) == _GZIP_MAGIC
+            gz = handle.read(3) == _GZIP_DEFLATE
             for item in _Reader(handle, str(path), size, gz, True, limits or Limits()).run(offset):
                 return item
     raise WarcError(f"no WARC record at offset {offset} of {path}")
@@ -188,7 +188,7 @@ def _one_record_per_member(handle: BinaryIO, offset: int, size: int) -> bool:
 def _next_record(handle: BinaryIO, offset: int, gz: bool, size: int) -> int | None:
     """The first offset at or after ``offset`` where a readable record starts (a gzip member
     holding one, or a ``WARC/1.`` line)."""
-    marker = _GZIP_MAGIC if gz else b"WARC/1."
+    marker = _GZIP_DEFLATE if gz else b"WARC/1."
     position = offset
     while position < size:
         handle.seek(position)
