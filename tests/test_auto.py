@@ -166,6 +166,11 @@ def test_a_page_too_small_to_judge_is_kept_whole_and_a_judged_page_may_keep_noth
     assert snippet.text == "Read more | Share" and not snippet.warnings
     assert all(b.reason.endswith("small page: too few words to judge, kept")
                for b in snippet.blocks)
+    # whole means every role too: a headline and a byline are not dropped as furniture
+    note = grist.extract("<h1>Big news</h1><p>By Sam Reed</p><p>Hello world, short note.</p>")
+    assert note.text.split("\n\n") == ["Big news", "By Sam Reed", "Hello world, short note."]
+    assert [b.role for b in note.blocks][:2] == ["title", "byline"]
+    assert all(b.label == "content" and "not body" not in b.reason for b in note.blocks)
 
 
 def test_a_hidden_block_is_dropped_only_as_a_copy_of_kept_visible_text():

@@ -77,14 +77,14 @@ def _short_reasons(scores: list[float], shifts: list[float] | None, roles: list[
                    small: bool) -> list[str]:
     """Every block's reason (what ``run`` writes on it): its probability, the shift the context
     stage added (``shifts``, when explaining), then what set its label apart: a kept block of
-    another role (``kept_not_body``, unless the fallback kept all), a dropped hidden copy, the
+    another role (``kept_not_body``, unless the page was kept whole), a dropped hidden copy, the
     fallback or a small page. The common head is formatted in bulk (``%`` formats a float
     in half the time ``str.format`` takes); only the blocks with notes are touched one by one."""
     if shifts is None:
         short = list(map("p=%.3f".__mod__, scores))
     else:
         short = ["p=%.3f; context %+.2f" % pair for pair in zip(scores, shifts)]
-    if share is None:
+    if share is None and not small:
         for i in np.flatnonzero(kept_not_body).tolist():
             short[i] += f"; {roles[i]}, not body"
     for i, shown in copies.items():
@@ -211,8 +211,8 @@ def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
     scores = p2.tolist()
     shifts = (_logit(p2) - _logit(p1)).tolist() if config.explain else None
     short = _short_reasons(scores, shifts, names, keep & ~body, copies, share, small)
-    labels = list(map((BOILERPLATE, CONTENT).__getitem__,
-                      (keep & (body | (share is not None))).tolist()))
+    whole = share is not None or small  # every block kept, whatever its role
+    labels = list(map((BOILERPLATE, CONTENT).__getitem__, (keep & (body | whole)).tolist()))
     for block, role, label, score, reason, first in zip(
             blocks, names, labels, scores, short, p1.tolist(), strict=True):
         block.role, block.label, block.score, block.reason = role, label, score, reason
