@@ -9,6 +9,7 @@ from grist.errors import (
     ExtractionTimeout,
     LimitExceededError,
     NotHTMLError,
+    UnknownFormatError,
     UnreadableInputError,
 )
 from grist.html.load import load_document, title_from_source, utf8_size
@@ -147,11 +148,14 @@ def test_limits_a_page_cannot_be_read_under_are_refused_when_made(limits, named)
         Limits(**limits)
 
 
-def test_limits_take_any_number_type_and_zero_seconds() -> None:
+def test_limits_take_any_number_type_but_no_zero_budget() -> None:
     import numpy as np
 
     assert Limits(max_bytes=np.int64(5)).max_bytes == 5
-    assert Limits(time_budget=0).time_budget == 0 and Limits(time_budget=float("inf"))
+    assert Limits(time_budget=1e-9).time_budget == 1e-9 and Limits(time_budget=float("inf"))
+    with pytest.raises(ConfigError, match="Limits.time_budget must be a number of seconds, more "
+                                          "than 0, not 0"):
+        Limits(time_budget=0)  # (every page would fail: the command line refuses it too)
 
 
 def test_arguments_of_the_wrong_kind_say_what_was_expected() -> None:
@@ -180,6 +184,21 @@ def test_arguments_of_the_wrong_kind_say_what_was_expected() -> None:
         with pytest.raises(ConfigError, match="AutoConfig.threshold is a probability"):
             AutoConfig(threshold=threshold)
     assert grist.Extractor(method="auto/fallback").config == AutoConfig(fallback_words=10)
+    for fmt in ("md", "pdf"):
+        with pytest.raises(UnknownFormatError, match=f"unknown output format '{fmt}'; choose one "
+                                                     "of: text, markdown"):
+            grist.extract("<p>Some text of the page.</p>", method="justext", output=fmt)
+    with pytest.raises(UnknownFormatError, match="unknown output format 'md'"):
+        grist.extract("<p>Some text of the page.</p>", method="justext").render("md")
+    with pytest.raises(TypeError, match="the output format is a name .*, not int"):
+        grist.Extractor(method="justext", output=5)
+    # a switch is True or False: "yes" or 2 would be read as True, "" or 0 as False
+    with pytest.raises(ConfigError, match="Extractor.links must be True or False, not 'yes'"):
+        grist.Extractor(method="justext", links="yes")
+    with pytest.raises(ConfigError, match="Extractor.with_title must be True or False, not 2"):
+        grist.extract("<p>Some text of the page.</p>", method="justext", with_title=2)
+    with pytest.raises(ConfigError, match="RenderOptions.links must be True or False, not 'x'"):
+        grist.extract("<p>Some text of the page.</p>", method="justext").to_markdown(links="x")
 
 
 def test_a_page_given_as_a_path_is_read_and_one_given_as_its_name_is_a_clear_error(

@@ -8,6 +8,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from grist.checks import check_flag
 from grist.classify.table_units import tables_as_units
 from grist.crosspage import CrossPageModel, apply_verdicts
 from grist.document import ON_REQUEST, Block, RawPage
@@ -19,6 +20,10 @@ from grist.limits import Budget, Limits
 from grist.methods import DEFAULT_METHOD, PageContext, get_method, method_config
 from grist.render import RenderOptions, check_format
 from grist.result import Result
+
+# Extractor's switches: True or False, refused otherwise ("yes" would be read as True)
+_FLAGS = ("table_units", "links", "images", "with_metadata", "explain", "with_title",
+          "with_byline", "with_captions", "with_comments")
 
 
 @dataclass
@@ -63,6 +68,8 @@ class Extractor:
         if not isinstance(self.limits, Limits):
             raise ConfigError(f"limits must be grist.Limits, not {type(self.limits).__name__}")
         check_format(self.output)
+        for name in _FLAGS:
+            check_flag(self, name)
         self._resources = self._method.load(self.config) if self._method.load else None
 
     def __call__(

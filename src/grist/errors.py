@@ -76,9 +76,15 @@ class FetchError(GristError):
 
 
 class UnknownMethodError(GristError, ValueError):
-    """The requested extraction method or output format does not exist."""
+    """The requested extraction method (or benchmark peer) does not exist."""
 
     reason = "unknown-method"
+
+
+class UnknownFormatError(GristError, ValueError):
+    """The requested output format does not exist."""
+
+    reason = "unknown-format"
 
 
 class ModelError(GristError):

@@ -34,7 +34,7 @@ class Limits:
     def __post_init__(self) -> None:
         for name in ("max_bytes", "max_tags", "max_depth", "max_blocks"):
             check_whole(self, name, least=1)
-        check_seconds(self, "time_budget")
+        check_seconds(self, "time_budget", above_zero=True)  # (0 would fail every page)
 
 
 class Budget:

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from grist.errors import UnknownMethodError
+from grist.checks import check_flag
+from grist.errors import UnknownFormatError
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.document import Block, Document
@@ -55,6 +56,10 @@ class RenderOptions:
     with_metadata: bool = False
     explain: bool = False
 
+    def __post_init__(self) -> None:
+        for name in ("links", "images", "with_metadata", "explain"):
+            check_flag(self, name)
+
 
 class Extraction(Protocol):
     """What renderers read of a result (``grist.Result`` has it all)."""
@@ -84,9 +89,13 @@ class Extraction(Protocol):
 
 
 def check_format(fmt: str) -> str:
-    """``fmt`` if it is a known output format, else UnknownMethodError listing them."""
+    """``fmt`` if it is a known output format, else UnknownFormatError listing them (TypeError
+    when it is not a name at all)."""
+    if not isinstance(fmt, str):
+        raise TypeError(f"the output format is a name ({', '.join(FORMATS)}), "
+                        f"not {type(fmt).__name__}")
     if fmt not in FORMATS:
-        raise UnknownMethodError(
+        raise UnknownFormatError(
             f"unknown output format {fmt!r}; choose one of: {', '.join(FORMATS)}"
         )
     return fmt
