@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import subprocess
@@ -284,6 +285,9 @@ def test_out_dir_one_file_per_page(
         assert json.loads(body)["text"] == TEXT
     else:
         assert "The old harbour reopened on Monday" in body
+    if fmt == "csv":  # each file a table of its own, its page named (the column was empty)
+        rows = list(csv.DictReader(io.StringIO(body)))
+        assert len(rows) == 1 and rows[0]["input"] == f"{root}/a.html"
 
 
 def test_a_page_file_that_cannot_be_written_whole_is_not_left_half_written(tmp_path: Path) -> None:

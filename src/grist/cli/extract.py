@@ -193,8 +193,8 @@ def _write_record(sink: ResultSink, record: dict, source: Source | None, fmt: st
     text = record["text"]
     if fmt == "json" and sink.out is None:
         text = dumps({"input": label, **json.loads(text)})
-    elif fmt == "csv" and sink.out is None:  # one table: the header once, the input named
-        text = csv_output.with_input(text, label, header=not sink.printed)
+    elif fmt == "csv":  # the input named; on stdout one table, the header once
+        text = csv_output.with_input(text, label, header=sink.out is not None or not sink.printed)
     name = _name(source, label) if source else url_name(label)
     notes = [f"nothing extracted: {record['empty_reason']}"] if "empty_reason" in record else []
     sink.rendered(label, name, text, notes + record.get("warnings", []))

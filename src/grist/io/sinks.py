@@ -122,9 +122,9 @@ class ResultSink:
         """Write one page's result (and its notes on stderr unless quiet)."""
         if self.fmt == "json" and self.batch and self.out is None:
             text = dumps({"input": label, **result_dict(result, result.options)})
-        elif self.fmt == "csv" and self.out is None:  # one table: the header once
+        elif self.fmt == "csv":  # the input named; on stdout one table, the header once
             text = csv_output.row(result, result.options, label)
-            if not self.printed:
+            if self.out is not None or not self.printed:
                 text = csv_output.header() + "\n" + text
         else:
             text = result.render(self.fmt)
