@@ -132,8 +132,8 @@ def predict(model: AutoModel, page: LabelledPage, names1: tuple[str, ...],
     model of the gold, whatever its convention, keeps what it keeps as body)."""
     matrix = FeatureMatrix(names1, page.values)
     _, p2, cut = model.predict(matrix, page.regions, page.paths)
-    (keep, fallback, _), _ = choose_blocks(p2, matrix, page.texts, cut, config)
-    if model.config.target == "gold" or fallback is not None:
+    (keep, fallback, small), _ = choose_blocks(p2, matrix, page.texts, cut, config)
+    if model.config.target == "gold" or fallback is not None or small:  # (kept whole)
         return p2, np.where(keep, ROLES.index("body"), ROLES.index("other"))
     return p2, derive_roles(matrix, page.texts, keep)
 
