@@ -524,6 +524,26 @@ def test_a_folders_json_lines_and_warc_files_are_read_as_records_with_or_without
     assert code == 1 and workers == alone
 
 
+def test_a_warc_files_records_are_named_alike_in_a_folder_or_named_directly(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A WARC file found in a folder wrote its records as ``crawl.warc``, ``crawl.warc-2``, ...;
+    named directly, after each record's id: now after the id both ways."""
+    from warc_files import response, write_warc
+
+    root = _numbered_pages(tmp_path, 1)
+    write_warc(root / "crawl.warc.gz", [response(n) for n in range(2)])
+    written = {}
+    for way, inputs in (("folder", [str(root)]),
+                        ("named", [str(root / "crawl.warc.gz"), str(root / "p000.html")])):
+        code, _, _ = run(capsys, "--quiet", "--out", str(tmp_path / way), *inputs)
+        assert code == 0
+        written[way] = sorted(p.name for p in (tmp_path / way).iterdir())
+    assert written["folder"] == written["named"] == [
+        "p000.txt", "urn_uuid_00000000-0000-0000-0000-000000000000.txt",
+        "urn_uuid_00000000-0000-0000-0000-000000000001.txt"]
+
+
 def test_links_in_a_folder_are_inputs_of_their_own_and_a_dangling_one_is_named(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

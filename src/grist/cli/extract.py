@@ -122,7 +122,7 @@ class _ShardsInOrder:
             self.next += 1
 
 
-def _run_parallel(args: argparse.Namespace, inputs: list[str], sources: list[Source]) -> int:
+def _run_parallel(args: argparse.Namespace, sources: list[Source]) -> int:
     """A batch on ``-j`` worker processes (grist batch's executor, into a temporary folder),
     written in input order as the one-process path writes it, shard by shard as they finish
     (the executor is imported here: one page in one process does not need it)."""
@@ -132,7 +132,8 @@ def _run_parallel(args: argparse.Namespace, inputs: list[str], sources: list[Sou
     config = JobConfig(method=args.method, model=args.model, time_budget=args.time_budget,
                        page_timeout=3 * args.time_budget, text_format=args.format,
                        options=output_options(args))
-    by_path = {absolute(s.location): s for s in sources if s.kind != "url"}
+    by_path = {absolute(s.location): s for s in sources  # (a WARC record is named by its own)
+               if s.kind != "url" and not is_warc(s.location)}
     summary, counted = Summary("extract"), Summary("extract")
     with tempfile.TemporaryDirectory(prefix="grist-extract-") as folder, \
             progress(unit="page", quiet=args.quiet) as bar:
@@ -143,7 +144,7 @@ def _run_parallel(args: argparse.Namespace, inputs: list[str], sources: list[Sou
             bar.update()
             shards.write_ready()
 
-        run_job(_pages_of_folders(inputs, sink), config, Path(folder),
+        run_job(_batch_inputs(sources, sink), config, Path(folder),
                 BatchOptions(jobs=args.jobs or default_jobs(),
                              files_per_shard=EXTRACT_FILES_PER_SHARD), counted, page_done)
         summary.notes = counted.notes  # WARC records that are not pages
@@ -152,32 +153,18 @@ def _run_parallel(args: argparse.Namespace, inputs: list[str], sources: list[Sou
     return 1 if summary.errors else 0
 
 
-def _pages_of_folders(inputs: list[str], sink: ResultSink) -> list[str]:
-    """The inputs with each folder replaced by its files; those that are not HTML pages are
-    reported as skipped here, as the one-process path reports them (WARC files stay)."""
+def _batch_inputs(sources: list[Source], sink: ResultSink) -> list[str]:
+    """The sources' locations for the batch executor; a folder's files that are not HTML pages
+    are reported as skipped here, as the one-process path reports them (WARC files stay)."""
     found: list[str] = []
-    for item in inputs:
-        if not Path(item).is_dir():
-            found.append(item)
-            continue
-        for source in expand([item])[0]:
-            if is_warc(source.location):
-                found.append(source.location)
-                continue
+    for source in sources:
+        if source.sniff and not is_warc(source.location):
             page = next(source.pages(), None)
             if isinstance(page, Skipped):
                 sink.skipped(page.input, page.reason)
-            else:
-                found.append(source.location)
+                continue
+        found.append(source.location)
     return found
-
-
-def _reads_warc(item: str) -> bool:
-    """Whether an input is a WARC file or a folder holding one (its records are pages, not the
-    file: the batch executor reads them)."""
-    if is_warc(item):
-        return True
-    return Path(item).is_dir() and any(p.is_file() and is_warc(p) for p in Path(item).rglob("*"))
 
 
 def _write_record(sink: ResultSink, record: dict, source: Source | None, fmt: str) -> None:
@@ -223,17 +210,14 @@ def run(args: argparse.Namespace) -> int:
     """Extract every input; returns 1 if a page failed, else 0."""
     inputs = named_inputs(args, "pages, folders, URLs, - for stdin")
     site = _site_model(args.site)
-    crawl = [_reads_warc(item) for item in inputs]
-    if site is not None and any(crawl):
+    sources, batch = _sources(args, inputs)  # (once: a folder is walked, stdin looked at)
+    crawl = any(s.kind == "file" and is_warc(s.location) for s in sources)
+    if site is not None and crawl:
         raise GristError("--site reads pages in one process and WARC files go to the batch "
                          "executor: use grist batch --site-aware for a crawl")
-    if any(crawl):  # the batch executor reads WARC, a folder's too
-        return _run_parallel(args, inputs, expand([i for i in inputs if not is_warc(i)])[0]
-                             if not all(is_warc(i) for i in inputs) else [])
-    sources, batch = _sources(args, inputs)  # (once: a folder is walked, stdin looked at)
-    if args.jobs and args.jobs > 1 and site is None and batch and all(
-            s.location != "-" for s in sources):  # (stdin is read here)
-        return _run_parallel(args, inputs, sources)
+    if crawl or (args.jobs and args.jobs > 1 and site is None and batch and all(
+            s.location != "-" for s in sources)):  # (WARC goes to the batch executor; stdin
+        return _run_parallel(args, sources)      # is read here)
     extractor = Extractor(
         method=args.method,
         config=method_config(args.method, args.model),
