@@ -52,6 +52,11 @@ PAGES = {
                     "Read the review</p></li><li><h2>Volvo # EX90</h2></li></ol><ul><li>a "
                     "paragraph<h3>1. then a heading</h3><ul><li><h4>nested</h4></li></ul></li>"
                     "</ul>",
+    "items holding code and quotes": "<ol start='2'><li><p>Unpack <em>it</em>:</p><pre><code>"
+                                     "tar xf a.tgz\n\tcd a  # ``` no fence</code></pre><p>1. "
+                                     "then</p></li><li>quoted<blockquote><p>a note<br>- on two "
+                                     "lines</p><ul><li>in the quote</li></ul><pre>&gt; code"
+                                     "</pre></blockquote></li></ol><p>after</p>",
     "tables": "<table><thead><tr><th>Size</th><th>Width | in</th><th>Note</th></tr></thead>"
               "<tr><td>Twin XL</td><td>38</td><td><em>long</em></td></tr>"
               "<tr><td>Queen</td><td>60</td><td></td></tr>"
@@ -72,9 +77,9 @@ def _rendered_text(markdown: str) -> list[str]:
     dom = LexborHTMLParser(PARSER.render(markdown))
     lines = []
     for node in dom.css("p, li, h1, h2, h3, h4, h5, h6, td, th, pre"):
-        if node.tag == "li":  # the item's own text, not its nested list's nor paragraphs'
-            own = [c.text(deep=True) for c in node.iter(include_text=True)
-                   if c.tag not in ("ul", "ol", "p", "h1", "h2", "h3", "h4", "h5", "h6")]
+        if node.tag == "li":  # the item's own text, not its nested lists', quotes' or blocks'
+            own = [c.text(deep=True) for c in node.iter(include_text=True) if c.tag not in (
+                "ul", "ol", "p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre")]
             lines.append(" ".join("".join(own).split()))
         elif node.tag == "pre":
             lines.extend(node.text(deep=True).rstrip("\n").split("\n"))

@@ -196,6 +196,18 @@ def test_html_structure_and_escaping(result: Result) -> None:
     assert "Home" not in out and "nav" not in out
 
 
+@pytest.mark.parametrize(("attributes", "html_tag"), [
+    ('<html lang="he" dir="rtl"><body>', '<html lang="he" dir="rtl">'),
+    ('<html lang="he"><body dir=" RTL ">', '<html lang="he" dir="rtl">'),
+    ('<html lang="he" dir="sideways"><body>', '<html lang="he">'),
+    ('<html lang="he"><body>', '<html lang="he">'),
+])
+def test_html_keeps_the_pages_direction(attributes: str, html_tag: str, standin: str) -> None:
+    page = (f"{attributes}<p>\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd, a line "
+            "long enough to be kept.</p></body></html>")
+    assert f"<!DOCTYPE html>\n{html_tag}\n" in grist.extract(page, method=standin).to_html()
+
+
 def test_html_escapes_markup_in_text(standin: str) -> None:
     page = "<p>Use &lt;script&gt;alert(1)&lt;/script&gt; carefully &amp; well.</p>"
     out = grist.extract(page, method=standin).to_html()

@@ -149,3 +149,18 @@ def test_a_list_of_another_kind_next_to_a_list_is_a_list_of_its_own(schema: etre
              for element in body.iter(f"{{{NS['tei']}}}list")]
     assert lists == [("ul", ["a bullet", "another"]), ("ol", ["nested one"]),
                      ("ul", ["nested bullet"]), ("ol", ["first step", "second step"])]
+
+
+def test_code_and_quotes_inside_an_item_stay_in_it(schema: etree.RelaxNG, standin: str) -> None:
+    page = ("<html><body><ol><li><p>Unpack it:</p><pre><code>tar xf pkg.tar.gz</code></pre>"
+            "<p>Check it.</p></li><li><p>Read the note</p><blockquote><p>Back up first.</p>"
+            "<ul><li>the data</li></ul></blockquote></li></ol></body></html>")
+    body = _body_with_every_block(schema, page, standin)
+    (ordered,) = body.findall("tei:div/tei:list", NS)
+    first, second = ordered.findall("tei:item", NS)
+    assert (first.get("n"), first.text) == ("1", "Unpack it:")
+    assert first.findtext("tei:ab[@type='code']/tei:code", namespaces=NS) == "tar xf pkg.tar.gz"
+    assert [p.text for p in first.findall("tei:p", NS)] == ["Check it."]
+    assert (second.get("n"), second.text) == ("2", "Read the note")
+    assert second.findtext("tei:quote/tei:p", namespaces=NS) == "Back up first."
+    assert second.findtext("tei:quote/tei:list/tei:item", namespaces=NS) == "the data"

@@ -3,9 +3,10 @@ blockquote, with emphasis and (``links=`` / ``images=``) links and images.
 
 Safe by construction: the page is written from the blocks' text, never copied from the source, so
 no script, style, event handler or attribute of the source survives; all text is escaped; the only
-attributes written are ``href``, ``src`` and ``alt`` (escaped) and a list's numbers (``start``,
-``value``: integers), and a URL whose scheme is not http(s), mailto, ftp or tel
-(``javascript:``, ``data:``, ...) is dropped. The page's metadata goes into ``<head>`` as
+attributes written are ``href``, ``src`` and ``alt`` (escaped), a list's numbers (``start``,
+``value``: integers), and on ``<html>`` the page's language and direction (``dir``: one of HTML's
+three values, so a right-to-left page stays one); a URL whose scheme is not http(s), mailto, ftp
+or tel (``javascript:``, ``data:``, ...) is dropped. The page's metadata goes into ``<head>`` as
 ``<meta>`` elements.
 """
 
@@ -14,15 +15,16 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from grist.render.inline import Node, inline_tree
+from grist.render.inline import Node, inline_tree, shown_text
 from grist.render.layout import Item, Part, layout
 
 if TYPE_CHECKING:  # pragma: no cover
-    from grist.document import Block
+    from grist.document import Block, Document
     from grist.metadata import Metadata
     from grist.render import Extraction, RenderOptions
 
 _TAGS = {"em": "em", "strong": "strong", "code": "code", "del": "del"}
+_DIRECTIONS = frozenset(("ltr", "rtl", "auto"))  # the values of HTML's ``dir``
 
 
 def _node(node: Node) -> str:
@@ -50,32 +52,51 @@ def _heading(block: Block, options: RenderOptions, base: str | None) -> str:
 
 
 def _list(items: list[Item], options: RenderOptions, base: str | None) -> str:
-    """Nested lists: each item opens or closes list elements to reach its level; an ordered
-    item whose number is not the one before plus one says its number (``start``, ``value``)."""
+    """Nested lists: each item closes and opens the lists, items and quotes it leaves and
+    enters; an ordered item whose number is not the one before plus one says its number
+    (``start``, ``value``); a block that opens its item is written bare in the ``li``, the
+    item's others as elements of their own."""
     out: list[str] = []
-    open_lists: list[list] = []  # per list open now, outermost first: [kind, the next number]
+    open_: list[list] = []  # per open container: [its end tag, the next number (of a list)]
     for item in items:
-        while len(open_lists) > item.level + 1:
-            out.append(f"</li></{open_lists.pop()[0]}>")
-        text = _heading(item.block, options, base) if item.block.heading else inline(
-            item.block, options, base)
-        if item.continues:  # another paragraph of the same item
-            out.append(text if item.block.heading else f"<p>{text}</p>")
-            continue
-        if len(open_lists) == item.level + 1:
-            out.append("</li>" if not item.new_list else f"</li></{open_lists.pop()[0]}>")
-        number = ""
-        if len(open_lists) == item.level:
-            start = item.number if item.kind == "ol" and item.number != 1 else None
-            out.append(f"<{item.kind}>" if start is None else f'<ol start="{start}">')
-            open_lists.append([item.kind, item.number])
-        elif item.kind == "ol" and item.number != open_lists[-1][1]:
-            number = f' value="{item.number}"'
-        open_lists[-1][1] = item.number + 1
-        out.append(f"<li{number}>{text}")
-    while open_lists:
-        out.append(f"</li></{open_lists.pop()[0]}>")
+        for _ in range(item.closes):
+            out.append(open_.pop()[0])
+        for kind in item.opens:
+            out.append(_open(kind, item, open_))
+        block = item.block
+        if block.heading:
+            out.append(_heading(block, options, base))
+        elif block.preformatted:
+            out.append(_code(block))
+        else:
+            text = inline(block, options, base)
+            out.append(text if item.opens_item else f"<p>{text}</p>")
+    out.extend(container[0] for container in reversed(open_))
     return "".join(out)
+
+
+def _open(kind: str, item: Item, open_: list[list]) -> str:
+    """Open a list, an item or a quote for ``item``: its start tag, its container pushed on
+    ``open_``."""
+    if kind == "quote":
+        open_.append(["</blockquote>", 0])
+        return "<blockquote>"
+    if kind == "list":
+        open_.append([f"</{item.kind}>", item.number])
+        start = item.kind == "ol" and item.number != 1
+        return f'<ol start="{item.number}">' if start else f"<{item.kind}>"
+    numbers = open_[-1]  # (an item opens in its list)
+    value = item.kind == "ol" and item.number != numbers[1]
+    numbers[1] = item.number + 1
+    open_.append(["</li>", 0])
+    return f'<li value="{item.number}">' if value else "<li>"
+
+
+def _code(block: Block) -> str:
+    """A code block: ``pre`` holding ``code`` with its language as a class."""
+    language = block.code_language
+    attr = f' class="language-{escape(language)}"' if language else ""
+    return f"<pre><code{attr}>{escape(shown_text(block), quote=False)}</code></pre>"
 
 
 def _table(part: Part, options: RenderOptions, base: str | None) -> str:
@@ -102,9 +123,7 @@ def render_part(part: Part, options: RenderOptions, base: str | None) -> str:
     if part.kind == "heading":
         return _heading(part.block, options, base)
     if part.kind == "code":
-        language = part.block.code_language
-        attr = f' class="language-{escape(language)}"' if language else ""
-        return f"<pre><code{attr}>{escape(part.text, quote=False)}</code></pre>"
+        return _code(part.block)
     if part.kind == "list":
         return _list(part.items, options, base)
     if part.kind == "table":
@@ -124,6 +143,18 @@ def _head(metadata: Metadata, fallback_title: str) -> str:
     return "\n".join(lines)
 
 
+def page_direction(document: Document) -> str | None:
+    """The direction the page sets for its text (``dir`` on ``<html>``, else on ``<body>``), so
+    that a browser lays right-to-left scripts out as the page did; None when it sets none or the
+    method did not parse the page (``lineblock``)."""
+    dom = document.dom
+    for node in (dom.root, dom.body) if dom is not None else ():
+        value = (node.attributes.get("dir") or "").strip().lower() if node is not None else ""
+        if value in _DIRECTIONS:
+            return value
+    return None
+
+
 def render(result: Extraction, options: RenderOptions) -> str:
     """The kept blocks as a small standalone HTML page."""
     metadata = result.metadata
@@ -140,6 +171,8 @@ def render(result: Extraction, options: RenderOptions) -> str:
         out.append(render_part(part, options, base))
     out += ["</blockquote>"] * depth
     language = f' lang="{escape(metadata.language)}"' if metadata.language else ""
+    direction = page_direction(result.document)
+    language += f' dir="{direction}"' if direction else ""
     return (
         f'<!DOCTYPE html>\n<html{language}>\n<head>\n<meta charset="utf-8">\n'
         f"{_head(metadata, result.document.title)}\n</head>\n<body>\n<article>\n"

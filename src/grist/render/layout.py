@@ -3,8 +3,10 @@
 Blocks are flat; renderers need headings, runs of list items, data tables, code and quotes. A run
 of consecutive kept table cells is written as a table only when its table is a data table
 (``grist.segment.tables``: markup and size, and a grid of short cells); the cells of a layout
-table are laid out like the rest of the page. Parts hold the blocks themselves, so a renderer can
-write their inline markup (links, images, emphasis).
+table are laid out like the rest of the page. A run of list blocks keeps what a ``li`` holds in
+its item: further paragraphs, headings, code, and blockquotes (whether a quote is inside an item
+or around its list is read from the block's path). Parts hold the blocks themselves, so a
+renderer can write their inline markup (links, images, emphasis).
 """
 
 from __future__ import annotations
@@ -22,35 +24,108 @@ MAX_SPANNED_SLOTS = 100_000
 # Lists nested deeper than this are written at this depth: real pages nest a few levels, hostile
 # ones thousands, and a renderer's nested elements (TEI's list in item in list) must stay few.
 MAX_LIST_NESTING = 32
+_LISTS = frozenset(("ol", "ul"))
 
 
 @dataclass(frozen=True)
 class Item:
     """A block of a list as the renderers write it.
 
-    ``level``: nesting from 0, never skipping one (a renderer could not write the skipped list);
-    ``new_list``: the item opens a list at its level (the first there, or the page's next list,
-    or a list of another kind); ``continues``: it is another block of the ``li`` written just
-    before at its level, so it goes into that item, not a new one; ``number``: what an ordered
-    item shows (the page's ``start``/``value``/``reversed``, else counted from 1).
+    ``number``: what an ordered item shows (the page's ``start``/``value``/``reversed``, else
+    counted from 1). The block is written inside containers: per level of nesting (from 0,
+    never skipping one: a renderer could not write the skipped list) a list, its item, and the
+    blockquotes inside that item around the next level's list (or, at the block's level, around
+    the block). ``closes``: how many of the containers open after the item before close
+    (innermost first); ``opens``: the containers the block then opens, outermost first
+    (``list``, ``item``, ``quote``: a list and an item at the block's level, so the item's
+    number and kind are this item's). A list opens at the block's level for the first item
+    there, the page's next list, or a list of another kind.
     """
 
-    level: int
     kind: str
     block: Block
-    new_list: bool
-    continues: bool
     number: int
+    closes: int
+    opens: tuple[str, ...]
+
+    @property
+    def opens_item(self) -> bool:
+        """The block opens its item and nothing inside it: its text goes right in the item."""
+        return self.opens[-1:] == ("item",)
+
+    @property
+    def continues(self) -> bool:
+        """The block is another block of the ``li`` written before at its level: it goes into
+        that item, not a new one."""
+        return "item" not in self.opens
+
+
+def _quote_nesting(block: Block) -> list[int]:
+    """How many lists enclose each blockquote around the block, outermost first, read from its
+    path; the quotes its path does not name (past ``PATH_DEPTH``, or a block made by hand) are
+    taken to enclose its lists."""
+    if not block.quote_depth:
+        return []
+    tags = block.path.split(">")
+    lists = block.list_depth - sum(tag in _LISTS for tag in tags)  # those above the path
+    named = []
+    for tag in tags:
+        if tag in _LISTS:
+            lists += 1
+        elif tag == "blockquote":
+            named.append(lists)
+    return [0] * (block.quote_depth - len(named)) + named[: block.quote_depth]
+
+
+def _outer_quotes(block: Block) -> int:
+    """How many blockquotes enclose the block's outermost list (all of them, outside lists)."""
+    return sum(lists <= 0 for lists in _quote_nesting(block))
+
+
+def _item_quotes(block: Block, low: int, level: int) -> list[int]:
+    """Per level of a run, 0 to ``level``, the blockquotes inside its item that enclose the
+    block (at ``level``, around the block itself; deeper ones, and those inside a list outside
+    the run's, at the nearest level written). A path names ``PATH_DEPTH`` elements at most, so
+    a hostile page's thousands of quotes give a renderer few to nest."""
+    counts = [0] * (level + 1)
+    for lists in _quote_nesting(block):
+        if lists > 0:
+            counts[min(max(lists - low, 0), level)] += 1
+    return counts
+
+
+def _outer_levels(open_lists: list[list], quotes: list[int], level: int
+                  ) -> tuple[int, list[int], int, list[str]]:
+    """What stays open above ``level`` for a block with ``quotes`` (per level, ``_item_quotes``):
+    its level and quotes, how many containers stay and the quotes it opens there. At the first
+    level whose item holds other quotes around its nested list, that list closes and the block
+    moves up below it (the deeper levels' quotes around the block)."""
+    kept = 0
+    for k in range(level):
+        held = open_lists[k][4]
+        if held != quotes[k]:
+            shared = min(held, quotes[k])
+            open_lists[k][4] = quotes[k]
+            del open_lists[k + 1 :]
+            return (k + 1, [*quotes[: k + 1], sum(quotes[k + 1 :])], kept + 2 + shared,
+                    ["quote"] * (quotes[k] - shared))
+        kept += 2 + held
+    return level, quotes, kept, []
 
 
 def list_items(blocks: list[Block]) -> list[Item]:
-    """The list blocks of a run as ``Item``s: where each list opens and each item begins."""
+    """The list blocks of a run as ``Item``s: where each list opens, each item begins, and the
+    blockquotes inside items open and close."""
     low = min(b.list_depth for b in blocks)
-    open_lists: list[list] = []  # per level: [kind, list id, item id, the next item's number]
+    # per level: [kind, list id, item id, the next item's number, the quotes open in its item]
+    open_lists: list[list] = []
+    open_count = 0  # the containers open: per level its list, its item and their quotes
     items = []
     for block in blocks:
         deep = block.list_depth - low >= MAX_LIST_NESTING  # written at the deepest level
         level = min(block.list_depth - low, len(open_lists), MAX_LIST_NESTING - 1)
+        level, quotes, kept, opens = _outer_levels(open_lists, _item_quotes(block, low, level),
+                                                   level)
         del open_lists[level + 1 :]
         list_id, item_id, number = block.list_item or (None, 0, 0)
         here = open_lists[level] if level < len(open_lists) else None
@@ -59,11 +134,21 @@ def list_items(blocks: list[Block]) -> list[Item]:
         continues = not new_list and item_id != 0 and here[2] == item_id
         if not item_id:  # a block in no li of its list (or made without one): counted
             number = 1 if new_list else here[3]
-        if new_list:
-            open_lists[level:] = [[block.list_kind, list_id, item_id, number + 1]]
+        own = quotes[level]  # (around the block, in its item)
+        if continues:
+            shared = min(here[4], own)
+            kept += 2 + shared
+            opens += ["quote"] * (own - shared)
         else:
-            here[2:] = item_id, number + 1
-        items.append(Item(level, block.list_kind, block, new_list, continues, number))
+            kept += 0 if new_list else 1
+            opens += ["list", "item"] if new_list else ["item"]
+            opens += ["quote"] * own
+        if new_list:
+            open_lists[level:] = [[block.list_kind, list_id, item_id, number + 1, own]]
+        else:
+            here[2:] = item_id, number + 1, own
+        items.append(Item(block.list_kind, block, number, open_count - kept, tuple(opens)))
+        open_count = kept + len(opens)
     return items
 
 
@@ -75,7 +160,8 @@ class Part:
     ``items`` (``Item``); a table holds its ``rows`` of ``Cell``s (the cell's blocks; none for
     an empty slot or one a spanning cell covers), the first row being the header, and
     ``table_spans``.
-    ``quote`` is how many blockquotes enclose the part.
+    ``quote`` is how many blockquotes enclose the part (a list's: those around the list, not
+    the ones inside its items).
     """
 
     kind: str
@@ -202,10 +288,11 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
             else:
                 parts.append(Part("table", rows=rows, quote=block.quote_depth))
         elif _is_item(block):
-            while (j < n and _is_item(blocks[j]) and blocks[j].quote_depth == block.quote_depth
+            quote = _outer_quotes(block)
+            while (j < n and _is_item(blocks[j]) and _outer_quotes(blocks[j]) == quote
                    and (in_layout_table or blocks[j].cell is None)):
                 j += 1
-            parts.append(Part("list", items=list_items(blocks[i:j]), quote=block.quote_depth))
+            parts.append(Part("list", items=list_items(blocks[i:j]), quote=quote))
         else:
             parts.append(_single(block))
         i = j
@@ -213,6 +300,8 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
 
 
 def _is_item(block: Block) -> bool:
-    """A block written as (part of) a list item: in a list, and not code (a heading in an item,
-    an award list's name or a product card's, stays in its item)."""
-    return bool(block.list_kind) and not block.preformatted
+    """A block written as (part of) a list item: in a list, and not code outside its items (a
+    heading in an item, an award list's name or a product card's, stays in its item, and so
+    does a tutorial step's code)."""
+    return bool(block.list_kind) and (not block.preformatted or bool(block.list_item
+                                                                     and block.list_item[1]))

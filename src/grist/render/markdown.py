@@ -207,42 +207,50 @@ def _code(block: Block) -> str:
 
 
 def _list(items: list[Item], options: RenderOptions, base: str | None) -> str:
-    """Nested lists with the page's numbers; an item's further paragraphs indented under it.
-    Lists of one kind side by side are written as one, as a browser shows them (CommonMark
-    would join them anyway: only another delimiter would keep them apart)."""
-    lines = []
-    # per nesting level: the indent of the items nested under its item, and the width of that
-    # item's marker (its text starts there, and so do its further lines and paragraphs)
-    levels: list[tuple[int, int]] = []
+    """Nested lists with the page's numbers; an item's further blocks (paragraphs, code,
+    quotes) under it, each line led by the prefixes of the containers it is in. Lists of one
+    kind side by side are written as one, as a browser shows them (CommonMark would join them
+    anyway: only another delimiter would keep them apart)."""
+    lines: list[str] = []
+    open_: list[list[str]] = []  # per open container: [kind, its next line's prefix, others']
     for item in items:
-        if item.continues:  # another paragraph of the same item
-            del levels[item.level + 1 :]
-            width = levels[item.level][1]
-            lines += ["", " " * width + _item_text(item.block, options, base, width)]
-            continue
-        indent = levels[item.level - 1][0] if item.level else 0
-        marker = f"{min(max(item.number, 0), _MAX_NUMBER)}." if item.kind == "ol" else "-"
-        prefix = f"{' ' * indent}{marker} "
-        del levels[item.level :]
-        levels.append((indent + max(len(_INDENT), len(marker) + 1), len(prefix)))
-        lines.append(prefix + _item_text(item.block, options, base, len(prefix)))
+        del open_[len(open_) - item.closes :]
+        if item.continues:  # another block of the same item: a blank line, in its quotes
+            lines.append("".join(rest for _, _, rest in open_).rstrip())
+        for kind in item.opens:
+            open_.append(_container(kind, item, open_[-1] if open_ else None))
+        for line in _item_text(item.block, options, base).split("\n"):
+            prefix = "".join(first for _, first, _ in open_)
+            lines.append(prefix + line if line else prefix.rstrip())
+            for container in open_:
+                container[1] = container[2]
     return "\n".join(lines)
 
 
-def _item_text(block: Block, options: RenderOptions, base: str | None, width: int) -> str:
-    """A list block's Markdown, its text starting ``width`` columns in: a heading stays one."""
+def _container(kind: str, item: Item, parent: list[str] | None) -> list[str]:
+    """What a list, an item or a quote puts before its first line and before the others: a
+    list nested right in an item is indented past the item's text, by ``_INDENT`` at least."""
+    if kind == "quote":
+        return [kind, "> ", "> "]
+    if kind == "item":
+        marker = f"{min(max(item.number, 0), _MAX_NUMBER)}." if item.kind == "ol" else "-"
+        return [kind, marker + " ", " " * (len(marker) + 1)]
+    width = len(parent[2]) if parent is not None and parent[0] == "item" else len(_INDENT)
+    indent = " " * (max(len(_INDENT), width) - width)
+    return [kind, indent, indent]
+
+
+def _item_text(block: Block, options: RenderOptions, base: str | None) -> str:
+    """A list block's Markdown: a heading stays one, code is fenced."""
     if block.heading:
         return _heading(block, options, base)
-    return inline(block, options, base, True, _break(width))
+    if block.preformatted:
+        return _code(block)
+    return inline(block, options, base, True)
 
 
 def _heading(block: Block, options: RenderOptions, base: str | None) -> str:
     return "#" * block.heading + " " + inline(block, options, base, False)
-
-
-def _break(width: int) -> str:
-    """A line break inside a list item whose text starts ``width`` columns in: it stays there."""
-    return _HARD_BREAK + " " * width
 
 
 def _table(rows: list[list[Cell]], options: RenderOptions, base: str | None) -> str:
@@ -272,16 +280,16 @@ def _quoted(text: str, depth: int) -> str:
 
 
 def render(result: Extraction, options: RenderOptions) -> str:
-    """The kept blocks as Markdown, parts separated by a blank line (a quote's parts by a quote
-    line), after a front-matter header when ``with_metadata``."""
+    """The kept blocks as Markdown, parts separated by a blank line, which carries the quote
+    markers the two parts share (a nested quote stays in the one around it), after a
+    front-matter header when ``with_metadata``."""
     base = result.metadata.base_url if options.links or options.images else None
     out: list[str] = []
     previous = 0
     for part in layout(result.content_blocks):
         text = render_part(part, options, base)
         if out:
-            same_quote = part.quote and part.quote == previous
-            out.append("\n" + ("> " * part.quote).rstrip() + "\n" if same_quote else "\n\n")
+            out.append("\n" + ("> " * min(part.quote, previous)).rstrip() + "\n")
         out.append(_quoted(text, part.quote) if part.quote else text)
         previous = part.quote
     body = "".join(out)

@@ -15,7 +15,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
-from grist.render.inline import Node, inline_tree
+from grist.render.inline import Node, inline_tree, shown_text
 from grist.render.layout import Item, Part, layout
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -74,38 +74,47 @@ def _block(element: ET.Element, block: Block, options: RenderOptions, base: str 
 
 def _list(parent: ET.Element, items: list[Item], options: RenderOptions,
           base: str | None) -> None:
-    stack: list[ET.Element] = []  # open list elements, outermost first
-    last_item: list[ET.Element] = []
+    """Nested ``list``s: each item closes and opens the lists, items and quotes it leaves and
+    enters; a block that opens its item is written in the ``item``, the item's others in
+    elements of their own."""
+    open_: list[ET.Element] = []  # the open containers, outermost first
     for item in items:
-        del stack[item.level + 1 :], last_item[item.level + 1 :]
-        if item.continues:  # another paragraph of the same item
-            _item_block(_sub(last_item[item.level], "p"), item, options, base)
-            continue
-        if item.new_list:
-            del stack[item.level :], last_item[item.level :]
-        if len(stack) == item.level:
-            holder = parent if item.level == 0 else last_item[item.level - 1]
-            stack.append(_sub(holder, "list", rend=item.kind))
-            last_item.append(None)  # type: ignore[arg-type]
-        number = {"n": str(item.number)} if item.kind == "ol" else {}
-        last_item[item.level] = _sub(stack[item.level], "item", **number)
-        _item_block(last_item[item.level], item, options, base)
+        del open_[len(open_) - item.closes :]
+        for kind in item.opens:  # (TEI names them list, item and quote too)
+            open_.append(_sub(open_[-1] if open_ else parent, kind, **_attributes(kind, item)))
+        if item.block.preformatted:
+            _code(open_[-1], item.block)
+        elif item.opens_item:
+            _item_block(open_[-1], item.block, options, base)
+        else:
+            _item_block(_sub(open_[-1], "p"), item.block, options, base)
 
 
-def _item_block(element: ET.Element, item: Item, options: RenderOptions, base: str | None
+def _attributes(kind: str, item: Item) -> dict[str, str]:
+    """What a list (its kind) or an ordered item (its number) that ``item`` opens says."""
+    if kind == "list":
+        return {"rend": item.kind}
+    return {"n": str(item.number)} if kind == "item" and item.kind == "ol" else {}
+
+
+def _item_block(element: ET.Element, block: Block, options: RenderOptions, base: str | None
                 ) -> None:
     """A list block's text in ``element``; a heading's marked as one (TEI has no ``head`` in an
     ``item``)."""
-    heading = item.block.heading
-    target = _sub(element, "hi", rend=f"h{heading}") if heading else element
-    _block(target, item.block, options, base)
+    target = _sub(element, "hi", rend=f"h{block.heading}") if block.heading else element
+    _block(target, block, options, base)
+
+
+def _code(parent: ET.Element, block: Block) -> None:
+    """A code block: ``ab type="code"`` holding ``code`` with its language."""
+    language = block.code_language
+    _sub(_sub(parent, "ab", type="code"), "code", shown_text(block),
+         **({"lang": language} if language else {}))
 
 
 def _part(parent: ET.Element, part: Part, options: RenderOptions, base: str | None) -> None:
     if part.kind == "code":
-        ab = _sub(parent, "ab", type="code")
-        language = part.block.code_language
-        _sub(ab, "code", part.text, **({"lang": language} if language else {}))
+        _code(parent, part.block)
     elif part.kind == "list":
         _list(parent, part.items, options, base)
     elif part.kind == "table":
