@@ -167,6 +167,20 @@ def test_an_image_between_words_stands_apart_from_them(standin: str) -> None:
     assert result.text.endswith("Text then more, andglued, then at the end")  # text unchanged
 
 
+def test_an_image_keeps_the_side_of_its_space_between_words(standin: str) -> None:
+    """The text holds one space where the page had whitespace before or after an image; the
+    image was put before it, so ``an image <img>, then`` gave ``an image ![pic] , then``."""
+    page = ('<p>An image <img src="/p.png" alt="pic">, then one<img src="/q.png" alt="q"> , '
+            'then two <img src="/a.png" alt="a"> <img src="/b.png" alt="b"> and more.</p>')
+    result = grist.extract(page, url="https://e.org/", method=standin)
+    markdown = result.to_markdown(images=True)
+    assert "An image ![pic](https://e.org/p.png), then one![q](https://e.org/q.png) , then" \
+        in markdown
+    assert "then two ![a](https://e.org/a.png) ![b](https://e.org/b.png) and more." in markdown
+    assert 'An image <img src="https://e.org/p.png" alt="pic">, then' in result.to_html(images=True)
+    assert result.text == "An image , then one , then two and more."  # the text as before
+
+
 def test_a_self_closed_iframe_in_noscript_keeps_the_page() -> None:
     page = ("<html><head><noscript><iframe src=https://t.example/ns.html /></noscript></head>"
             "<body><noscript><iframe src=x/></noscript><p>The whole article is still here.</p>"

@@ -63,14 +63,18 @@ class Document:
 class Inline(NamedTuple):
     """Inline markup inside a block's text: ``text[start:end]`` is a ``link`` (``url`` is its
     href as written), ``em``, ``strong``, ``code`` or ``del``; an ``image`` is a point
-    (start == end) with its ``url`` (src) and ``alt``; a ``br`` is a point where the line
-    breaks (the space at ``start``, when text follows, is where the ``<br>`` stood)."""
+    (start == end) with its ``url`` (src) and ``alt``, and whether the page has whitespace right
+    before and right after it (``spaced_before``, ``spaced_after``: the text holds one space
+    for both, at ``start``, so it cannot say on which side it was); a ``br`` is a point where
+    the line breaks (the space at ``start``, when text follows, is where the ``<br>`` stood)."""
 
     start: int
     end: int
     kind: str
     url: str = ""
     alt: str = ""
+    spaced_before: bool = False
+    spaced_after: bool = False
 
 
 @dataclass(slots=True)

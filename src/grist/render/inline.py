@@ -149,6 +149,11 @@ def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
     found = block.inline
     breaks = set(line_breaks(block, text, found))
     spans = [s for s in (_wanted(s, options, base, breaks) for s in found) if s is not None]
+    images_at: dict[int, list[Inline]] = {}  # (the images at one point are written together)
+    for span in spans:
+        if span.kind == "image":
+            images_at.setdefault(span.start, []).append(span)
+    spans = [s for s in spans if s.kind != "image" or s is images_at[s.start][0]]
     root = Node("root")
     stack: list[tuple[Node, int]] = [(root, len(text))]
     position = first  # (a span starting before it is skipped as overlapping what was written)
@@ -169,15 +174,7 @@ def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
             position += 1  # (the space it became)
             continue
         if span.kind == "image":
-            # (an image between two words stands apart from them: the segmenter places it
-            # before the space that follows the word before it, or before the first word)
-            word_before = position > 0 and not text[position - 1].isspace()
-            word_after = position < len(text) and not text[position].isspace()
-            if word_before and not word_after:
-                _add_text(parent, " ")
-            parent.children.append(Node("image", span.url, span.alt))
-            if word_after and not word_before:
-                _add_text(parent, " ")
+            position = _add_images(parent, images_at[span.start], text, position, first)
             continue
         if span.kind in _STYLES and any(open_node.kind == span.kind for open_node, _ in stack):
             continue  # bold inside bold is bold: written twice, Markdown would misread it
@@ -189,6 +186,23 @@ def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
         _add_text(node, text[position:end])
         position = end
     return root
+
+
+def _add_images(parent: Node, images: list[Inline], text: str, position: int, first: int) -> int:
+    """Write the images that stand at ``position``: between words with the whitespace the page
+    has on either side of each (the text's one space there, if any, stands for it and is passed
+    over), at the start or end of the block apart from its text. Returns the position the text
+    goes on from."""
+    if text.startswith(" ", position) and any(i.spaced_before or i.spaced_after for i in images):
+        position += 1
+    text_before, text_after = position > first, position < len(text)
+    for n, image in enumerate(images):
+        if text_before and (image.spaced_before or (n == 0 and not text_after)):
+            _add_text(parent, " ")
+        parent.children.append(Node("image", image.url, image.alt))
+        if text_after and (image.spaced_after or (n == len(images) - 1 and not text_before)):
+            _add_text(parent, " ")
+    return position
 
 
 def _add_text(node: Node, piece: str) -> None:

@@ -65,10 +65,13 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
     """The text of ``pieces`` as ``visible_text`` makes it (``" ".join("".join(pieces).split())``
     without the invisible characters) and the spans ``marks`` delimit in it; empty spans are
     dropped, and so is an image right after the same image (a lazy-loaded image and the copy in
-    its ``noscript`` fallback are one image)."""
+    its ``noscript`` fallback are one image). An image says whether whitespace stood right
+    before and right after it (``Inline.spaced_before`` / ``spaced_after``)."""
     out: list[str] = []
     length = 0
     space = False
+    gap = False  # whitespace since the last word or image
+    unsettled: list[int] = []  # images (indices in spans) waiting for what follows them
     spans: list[Inline] = []
     last_image = (-1, "")  # where the last image stands and its source
     stack: list[list] = []  # open elements: [kind, url, start or None until the next word]
@@ -86,9 +89,14 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
                 attrs = node.attributes
                 src = image_source(attrs)
                 if src and (length, src) != last_image:
+                    for j in unsettled:  # (whitespace between two images is the second's)
+                        spans[j] = spans[j]._replace(spaced_after=False)
+                    unsettled[:] = [len(spans)]
                     spans.append(Inline(length, length, kind, src,
-                                        " ".join((attrs.get("alt") or "").split())))
+                                        " ".join((attrs.get("alt") or "").split()),
+                                        spaced_before=gap and length > 0))
                     last_image = (length, src)
+                    gap = False
             else:
                 for j in range(len(stack) - 1, -1, -1):
                     if stack[j][0] == kind:
@@ -102,7 +110,11 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
         words = piece.split()
         if not words:
             space = space or bool(piece)
+            gap = gap or bool(piece)
             continue
+        for j in unsettled:  # (the words that follow tell whether whitespace did)
+            spans[j] = spans[j]._replace(spaced_after=gap or piece[0].isspace())
+        unsettled.clear()
         if length and (space or piece[0].isspace()):
             out.append(" ")
             length += 1
@@ -112,7 +124,7 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
         joined = " ".join(words)
         out.append(joined)
         length += len(joined)
-        space = piece[-1].isspace()
+        space = gap = piece[-1].isspace()
     for kind, url, start in stack:
         if start is not None and start < length:
             spans.append(Inline(start, length, kind, url))
