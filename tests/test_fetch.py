@@ -114,6 +114,7 @@ ENCODED = {
     "/cut-gzip": ("gzip", ZIPPED[: len(ZIPPED) // 2]),
     "/cut-br": ("br", brotli.compress(PAGE)[:30]),
     "/bomb": ("gzip", gzip.compress(b"<p>" + b"x" * BIG_BYTES)),
+    "/br-bomb": ("br", brotli.compress(b"<p>" + b"x" * 50_000_000, quality=1)),
 }
 ACCEPTED: list[str] = []  # the Accept-Encoding header of every request to ENCODED
 
@@ -164,6 +165,7 @@ def test_compressed_bodies_are_decoded_whole(encoded: str, path: str, get: Gette
     ("/cut-gzip", "the body is cut off or damaged: its gzip data ends early"),
     ("/cut-br", "the body is cut off or damaged: its br data ends early"),
     ("/bomb", "the page is larger than the limit of 100000 bytes"),  # the cap holds once decoded
+    ("/br-bomb", "the page is larger than the limit of 100000 bytes"),
 ])
 @pytest.mark.parametrize("get", [fetch, fetch_async])
 def test_cut_off_or_oversize_compressed_bodies_fail(encoded: str, path: str, message: str,
@@ -185,3 +187,30 @@ def test_fetch_settings_out_of_range_are_a_config_error(field, value, message):
 
     with pytest.raises(ConfigError, match=re.escape(message)):
         FetchConfig(**{field: value})
+
+
+@pytest.mark.parametrize(("coding", "compress"), [
+    ("br", lambda data: brotli.compress(data, quality=1)), ("gzip", gzip.compress),
+    ("gzip, gzip", lambda data: gzip.compress(gzip.compress(data)))])
+def test_a_compressed_body_decodes_no_further_than_its_limit(coding: str, compress) -> None:
+    """A few hundred bytes of br decoded to all of their 50 MB in one piece before the size cap
+    was looked at (it can as well be gigabytes); each piece now stops soon past the limit (a
+    byte past it for gzip; brotli stops growing its output buffer there)."""
+    import tracemalloc
+
+    from grist.errors import CorruptInputError
+    from grist.io.content_encoding import ContentDecoder
+
+    body = compress(b"x" * 50_000_000)
+    tracemalloc.start()
+    try:
+        decoder = ContentDecoder(coding, limit=100_000)
+        decoded = decoder.decode(body)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert 100_000 < len(decoded) < 500_000 and peak < 5_000_000
+    with pytest.raises(CorruptInputError, match="decodes to more than its reader takes"):
+        decoder.finish()
+    whole = ContentDecoder(coding, limit=len(PAGE))  # a body of exactly the limit is all read
+    assert whole.decode(compress(PAGE)) == PAGE and whole.finish() is None

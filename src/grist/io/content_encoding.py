@@ -13,6 +13,7 @@ from typing import Any
 from grist.errors import CorruptInputError, GristError
 
 GZIP_MAGIC = b"\x1f\x8b"  # the first two bytes of every gzip member (RFC 1952)
+_UNBOUNDED = 1 << 62  # a cap no body reaches
 
 
 def _zlib_header(head: bytes) -> bool:
@@ -32,17 +33,20 @@ class _Inflate:
         self.inflater: Any = zlib.decompressobj(31) if gzip else None
         self.head = b""  # a deflate body's first bytes, until its zlib header can be looked for
 
-    def decode(self, data: bytes) -> bytes:
+    def decode(self, data: bytes, cap: int) -> bytes:
+        """At most ``cap`` bytes of what ``data`` decodes to (the rest is dropped: the body is
+        larger than its reader takes)."""
         if self.inflater is None:
             self.head += data
             if len(self.head) < 2:
                 return b""
             data, self.head = self.head, b""
             self.inflater = zlib.decompressobj(15 if _zlib_header(data) else -15)
-        out = self.inflater.decompress(data)
-        while self.gzip and self.inflater.eof and self.inflater.unused_data[:2] == GZIP_MAGIC:
+        out = self.inflater.decompress(data, cap)
+        while (self.gzip and len(out) < cap and self.inflater.eof
+               and self.inflater.unused_data[:2] == GZIP_MAGIC):
             data, self.inflater = self.inflater.unused_data, zlib.decompressobj(31)
-            out += self.inflater.decompress(data)
+            out += self.inflater.decompress(data, cap - len(out))
         return out
 
     def finished(self) -> bool:
@@ -58,8 +62,10 @@ class _Brotli:
         self.error = brotli.error
         self.decompressor = brotli.Decompressor()
 
-    def decode(self, data: bytes) -> bytes:
-        return self.decompressor.process(data)
+    def decode(self, data: bytes, cap: int) -> bytes:
+        """At most about ``cap`` bytes of what ``data`` decodes to (brotli stops growing its
+        output there; the rest is dropped, as with ``_Inflate``)."""
+        return self.decompressor.process(data, output_buffer_limit=cap)
 
     def finished(self) -> bool:
         return self.decompressor.is_finished()
@@ -71,9 +77,17 @@ def _codings() -> dict[str, Callable[[], Any]]:
     codings: dict[str, Callable[[], Any]] = {
         "gzip": functools.partial(_Inflate, True), "x-gzip": functools.partial(_Inflate, True),
         "deflate": functools.partial(_Inflate, False)}
-    if importlib.util.find_spec("brotli"):
+    if importlib.util.find_spec("brotli") and _bounded_brotli():
         codings["br"] = _Brotli
     return codings
+
+
+def _bounded_brotli() -> bool:
+    """Whether the brotli package can stop its output at a size (1.1 and later): a few hundred
+    bytes of br can decode to gigabytes, so older ones are not used."""
+    import brotli
+
+    return hasattr(brotli.Decompressor, "can_accept_more_data")
 
 
 def accept_encoding() -> str:
@@ -87,7 +101,7 @@ class ContentDecoder:
     Codings it does not know (``unknown``) are left as they are, as browsers do."""
 
     def __init__(self, header: str, what: str = "the body",
-                 error: type[GristError] = CorruptInputError) -> None:
+                 error: type[GristError] = CorruptInputError, limit: int | None = None) -> None:
         names = [name.strip().lower() for name in header.split(",")]
         codings = _codings()
         self.unknown = [name for name in names
@@ -95,16 +109,22 @@ class ContentDecoder:
         self.stages = [(name, codings[name]()) for name in reversed(names) if name in codings]
         self.what, self.error = what, error
         self.started = False
+        # ``limit``: the most bytes the reader takes; each piece decodes to at most one byte more
+        # than it has left (so that it sees the body is too large), whatever the compression
+        self.left = _UNBOUNDED if limit is None else limit + 1
+        self.cut = False  # a stage stopped at ``left``: the body decodes to more
 
     def decode(self, data: bytes) -> bytes:
-        """What ``data``, the next piece of the body, decodes to."""
+        """What ``data``, the next piece of the body, decodes to (within the limit)."""
         self.started = self.started or bool(data)
         for name, stage in self.stages:
             try:
-                data = stage.decode(data)
+                data = stage.decode(data, self.left)
             except stage.error as exc:
                 raise self.error(f"{self.what} does not decompress as its Content-Encoding "
                                  f"says ({name}: {exc})") from None
+            self.cut = self.cut or len(data) >= self.left
+        self.left = max(self.left - len(data), 1)
         return data
 
     def finish(self) -> None:
@@ -113,6 +133,9 @@ class ContentDecoder:
         if not self.started:
             return
         for name, stage in self.stages:
+            if self.cut:
+                raise self.error(f"{self.what} decodes to more than its reader takes "
+                                 f"({name} data past the size cap)")
             if not stage.finished():
                 raise self.error(f"{self.what} is cut off or damaged: its {name} data ends "
                                  "early")

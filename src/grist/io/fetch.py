@@ -128,7 +128,7 @@ class _Body:
         self.content_type = _check_headers(response, self.config, kinds)
         raw = not response.is_stream_consumed
         encoding = response.headers.get("content-encoding", "") if raw else ""
-        self.decoder = ContentDecoder(encoding, error=FetchError)
+        self.decoder = ContentDecoder(encoding, error=FetchError, limit=self.config.max_bytes)
         return raw
 
     def add(self, data: bytes) -> None:

@@ -336,7 +336,7 @@ class _Reader:
     def _payload(self, record: Any, encoding: str) -> bytes:
         """The record's payload with its HTTP Content-Encoding undone (CorruptInputError when it
         is cut off or damaged, which FastWARC's own decoding lets pass), within the size cap."""
-        decoder = ContentDecoder(encoding, "the record's payload")
+        decoder = ContentDecoder(encoding, "the record's payload", limit=self.limits.max_bytes)
         if decoder.unknown:
             raise WarcError(f"the record's payload is encoded as {', '.join(decoder.unknown)} "
                             "(its Content-Encoding), which grist cannot decode")
