@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import socket
 import threading
 import time
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
+import httpx
 import pytest
 
 pytest.importorskip("fastapi", reason="the service extra is not installed")
@@ -61,6 +64,22 @@ def running(app) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=30)
         sock.close()
+
+
+def send_article(handler: BaseHTTPRequestHandler) -> None:
+    """Answer a test origin's request with ARTICLE, a UTF-8 HTML page."""
+    body = ARTICLE.encode()
+    handler.send_response(200)
+    handler.send_header("Content-Type", "text/html; charset=utf-8")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def metric_counts(service: str) -> dict[str, float]:
+    """The service's metrics by name and labels (``grist_errors_total{reason="timeout"}``)."""
+    text = httpx.get(service + "/metrics").text
+    return {key: float(value) for key, value in re.findall(r"^(grist_\S+) (\S+)$", text, re.M)}
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,7 @@ through DNS and after a redirect, with a clear 4xx; an allow-list lets a network
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import threading
 from collections.abc import Iterator
@@ -10,14 +11,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
-from conftest import ARTICLE, fake_resolver, running
+from conftest import ARTICLE, fake_resolver, running, send_article
 from local_server import base_url
 
 from grist.errors import FetchError
-from grist.io.fetch import fetch
+from grist.io.fetch import AsyncFetcher, FetchConfig, FetchedPage, fetch
 from grist.service import ServiceSettings, create_app
 from grist.service.guard import (
     AddressGuard,
+    AsyncGuardedTransport,
     BlockedAddressError,
     GuardedTransport,
     parse_networks,
@@ -41,12 +43,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Location", targets[self.path])
             self.end_headers()
             return
-        body = ARTICLE.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        send_article(self)
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +68,20 @@ def allowing() -> Iterator[str]:
 
 def fetch_via(service: str, url: str) -> httpx.Response:
     return httpx.post(service + "/extract", json={"url": url}, timeout=30)
+
+
+def guarded_fetch(url: str, guard: AddressGuard, asynchronous: bool) -> FetchedPage:
+    """``url`` fetched through the guard's transport: sync (``fetch``) or async (the service's
+    ``AsyncFetcher``)."""
+    if not asynchronous:
+        return fetch(url, transport=GuardedTransport(guard))
+
+    async def go() -> FetchedPage:
+        async with AsyncFetcher(FetchConfig(robots=False, retries=0),
+                                transport=AsyncGuardedTransport(guard)) as fetcher:
+            return await fetcher.fetch(url)
+
+    return asyncio.run(go())
 
 
 @pytest.mark.parametrize(("url", "why"), [
@@ -126,11 +137,13 @@ def test_a_redirect_to_a_host_name_that_does_not_decode_is_a_502(allowing: str, 
     assert "a redirect's host name is not valid" in response.json()["error"]
 
 
-def test_guard_checks_every_address_and_connects_to_the_checked_one(origin: str) -> None:
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_guard_checks_every_address_and_connects_to_the_checked_one(
+        origin: str, asynchronous: bool) -> None:
     port = int(origin.rsplit(":", 1)[1])
     guard = AddressGuard(allow=parse_networks(["127.0.0.1"]),
                          resolver=lambda host, _: {"site.test": ["127.0.0.1"]}[host])
-    page = fetch(f"http://site.test:{port}/a.html", transport=GuardedTransport(guard))
+    page = guarded_fetch(f"http://site.test:{port}/a.html", guard, asynchronous)
     assert b"Rivers of the north" in page.content and page.url == f"http://site.test:{port}/a.html"
     assert HOSTS_SEEN[-1] == f"site.test:{port}"  # the name, though the address was connected
     with pytest.raises(BlockedAddressError, match="a private address"):
@@ -167,9 +180,11 @@ def test_concurrency_limit_answers_503_at_once(allowing: str) -> None:
     assert httpx.post(allowing + "/extract", json={"html": ARTICLE}).status_code == 200
 
 
-def test_relative_redirects_keep_the_host_name(server: ThreadingHTTPServer) -> None:
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_relative_redirects_keep_the_host_name(server: ThreadingHTTPServer,
+                                               asynchronous: bool) -> None:
     port = server.server_address[1]
     guard = AddressGuard(allow=parse_networks(["127.0.0.0/8"]),
                          resolver=lambda host, _: {"news.test": ["127.0.0.1"]}[host])
-    page = fetch(f"http://news.test:{port}/redirect", transport=GuardedTransport(guard))
+    page = guarded_fetch(f"http://news.test:{port}/redirect", guard, asynchronous)
     assert page.url == f"http://news.test:{port}/article.html" and page.charset == "iso-8859-1"

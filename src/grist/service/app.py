@@ -1,8 +1,9 @@
 """The ASGI application: extraction, methods, health, metrics, site updates and the inspector.
 
 Requests are admitted up to ``max_in_flight`` (503 beyond), bodies are capped (413), URLs are
-fetched through the address guard in threads, and pages are extracted in the worker pool, all
-within the request's time budget (504). Every error is JSON ``{"error", "reason"}`` with a status
+fetched through the address guard on the event loop, and pages are extracted in the worker pool,
+all within the request's time budget (504); a client that leaves before its answer is ready stops
+its work (499). Every error is JSON ``{"error", "reason"}`` with a status
 that says whose fault it is; no traceback ever leaves the service.
 """
 
@@ -29,7 +30,7 @@ from grist.service.guard import BlockedAddressError
 from grist.service.jobs import JobFailed
 from grist.service.metrics import CONTENT_TYPE, MetricsMiddleware
 from grist.service.options import LIBRARY_OPTIONS, ExtractRequest, PageInput, supported_options
-from grist.service.reading import parse_request
+from grist.service.reading import parse_request, while_connected
 from grist.service.settings import ServiceSettings
 from grist.service.sites import model_class
 
@@ -134,7 +135,6 @@ def create_app(settings: ServiceSettings | None = None, *,
             yield
         finally:
             await service.pool.close()
-            service.fetcher.close()
 
     app = FastAPI(title="grist", version=__version__, lifespan=lifespan,
                   summary="Main-content extraction with the reason for every block's decision.",
@@ -180,12 +180,11 @@ def _install_routes(app: FastAPI, service: Service) -> None:
     @app.post("/extract", summary="Extract the main content of a page",
               openapi_extra=_EXTRACT_BODY, response_class=Response)
     async def extract(request: Request) -> Response:
-        async with service.admitted() as deadline:
+        async with service.admitted() as budget:
             options, html, charset = await parse_request(request, service, ExtractRequest,
-                                                         deadline, raw=True)
-            page = await service.page(html, options.url, deadline, charset)
-            media_type, body, headers = await service.run(
-                "extract", service.job(options, page, deadline), deadline)
+                                                         budget, raw=True)
+            media_type, body, headers = await while_connected(
+                request, service.extraction("extract", options, html, budget, charset))
         headers.update({"Content-Security-Policy": OUTPUT_POLICY,
                         "X-Content-Type-Options": "nosniff"})
         return Response(body, media_type=media_type, headers=headers)
@@ -194,11 +193,10 @@ def _install_routes(app: FastAPI, service: Service) -> None:
               openapi_extra=_SITE_BODY)
     async def update_site(name: str, request: Request) -> dict[str, Any]:
         spec = service.site_spec(name)
-        async with service.admitted() as deadline:
-            page_input, html, _ = await parse_request(request, service, PageInput, deadline)
-            page = await service.page(html, page_input.url, deadline)
-            spec.update(content=page.content, url=page.url, charset=page.charset)
-            return await service.run("update_site", spec, deadline)
+        async with service.admitted() as budget:
+            page_input, html, _ = await parse_request(request, service, PageInput, budget)
+            return await while_connected(
+                request, service.site_update(spec, html, page_input.url, budget))
 
 
 __all__ = ["Page", "create_app"]

@@ -1,51 +1,49 @@
-"""Fetching a requested URL for the service: in a thread, through the address guard, within the
-request's deadline."""
+"""Fetching a requested URL for the service: on the event loop, through the address guard, and
+stopped (its connection closed) after ``--fetch-timeout`` or when its caller cancels it."""
 
 from __future__ import annotations
 
 import asyncio
-import time
-from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
 from grist.errors import FetchError
-from grist.io.fetch import FetchConfig, FetchedPage, fetch
-from grist.service.guard import GuardedTransport
+from grist.io.fetch import AsyncFetcher, FetchConfig, FetchedPage
+from grist.service.guard import AsyncGuardedTransport
 from grist.service.settings import ServiceSettings
 
 
 class Fetcher:
-    """Downloads pages with ``grist.io.fetch`` and a GuardedTransport (every hop checked).
+    """Downloads pages with grist's ``AsyncFetcher`` and an AsyncGuardedTransport (every hop
+    checked), one attempt each, without robots.txt (the request names the page).
 
-    Each download gets its own transport, so a TLS connection is never reused for another host
-    name on the same address; the TLS context (the slow part to build) is shared.
+    Each download gets its own client and transport, so a TLS connection is never reused for
+    another host name on the same address; the TLS context (the slow part to build) is shared.
+    A download is a coroutine on the event loop, not a thread: cancelling it (its time limit,
+    the request's deadline, a client that left) closes its connection, so an upstream that
+    trickles its headers or body holds nothing after the request has been answered.
     """
 
     def __init__(self, settings: ServiceSettings) -> None:
-        self.settings = settings
+        self.guard = settings.guard
+        self.config = FetchConfig(timeout=settings.fetch_timeout, max_bytes=settings.max_body,
+                                  retries=0, host_delay=0, robots=False)
         self._tls = httpx.create_ssl_context()
-        self._threads = ThreadPoolExecutor(max_workers=settings.max_in_flight,
-                                           thread_name_prefix="grist-fetch")
 
-    def _fetch(self, url: str, seconds: float) -> FetchedPage:
-        config = FetchConfig(timeout=max(min(self.settings.fetch_timeout, seconds), 0.01),
-                             max_bytes=self.settings.max_body)
-        transport = GuardedTransport(self.settings.guard, httpx.HTTPTransport(verify=self._tls))
+    def _fetcher(self) -> AsyncFetcher:
+        """A fetcher, client and transport of its own for one download."""
+        transport = AsyncGuardedTransport(self.guard, httpx.AsyncHTTPTransport(verify=self._tls))
+        return AsyncFetcher(self.config, transport=transport)
+
+    async def fetch(self, url: str) -> FetchedPage:
+        """The page at ``url``, downloaded within ``--fetch-timeout`` (headers and redirects
+        included); FetchError (BlockedAddressError for a refused address)."""
+        seconds = self.config.timeout
         try:
-            return fetch(url, config, transport=transport)
+            async with asyncio.timeout(seconds), self._fetcher() as fetcher:
+                return await fetcher.fetch(url)
+        except TimeoutError:
+            raise FetchError(f"the download took longer than {seconds:g} s",
+                             retryable=True) from None
         except UnicodeError as exc:  # httpx decoding a redirect's host name (xn--a.example)
             raise FetchError(f"a redirect's host name is not valid ({exc})") from None
-
-    async def fetch(self, url: str, deadline: float) -> FetchedPage:
-        """The page at ``url``; FetchError (BlockedAddressError for a refused address)."""
-        seconds = deadline - time.monotonic()
-        loop = asyncio.get_running_loop()
-        try:
-            return await asyncio.wait_for(
-                loop.run_in_executor(self._threads, self._fetch, url, seconds), seconds + 0.5)
-        except TimeoutError:
-            raise FetchError(f"the download took longer than {seconds:.3g} s") from None
-
-    def close(self) -> None:
-        self._threads.shutdown(wait=False, cancel_futures=True)

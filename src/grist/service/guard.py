@@ -2,7 +2,8 @@
 
 A URL's host is resolved once, every address it resolves to is checked, and the connection goes
 to the checked address (so a second lookup cannot return another one: DNS rebinding). This runs
-in an httpx transport, so every redirect hop is checked the same way before anything is sent.
+in an httpx transport (sync or async), so every redirect hop is checked the same way before
+anything is sent.
 Refused: loopback, private, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT,
 multicast, reserved and unspecified addresses, and IPv6 forms that embed one (IPv4-mapped, 6to4,
 Teredo). ``allow`` names networks that are let through anyway (a staging host, a test server).
@@ -10,6 +11,7 @@ Teredo). ``allow`` names networks that are let through anyway (a staging host, a
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import socket
 from collections.abc import Callable, Iterable, Sequence
@@ -103,6 +105,23 @@ class AddressGuard:
         return str(addresses[0])
 
 
+def _target(url: httpx.URL) -> tuple[str, int]:
+    """The host and port a request goes to; BlockedAddressError for a scheme other than http(s)."""
+    if url.scheme not in ("http", "https"):
+        raise BlockedAddressError(f"refusing to fetch a {url.scheme}: URL; only http(s)")
+    return url.host, url.port or (443 if url.scheme == "https" else 80)
+
+
+def _pinned(request: httpx.Request, address: str) -> httpx.Request:
+    """``request`` sent to the checked ``address``, its host name kept for ``Host`` and TLS."""
+    url = request.url
+    extensions = dict(request.extensions)
+    if url.scheme == "https":
+        extensions["sni_hostname"] = url.host
+    return httpx.Request(request.method, url.copy_with(host=address), headers=request.headers,
+                         stream=request.stream, extensions=extensions)
+
+
 class GuardedTransport(httpx.BaseTransport):
     """An httpx transport that checks each request's host with an AddressGuard and connects to
     the checked address, keeping the host name for the ``Host`` header and TLS (SNI and
@@ -113,18 +132,24 @@ class GuardedTransport(httpx.BaseTransport):
         self.inner = inner or httpx.HTTPTransport()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        url = request.url
-        if url.scheme not in ("http", "https"):
-            raise BlockedAddressError(f"refusing to fetch a {url.scheme}: URL; only http(s)")
-        port = url.port or (443 if url.scheme == "https" else 80)
-        address = self.guard.check(url.host, port)
-        extensions = dict(request.extensions)
-        if url.scheme == "https":
-            extensions["sni_hostname"] = url.host
-        pinned = httpx.Request(request.method, url.copy_with(host=address),
-                               headers=request.headers, stream=request.stream,
-                               extensions=extensions)
-        return self.inner.handle_request(pinned)
+        address = self.guard.check(*_target(request.url))
+        return self.inner.handle_request(_pinned(request, address))
 
     def close(self) -> None:
         self.inner.close()
+
+
+class AsyncGuardedTransport(httpx.AsyncBaseTransport):
+    """GuardedTransport for an async client, whose downloads cancelling really stops: the same
+    check, the host name looked up in a thread (the resolver blocks)."""
+
+    def __init__(self, guard: AddressGuard, inner: httpx.AsyncBaseTransport | None = None) -> None:
+        self.guard = guard
+        self.inner = inner or httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        address = await asyncio.to_thread(self.guard.check, *_target(request.url))
+        return await self.inner.handle_async_request(_pinned(request, address))
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()

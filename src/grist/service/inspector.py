@@ -17,7 +17,7 @@ from fastapi.responses import Response
 from grist.html.load import load_document
 from grist.service.core import Service, ServiceError
 from grist.service.options import InspectRequest
-from grist.service.reading import parse_request
+from grist.service.reading import parse_request, while_connected
 
 # The parent's policy is inherited by the srcdoc frame: images, styles and fonts of the page
 # may load from anywhere; scripts only from the service; nothing may be framed but srcdoc.
@@ -57,13 +57,11 @@ def install(app: FastAPI, service: Service) -> None:
     @app.post("/inspect", summary="Every block of a page with its decision, and the page made "
               "inert for display", response_class=Response, openapi_extra=_INSPECT_BODY)
     async def inspect(request: Request) -> Response:
-        async with service.admitted() as deadline:
+        async with service.admitted() as budget:
             options, html, _charset = await parse_request(request, service, InspectRequest,
-                                                           deadline)
-            page = await service.page(html, options.url, deadline)
-            spec = service.job(options, page, deadline)
-            spec.update(view=options.view, remote=options.remote)
-            body = await service.run("inspect", spec, deadline)
+                                                           budget)
+            body = await while_connected(request, service.extraction(
+                "inspect", options, html, budget, view=options.view, remote=options.remote))
         return Response(body, media_type="application/json")
 
     @app.get("/inspect/preload/{token}", include_in_schema=False)

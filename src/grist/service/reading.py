@@ -1,5 +1,5 @@
 """Reading a request: the body within its cap (413) and the request's deadline (408), raw HTML
-or JSON, and the options.
+or JSON, and the options; and noticing a client that leaves before its answer is ready (499).
 
 A JSON body carries the options and the page (``html`` or ``url``); any other body is the page
 itself, with the options in the query string (query parameters also fill in what a JSON body
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Coroutine, Iterator
+from typing import Any, TypeVar
 
 from fastapi import Request
 from starlette.requests import ClientDisconnect
@@ -19,14 +19,19 @@ from starlette.requests import ClientDisconnect
 from grist.errors import GristError
 from grist.io.content_encoding import ContentDecoder
 from grist.io.json_text import loads
-from grist.service.core import Service, ServiceError
+from grist.service.core import Budget, Service, ServiceError
 from grist.service.options import PageInput, RawOptions
 
 RAW_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "application/octet-stream", "")
-_CODINGS = ("", "identity", "gzip", "x-gzip", "deflate")
 # Compressed bytes decoded at a time: deflate gives at most about 1,000 times its input, so a
 # bomb stops at the cap having decoded at most about 1 MiB more.
 _SLICE = 1024
+# The codings of grist's ContentDecoder the service reads, one at a time: zlib's, whose output a
+# slice bounds as above. br's is unbounded (500 bytes become 300 MiB in one call), and stacked
+# codings multiply the bound.
+_BOUNDED = ("gzip", "x-gzip", "deflate")
+_POLL = 0.1  # seconds between looks at whether the client is still connected
+T = TypeVar("T")
 
 
 async def read_body(request: Request, cap: int) -> bytes:
@@ -54,11 +59,16 @@ async def read_body(request: Request, cap: int) -> bytes:
 
 
 def _decoder(encoding: str) -> ContentDecoder:
-    """The decoder of the body's Content-Encoding (none for identity); 415 for any other."""
-    if encoding.strip().lower() not in _CODINGS:
+    """The decoder of the body's Content-Encoding (none for identity); 415 for one that grist's
+    ContentDecoder does not undo, or not within the cap (see ``_BOUNDED``)."""
+    decoder = ContentDecoder(encoding, what="the compressed request body")
+    stages = [name for name, _ in decoder.stages]
+    if decoder.unknown or len(stages) > 1 or not set(stages) <= set(_BOUNDED):
         raise ServiceError(415, "unsupported-media-type", f"the request body's Content-Encoding "
-                           f"{encoding!r} is not one grist reads (gzip, deflate)")
-    return ContentDecoder(encoding, what="the compressed request body")
+                           f"{encoding!r} is not one the service reads (one of "
+                           f"{', '.join(_BOUNDED)}: grist does not undo others, or not within "
+                           "the size cap)")
+    return decoder
 
 
 def _decoded(decoder: ContentDecoder, data: bytes) -> Iterator[bytes]:
@@ -70,20 +80,35 @@ def _decoded(decoder: ContentDecoder, data: bytes) -> Iterator[bytes]:
         yield decoder.decode(data[start:start + _SLICE])
 
 
-async def receive_body(request: Request, service: Service, deadline: float) -> bytes:
-    """The body (``read_body``) received before ``deadline``, the request's: 408 for a body that
+async def receive_body(request: Request, service: Service, budget: Budget) -> bytes:
+    """The body (``read_body``) received within the request's ``budget``: 408 for a body that
     does not arrive in time (a stalled upload must not hold its slot), 499 for a client that
     went away before sending all of it."""
     try:
-        async with asyncio.timeout(deadline - time.monotonic()):
+        async with asyncio.timeout(budget.deadline - time.monotonic()):
             return await read_body(request, service.settings.max_body)
     except TimeoutError:
         raise ServiceError(408, "body-timeout", f"the request body did not arrive within the "
-                           f"time budget of {service.settings.time_budget:g} s",
+                           f"time budget of {budget.seconds:g} s",
                            {"Connection": "close"}) from None
     except ClientDisconnect:
         raise ServiceError(499, "client-disconnected", "the client closed the connection before "
                            "sending the whole body") from None
+
+
+async def while_connected(request: Request, work: Coroutine[Any, Any, T]) -> T:
+    """What ``work`` (fetching and extracting the page, after the body) gives; cancelled, with
+    a 499, as soon as the client closes its connection: nobody would read the answer, and a
+    slow download or extraction must not go on holding a slot for it."""
+    task = asyncio.ensure_future(work)
+    try:
+        while not (await asyncio.wait({task}, timeout=_POLL))[0]:
+            if await request.is_disconnected():
+                raise ServiceError(499, "client-disconnected", "the client closed the "
+                                   "connection before its answer was ready")
+        return task.result()
+    finally:
+        task.cancel()
 
 
 def _media_type(request: Request) -> tuple[str, str | None]:
@@ -98,12 +123,12 @@ def _media_type(request: Request) -> tuple[str, str | None]:
 
 
 async def parse_request(request: Request, service: Service, model: type[PageInput],
-                        deadline: float, *,
+                        budget: Budget, *,
                         raw: bool = False) -> tuple[Any, str | bytes | None, str | None]:
     """The request's options (a ``model``), its page content (None: fetch the url) and HTTP
     charset. A JSON body carries the options and the page; with ``raw``, any other body is the
     page itself and the options come from the query string (``RawOptions``)."""
-    body = await receive_body(request, service, deadline)
+    body = await receive_body(request, service, budget)
     kind, charset = _media_type(request)
     query = dict(request.query_params)
     if kind == "application/json" or kind.endswith("+json"):
