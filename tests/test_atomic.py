@@ -4,6 +4,7 @@ temporaries of killed writers told from live ones."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from grist.errors import GristError
 from grist.io.atomic import remove_stale_temporaries, write_atomically
 from grist.modelfile import write_model
 
@@ -85,3 +87,32 @@ def test_a_long_name_still_gets_a_temporary(tmp_path: Path) -> None:
     target = tmp_path / ("é" * 120 + ".json")  # 245 bytes: the name plus a suffix would not fit
     write_atomically(target, b"{}")
     assert target.read_bytes() == b"{}"
+
+
+def test_a_symbolic_link_is_written_through_to_its_target(tmp_path: Path) -> None:
+    """A save over a link replaced the link with a regular file and left its target as it was."""
+    (tmp_path / "models").mkdir()
+    target = tmp_path / "models" / "real.json"
+    target.write_bytes(b"old")
+    link = tmp_path / "current.json"
+    link.symlink_to(Path("models") / "real.json")
+    write_model(link, "repeats", 1, {"counts": {}})
+    assert link.is_symlink() and os.readlink(link) == str(Path("models") / "real.json")
+    assert target.read_bytes().startswith(b'{"format": "grist-model"')
+    assert sorted(p.name for p in (tmp_path / "models").iterdir()) == ["real.json"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_name_that_is_not_a_regular_file_is_refused_and_kept(tmp_path: Path) -> None:
+    """A FIFO (a device, as root: /dev/full) was replaced by the renamed temporary."""
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    link = tmp_path / "link.json"
+    link.symlink_to(fifo)
+    for name, said in ((fifo, f"{fifo} is a FIFO, not a regular file"),
+                       (link, f"{link} (-> {fifo}) is a FIFO, not a regular file"),
+                       (tmp_path, f"{tmp_path} is a folder, not a regular file")):
+        with pytest.raises(GristError, match=re.escape(said)):
+            write_atomically(name, b"{}")
+    assert stat.S_ISFIFO(fifo.lstat().st_mode) and link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "pipe.json"]

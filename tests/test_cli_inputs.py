@@ -177,17 +177,22 @@ def test_lone_surrogates_in_json_lines_are_replaced_not_written(
 
 def test_a_damaged_page_in_a_folder_is_an_error_not_a_skipped_file(
         capsys, standin: str, tmp_path: Path) -> None:
+    """A gzip file whose data is damaged is an error record wherever the damage is: damaged at
+    its start (nothing readable), it was skipped unseen; so was one whose readable start was not
+    HTML (a cut-off .png.gz)."""
     folder = tmp_path / "site"
     folder.mkdir()
     (folder / "a.html").write_text(PAGE)
     page = gzip.compress((PAGE * 200).encode())
     (folder / "cut.html.gz").write_bytes(page[: len(page) // 2])  # starts like a page
+    (folder / "bad.html.gz").write_bytes(b"\x1f\x8b\x08\x00garbage")  # damaged at its start
     (folder / "logo.png.gz").write_bytes(gzip.compress(b"\x89PNG\r\n\x1a\n" + bytes(3000))[:40])
+    (folder / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(3000))  # whole: no page
     code, out, err = run(capsys, "--method", standin, "--format", "json", str(folder))
     records = {Path(r["input"]).name: r for r in map(json.loads, out.splitlines())}
-    assert set(records) == {"a.html", "cut.html.gz"}
-    assert records["cut.html.gz"]["reason"] == "corrupt-input"
+    assert set(records) == {"a.html", "bad.html.gz", "cut.html.gz", "logo.png.gz"}
+    assert {records[name]["reason"] for name in ("bad.html.gz", "cut.html.gz",
+                                                 "logo.png.gz")} == {"corrupt-input"}
     assert records["cut.html.gz"]["error"] == "the gzip data is cut off"
-    assert "skipped:" in err and "logo.png.gz" in err
-    assert code == 1 and "2 pages, 1 result, 1 error (1 corrupt-input), 1 other file skipped" in err
-
+    assert "skipped:" in err and "logo.png: not HTML: it looks like a PNG image" in err
+    assert code == 1 and "4 pages, 1 result, 3 errors (3 corrupt-input), 1 other file skipped" in err

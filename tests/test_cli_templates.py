@@ -171,6 +171,44 @@ def test_no_pages_at_all_is_a_clear_error(capsys, tmp_path: Path) -> None:
     assert code == 1 and "grist: error:" in err and "Traceback" not in err
 
 
+def test_a_save_without_a_readable_page_keeps_the_model_there(capsys, folder: Path,
+                                                               tmp_path: Path) -> None:
+    """A typo in the input path replaced a good model with an empty one (0 clusters), which
+    ``extract --site`` then fell back from without a word."""
+    model = tmp_path / "site.json.gz"
+    assert run(capsys, "templates", str(folder), "--save", str(model), "--quiet")[0] == 0
+    saved = model.read_bytes()
+    code, _, err = run(capsys, "templates", str(tmp_path / "pagse"), "--save", str(model), "-q")
+    assert code == 1 and model.read_bytes() == saved
+    assert (f"grist: error: no page could be read, so {model} is not written (the file already "
+            "there is kept)\n") in err
+    (tmp_path / "blank").mkdir()
+    (tmp_path / "blank" / "a.html").write_text("")  # skipped: no page, no error record
+    fresh = tmp_path / "fresh.json"
+    code, _, err = run(capsys, "templates", str(tmp_path / "blank"), "--save", str(fresh), "-q")
+    assert code == 1 and not fresh.exists()
+    assert f"so {fresh} is not written\n" in err
+
+
+def test_a_save_through_a_link_replaces_its_target(capsys, folder: Path, tmp_path: Path) -> None:
+    (tmp_path / "models").mkdir()
+    link = tmp_path / "current.json"
+    link.symlink_to(Path("models") / "real.json")
+    assert run(capsys, "templates", str(folder), "--save", str(link), "--quiet")[0] == 0
+    assert link.is_symlink() and SiteModel.load(tmp_path / "models" / "real.json").n_pages_ == 14
+
+
+def test_damaged_gzip_in_a_folder_is_an_error_wherever_the_damage_is(capsys, folder: Path,
+                                                                    tmp_path: Path) -> None:
+    """Damage at the start (nothing readable) made the file a silent skip; after the start, an
+    error."""
+    (folder / "bad.html.gz").write_bytes(b"\x1f\x8b\x08\x00garbage")
+    code, out, err = run(capsys, "templates", str(folder), "--format", "json", "--quiet")
+    rows = {Path(r["input"]).name: r for r in map(json.loads, out.splitlines()) if "input" in r}
+    assert code == 1 and rows["bad.html.gz"]["reason"] == "corrupt-input"
+    assert "15 pages, 14 results, 1 error (1 corrupt-input) in" in err
+
+
 SAVER = """
 import sys
 sys.path.insert(0, {tests!r})

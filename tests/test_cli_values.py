@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 
 import pytest
 
 from grist.cli import build_parser, main
-from grist.cli.values import COUNT, SECONDS, SIMILARITY, number, whole
+from grist.cli.values import COUNT, SECONDS, SIMILARITY, number, output_file, whole
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -31,6 +33,10 @@ from grist.cli.values import COUNT, SECONDS, SIMILARITY, number, whole
     (["train", "d.jsonl", "--out", "."], "argument --out: . is a folder; name the file to write"),
     (["templates", "p.html", "--save", "no/site.model"], "argument --save: no folder no to write"),
     (["dedup", "p.html", "--save-index", "no/i.npz"], "argument --save-index: no folder no"),
+    # "-" made a file named "-" (these files are not written to stdout)
+    (["templates", "p.html", "--save", "-"], "argument --save: - is not a file: this output is "
+     "not written to stdout; name a file (./- for a file named '-')"),
+    (["train", "d.jsonl", "--out", "-"], "argument --out: - is not a file"),
     # an output folder that is a file ("cannot create out: File exists")
     (["batch", "p.html", "--out", "taken"], "argument --out: taken is a file; name a folder"),
     (["extract", "p.html", "--out", "taken"], "argument --out: taken is a file; name a folder"),
@@ -47,6 +53,25 @@ def test_a_value_the_option_cannot_use_is_refused_by_name(
         main(args)
     assert stop.value.code == 2 and message in capsys.readouterr().err
     assert [p.name for p in tmp_path.iterdir()] == ["taken"]  # refused before anything was written
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_an_output_file_that_is_no_regular_file_is_refused_and_a_link_followed(
+        tmp_path: Path) -> None:
+    """A FIFO, or a device as root (/dev/full), was replaced by the model after the work."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(argparse.ArgumentTypeError, match=f"{fifo} is a FIFO, not a regular file"):
+        output_file(str(fifo))
+    (tmp_path / "models").mkdir()
+    link = tmp_path / "current.json"
+    link.symlink_to(tmp_path / "models" / "real.json")  # (not there yet: written on save)
+    assert output_file(str(link)) == link
+    link.unlink()
+    link.symlink_to(tmp_path / "gone" / "real.json")
+    with pytest.raises(argparse.ArgumentTypeError,
+                       match=f"no folder {tmp_path / 'gone'} to write real.json into"):
+        output_file(str(link))
 
 
 def test_the_types_keep_the_bounds_they_name() -> None:

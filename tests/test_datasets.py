@@ -38,10 +38,19 @@ def test_a_record_needs_string_html_and_gold_but_no_id(tmp_path):
     assert (page.id, page.url) == ("1", None)  # named by its number; a bad url is no url
     for bad, said in (({"html": 123, "gold": "a"}, "'html' is not a string"),
                       ({"html": "<p>a</p>", "gold": ["a"]}, "'gold' is not a string"),
-                      ({"gold": "a"}, "no field 'html'")):
+                      ({"gold": "a"}, "no field 'html'"),
+                      ({"html": "<p>a</p>", "id": "x"}, "no field 'gold'"),  # (it was gold "")
+                      ({"html": "<p>a</p>", "gold": None}, "'gold' is not a string")):
         path.write_text(json.dumps({"html": "<p>b</p>", "gold": "b"}) + "\n" + json.dumps(bad))
         with pytest.raises(DatasetError, match=f"d.jsonl:2: (its )?{said}"):
             list(read_dataset(path))
+
+
+def test_an_explicitly_empty_gold_is_read(tmp_path):
+    """A page whose main text is nothing says so with ``"gold": ""`` (wcxb-dev has 14)."""
+    path = tmp_path / "d.jsonl"
+    path.write_text(json.dumps({"html": "<p>a</p>", "gold": ""}) + "\n")
+    assert [p.gold for p in read_dataset(path)] == [""]
 
 
 def test_json_lines_are_read_by_their_bytes_whatever_their_name(tmp_path):

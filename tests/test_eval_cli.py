@@ -79,3 +79,22 @@ def test_eval_missing_dataset_file_is_named_as_a_file(tmp_path, capsys):
     missing = tmp_path / "typo.jsonl"
     assert main(["eval", str(missing), "--datasets-dir", str(tmp_path)]) == 1
     assert capsys.readouterr().err == f"grist: error: {missing}: no such file or folder\n"
+
+
+def test_an_empty_dataset_is_an_error_naming_it(tmp_path, capsys):
+    """It printed the header and "no pages" on stdout."""
+    empty = tmp_path / "e.jsonl"
+    empty.write_text("")
+    assert main(["eval", str(empty)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"grist: error: {empty}: no pages\n"
+
+
+def test_a_record_without_gold_is_refused_not_scored_as_empty_gold(tmp_path, capsys):
+    """A page justext extracts nothing from scored 1.0 against the missing gold, read as ""."""
+    path = _write(tmp_path, [{"id": "1", "html": "<p>x</p>", "gold": "x"},
+                             {"id": "2", "html": "<div><a href=/>Home</a></div>"}])
+    assert main(["eval", str(path), "--method", "justext"]) == 1
+    out, err = capsys.readouterr()
+    assert "mean over" not in out
+    assert err == f"grist: error: cannot read dataset {path}:2: no field 'gold'\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -117,3 +118,29 @@ def test_an_out_file_that_cannot_be_written_is_refused_before_the_labelling(trai
     err = capsys.readouterr().err
     assert stop.value.code == 2 and "labelling" not in err
     assert "argument --out: cannot write model.json.gz into /proc" in err
+
+
+def test_records_without_gold_are_refused_not_trained_on_as_empty_gold(tmp_path, capsys):
+    """``{html, url, id}`` records trained a model that kept nothing ("gold coverage 1.000")."""
+    data = tmp_path / "pages.jsonl"
+    data.write_text("".join(json.dumps({"html": page(topic, 3)[0], "id": topic}) + "\n"
+                            for topic in TOPICS))
+    model = tmp_path / "model.json.gz"
+    assert main(["train", str(data), "--out", str(model), "--min-leaf", "2", "-q"]) == 1
+    assert capsys.readouterr().err == (f"grist: error: cannot read dataset {data}:1: no field "
+                                       "'gold'\n")
+    assert not model.exists()
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    (["--rounds", "5"], "--rounds: only --method auto takes it, not tree"),
+    (["--threads", "2", "--rounds", "5"], "--rounds, --threads: only --method auto takes them"),
+])
+def test_options_of_auto_are_refused_with_tree(training_folder, tmp_path, capsys, options, said):
+    """``--method tree --rounds 5`` trained a tree as if ``--rounds`` had not been given."""
+    model = tmp_path / "tree.json"
+    with pytest.raises(SystemExit) as stop:
+        main(["train", str(training_folder), "--method", "tree", "--out", str(model), *options])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and f"grist train: error: {said}" in err
+    assert "labelling" not in err and not model.exists()

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-
+from collections.abc import Iterable
 
 from grist.api import Extractor
 from grist.cli.values import COUNT
 from grist.progress import progress
-from grist.errors import GristError
-from grist.io.datasets import DEFAULT_DATASETS_DIR, read_dataset, resolve_dataset
+from grist.errors import DatasetError, GristError
+from grist.io.datasets import DEFAULT_DATASETS_DIR, Page, read_dataset, resolve_dataset
 from grist.evaluate.metrics import PRF, lcs_prf
 from grist.methods import DEFAULT_METHOD
 
@@ -39,28 +39,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Run the evaluation and print the scores; 0 even when some pages failed (they are counted)."""
+    """Run the evaluation and print the scores; 0 even when some pages failed (they are counted),
+    a DatasetError naming the dataset when it holds no page."""
     extractor = Extractor(method=args.method)
     path = resolve_dataset(args.dataset, args.datasets_dir)
-    scores: list[PRF] = []
     failures: dict[str, int] = {}
-    out = sys.stdout
-    if not args.quiet:
-        out.write("page\tprecision\trecall\tf1\n")
-    for page in progress(read_dataset(path, args.limit), quiet=args.quiet, desc="eval", unit="page"):
-        try:
-            text = extractor(page.html, page.url).text
-        except GristError as exc:
-            text = ""
-            failures[exc.reason] = failures.get(exc.reason, 0) + 1
-        score = lcs_prf(text, page.gold)
-        scores.append(score)
-        if not args.quiet:
-            out.write(f"{page.id}\t{score.precision:.4f}\t{score.recall:.4f}\t{score.f1:.4f}\n")
+    pages = progress(read_dataset(path, args.limit), quiet=args.quiet, desc="eval", unit="page")
+    scores = _scores(extractor, pages, failures, args.quiet)
     if not scores:
-        out.write("no pages\n")
-        return 1
+        raise DatasetError(f"{path}: no pages")
     p, r, f = (statistics.fmean(column) for column in zip(*scores))
+    out = sys.stdout
     out.write(
         f"mean over {len(scores)} pages ({args.method}): "
         f"precision {p:.4f}  recall {r:.4f}  F1 {f:.4f}\n"
@@ -70,3 +59,25 @@ def handle(args: argparse.Namespace) -> int:
     out.write(f"pages grist could not extract (scored as empty): {failed}")
     out.write(f" ({detail})\n" if failed else "\n")
     return 0
+
+
+def _scores(extractor: Extractor, pages: Iterable[Page], failures: dict[str, int],
+            quiet: bool) -> list[PRF]:
+    """Every page's scores, each printed unless ``quiet`` (under a header, once there is a
+    page); a page grist cannot extract scores as an empty output, its reason counted in
+    ``failures``."""
+    scores: list[PRF] = []
+    for page in pages:
+        try:
+            text = extractor(page.html, page.url).text
+        except GristError as exc:
+            text = ""
+            failures[exc.reason] = failures.get(exc.reason, 0) + 1
+        score = lcs_prf(text, page.gold)
+        if not quiet:
+            if not scores:
+                sys.stdout.write("page\tprecision\trecall\tf1\n")
+            sys.stdout.write(f"{page.id}\t{score.precision:.4f}\t{score.recall:.4f}\t"
+                             f"{score.f1:.4f}\n")
+        scores.append(score)
+    return scores

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import secrets
 import sys
 import threading
@@ -12,10 +13,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from grist.api import Extractor
 from grist.cli.values import whole
 from grist.document import RawPage
-from grist.errors import GristError
+from grist.errors import GristError, LimitExceededError
+from grist.html.load import load_document
 from grist.io.sources import Unreadable, expand
+from grist.limits import Limits
+from grist.methods import DEFAULT_METHOD
 
 if TYPE_CHECKING:  # pragma: no cover
     import uvicorn
@@ -29,7 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "inspect",
         help="see why each block of a page was kept or dropped, in the browser",
         description="Start the service on 127.0.0.1 with PAGE loaded and open the inspector in "
-        "the browser: the page with every block outlined, its role, score and reason.",
+        "the browser: the page with every block outlined, its role, score and reason. The method "
+        "and the page are checked first: an unknown method, or a page the inspector cannot show "
+        "(empty, not HTML, nested too deep, larger than --max-body-mib as the inspector sends "
+        "it), is an error and no server starts.",
     )
     parser.add_argument("page", metavar="PATH|URL|-", help="the page to inspect")
     parser.add_argument("--method", default=None, help="method to show first (default: auto)")
@@ -55,7 +63,36 @@ def _read(page: str) -> RawPage:
     return found
 
 
+def _shown(page: RawPage, url: str | None, extractor: Extractor, max_body: int) -> str:
+    """The page's HTML, decoded once for the preload, after checking that the inspector can show
+    it: its request (the page as JSON) within the service's body cap, and an extraction that
+    succeeds; an empty, binary, too deeply nested or too large page is said here, not in the
+    browser of a server started for nothing."""
+    try:
+        html = load_document(page.content, url, http_charset=page.http_charset,
+                             limits=extractor.limits).html
+        _check_request_size(html, url, extractor.method, max_body)
+        extractor(html, url)
+    except GristError as exc:
+        raise GristError(f"{page.input}: {exc}") from None
+    return html
+
+
+def _check_request_size(html: str, url: str | None, method: str, max_body: int) -> None:
+    """Refuse a page whose inspector request (the JSON its script posts) passes ``max_body``:
+    the service would answer it with 413."""
+    request = json.dumps({"method": method, "view": True, "remote": True, "html": html,
+                          "url": url}, ensure_ascii=False, separators=(",", ":"))
+    size = len(request.encode())
+    if size > max_body:
+        raise LimitExceededError(f"the page is {size:,} bytes as the inspector sends it, more "
+                                 f"than the {max_body:,} a request may hold (--max-body-mib "
+                                 f"{max_body / 1048576:.3g})")
+
+
 def run(args: argparse.Namespace) -> int:
+    """Check the method and the page, then serve the inspector with the page loaded until
+    Ctrl-C."""
     from grist.optional import require
 
     uvicorn = require("uvicorn", "service", "grist inspect")
@@ -64,11 +101,14 @@ def run(args: argparse.Namespace) -> int:
     from grist.service import create_app
     from grist.service.app import Page
 
-    page = _read(args.page)
-    token = secrets.token_urlsafe(12)
     settings = settings_from(args, workers=args.workers or 1)
-    app = create_app(settings, preload={token: Page(page.content, args.url or page.url,
-                                                      page.http_charset)})
+    extractor = Extractor(method=args.method or DEFAULT_METHOD,
+                          limits=Limits(time_budget=settings.time_budget))
+    page = _read(args.page)
+    url = args.url or page.url
+    token = secrets.token_urlsafe(12)
+    app = create_app(settings, preload={token: Page(_shown(page, url, extractor,
+                                                           settings.max_body), url)})
     sock = listening_socket("127.0.0.1", args.port or 0)
     address = f"http://127.0.0.1:{sock.getsockname()[1]}/inspect?preload={token}"
     if args.method:

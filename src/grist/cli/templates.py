@@ -4,7 +4,8 @@ Pages come from files, folders, URLs, JSON-lines files (``grist.io.sources``) or
 (``grist.io.warc``); pages with a URL are clustered per site (host). Text output lists each cluster, its pages and template paths;
 ``--format json`` writes one object per input page (``input``, ``site``, ``cluster``, or its
 ``error``) and then one per cluster (``cluster``, ``site``, ``pages``, ``members``,
-``template``). ``--save MODEL`` writes the site model for ``grist extract --site MODEL``.
+``template``). ``--save MODEL`` writes the site model for ``grist extract --site MODEL``, unless
+no page could be read (the file there is kept).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 from grist.cli.values import output_file, whole
 from grist.document import RawPage
@@ -39,7 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--method", choices=METHODS, default=SiteConfig.method,
                         help=f"clustering (default: {SiteConfig.method})")
     parser.add_argument("--save", type=output_file, metavar="MODEL",
-                        help="write the site model here (for grist extract --site MODEL)")
+                        help="write the site model here (for grist extract --site MODEL); "
+                        "when no page can be read, nothing is written and a model there is kept")
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="output format (default: text)")
     parser.add_argument("--group-by", choices=GROUPINGS, default=SiteConfig.group_by,
@@ -109,8 +112,21 @@ def _text(model: SiteModel, show: int) -> str:
     return "\n".join(lines)
 
 
+def _save(model: SiteModel, path: Path) -> bool:
+    """Write the model to ``path``, unless no page could be read (a typo in the inputs): an
+    empty model would replace a good one, and ``extract --site`` fall back without a word."""
+    if model.n_pages_ == 0:
+        kept = " (the file already there is kept)" if path.exists() else ""
+        print(f"grist: error: no page could be read, so {path} is not written{kept}",
+              file=sys.stderr)
+        return False
+    model.save(path)
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
-    """Fit a site model on the inputs and report it; 1 if a page could not be read."""
+    """Fit a site model on the inputs and report it; 1 if a page could not be read, or if
+    ``--save`` had no page to learn from (then nothing is written)."""
     summary = Summary("templates")
     order: list[str] = []
     failed: Failures = {}
@@ -120,8 +136,6 @@ def run(args: argparse.Namespace) -> int:
     summary.skipped_files = len(others)
     name_skipped(others, args.quiet)
     failed.update({e["input"]: (e["error"], e["reason"]) for e in model.errors_})
-    if args.save is not None:
-        model.save(args.save)
     cluster_of = {page: c.id for c in model.clusters_ for page in c.pages}
     site_of = {c.id: c.group for c in model.clusters_}
     for name in order:
@@ -130,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"grist: error: {name}: {failed[name][0]}", file=sys.stderr)
         else:
             summary.results += 1
+    saved = args.save is None or _save(model, args.save)
     if args.format == "json":
         for name in order:
             if name in failed:
@@ -144,4 +159,4 @@ def run(args: argparse.Namespace) -> int:
     elif model.clusters_:
         print(_text(model, args.show))
     print(f"{summary.line()}; {counted(len(model.clusters_), 'cluster')}", file=sys.stderr)
-    return 1 if failed else 0
+    return 1 if failed or not saved else 0

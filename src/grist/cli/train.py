@@ -40,12 +40,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="the method to train (default: auto)")
     parser.add_argument("--out", type=output_file, required=True, help="model file to write")
     parser.add_argument("--limit", type=COUNT, default=None, help="pages per source at most")
-    parser.add_argument("--rounds", type=COUNT, default=TrainConfig.rounds,
-                        help="boosting rounds of stage 1 (auto)")
+    parser.add_argument("--rounds", type=COUNT, default=None,
+                        help="boosting rounds of stage 1 (auto only; default: "
+                        f"{TrainConfig.rounds})")
     parser.add_argument("--min-leaf", type=COUNT, default=None,
                         help="smallest leaf in blocks (default: auto 40, tree 1000)")
-    parser.add_argument("--threads", type=COUNT, default=1,
-                        help="threads LightGBM trains with (default: 1)")
+    parser.add_argument("--threads", type=COUNT, default=None,
+                        help="threads LightGBM trains with (auto only; default: "
+                        f"{TrainConfig.threads})")
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="no progress bar and no line per training stage")
     parser.set_defaults(func=handler)
@@ -56,7 +58,22 @@ def _stage(message: str) -> None:
     note(f"grist: {message} ...")
 
 
+# The options only auto's boosting takes, by their ``args`` name (None when not given).
+_AUTO_ONLY = {"rounds": "--rounds", "threads": "--threads"}
+
+
+def _refuse_options_of_other_methods(args: argparse.Namespace) -> None:
+    """A usage error (exit 2) naming the options given that the chosen method does not take,
+    before any page is read, rather than a model trained as if they had not been given."""
+    given = [option for name, option in _AUTO_ONLY.items() if getattr(args, name) is not None]
+    if args.method != "auto" and given:
+        args.command_parser.error(f"{', '.join(given)}: only --method auto takes "
+                                  f"{'them' if len(given) > 1 else 'it'}, not {args.method}")
+
+
 def handler(args: argparse.Namespace) -> int:
+    """Label the pages of every source, train the method on them and write the model."""
+    _refuse_options_of_other_methods(args)
     started = time.perf_counter()
     report = BuildReport()
     pages = [
@@ -82,8 +99,9 @@ def handler(args: argparse.Namespace) -> int:
         tree.fit(values, labels, FEATURE_NAMES, values[:, FEATURE_NAMES.index("num_words")] + 1)
         tree.save(args.out)
     else:
-        config = TrainConfig(rounds=args.rounds, min_leaf=args.min_leaf or TrainConfig.min_leaf,
-                             threads=args.threads)
+        config = TrainConfig(rounds=args.rounds or TrainConfig.rounds,
+                             min_leaf=args.min_leaf or TrainConfig.min_leaf,
+                             threads=args.threads or TrainConfig.threads)
         names = stage1_features([], None).names
         AutoModel(config).fit(pages, names, None if args.quiet else _stage).save(args.out)
     blocks = sum(len(p.labels) for p in pages)

@@ -10,7 +10,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from grist.io.atomic import temporary_beside
+from grist.errors import GristError
+from grist.io.atomic import regular_target, temporary_beside
 
 
 def whole(low: int, high: int | None = None) -> Callable[[str], int]:
@@ -57,22 +58,37 @@ SIMILARITY = number(0, above=True, high=1)  # a Jaccard similarity that can matc
 
 def output_file(text: str) -> Path:
     """A file to write once the work is done (a model, an index): its folder must exist and take
-    a new file, so that a typo is said at once rather than after an hour of training."""
+    a new file, so that a typo is said at once rather than after an hour of training. ``-`` is
+    refused (these files are not written to stdout), and so is a name that is not a regular file
+    (a FIFO, a device); a symbolic link is written through, to its target."""
+    if text == "-":
+        raise argparse.ArgumentTypeError("- is not a file: this output is not written to stdout; "
+                                         "name a file (./- for a file named '-')")
     path = Path(text)
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder; name the file to write")
-    folder = path.resolve().parent
-    if not folder.is_dir():
-        raise argparse.ArgumentTypeError(f"no folder {path.parent} to write {path.name} into "
+    try:
+        target = regular_target(path)
+    except GristError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    shown = target if path.is_symlink() else path  # (the folder a link's target is written in)
+    if not target.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"no folder {shown.parent} to write {shown.name} into "
                                          "(make it first)")
-    probe = temporary_beside(path)  # (the file is written beside its name, then renamed)
-    try:  # tried now: a read-only folder, /proc, is said before the work, not after it
+    _try_writing_beside(target, shown)
+    return path
+
+
+def _try_writing_beside(target: Path, shown: Path) -> None:
+    """Make and remove a temporary beside ``target`` (the file is written beside its name, then
+    renamed), so that a read-only folder, /proc, is said before the work, not after it."""
+    probe = temporary_beside(target)
+    try:
         os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     except OSError as exc:
-        raise argparse.ArgumentTypeError(f"cannot write {path.name} into "
-                                         f"{path.parent}: {exc.strerror or exc}") from None
+        raise argparse.ArgumentTypeError(f"cannot write {shown.name} into "
+                                         f"{shown.parent}: {exc.strerror or exc}") from None
     probe.unlink()
-    return path
 
 
 def output_folder(text: str) -> Path:

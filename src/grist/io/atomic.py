@@ -5,6 +5,10 @@ The file gets the permissions any new file gets (0666 less the umask, as ``open`
 the 0600 of ``tempfile.mkstemp``: model files and per-page outputs are read by other users and
 services. A temporary file's name holds its writer's process id, so the temporaries of writers
 killed mid-write can be told from those being written (``remove_stale_temporaries``).
+
+A name that is a symbolic link is written through: the link's target is replaced, the link kept.
+A name that is not a regular file (a FIFO, a device such as ``/dev/full``, a socket, a folder)
+is refused (``regular_target``): renaming over it would replace the node, not write into it.
 """
 
 from __future__ import annotations
@@ -12,7 +16,10 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import stat
 from pathlib import Path
+
+from grist.errors import GristError
 
 # Attempts at a temporary name no other file has (each a fresh random name).
 _NAME_ATTEMPTS = 100
@@ -29,6 +36,7 @@ def write_atomically(path: Path, data: bytes, temporary: Path | None = None, *,
     next run), else a fresh hidden name beside ``path``, removed if the write fails. Without
     ``sync`` the data is not forced to disk first (a third of the time on a small file): a
     killed process still leaves the old file or the new one, a machine losing power may not."""
+    path = regular_target(path)
     if temporary is None:
         handle, temporary = _fresh_file(path)
     else:
@@ -43,6 +51,33 @@ def write_atomically(path: Path, data: bytes, temporary: Path | None = None, *,
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def regular_target(path: Path) -> Path:
+    """The file writing to ``path`` replaces: the target of a symbolic link (so that the link
+    stays one), else ``path``; a GristError when that exists and is not a regular file."""
+    target = Path(os.path.realpath(path))
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        return target
+    except OSError as exc:  # a loop of links, a folder that cannot be searched
+        raise GristError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        shown = path if target == Path(os.path.abspath(path)) else f"{path} (-> {target})"
+        raise GristError(f"{shown} is {_kind(mode)}, not a regular file: grist writes only "
+                         "regular files (the new file renamed into place would replace it)")
+    return target
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular one is, by its mode."""
+    for test, kind in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "a special file"
 
 
 def temporary_beside(path: Path, suffix: str = "") -> Path:

@@ -66,8 +66,9 @@ _KNOWN = {"id", "html", "gold", "dataset", "url", "site"}
 
 
 def read_jsonl(path: str | Path, limit: int | None = None) -> Iterator[Page]:
-    """Yield the pages of a ``.jsonl`` or ``.jsonl.gz`` dataset file (a broken line is a
-    DatasetError: a dataset is read whole or not at all)."""
+    """Yield the pages of a ``.jsonl`` or ``.jsonl.gz`` dataset file (a broken line, or a record
+    without a string ``html`` and ``gold``, is a DatasetError: a dataset is read whole or not at
+    all)."""
     path = Path(path)
     if not path.is_file():
         raise DatasetError(f"dataset file not found: {path}")
@@ -77,21 +78,28 @@ def read_jsonl(path: str | Path, limit: int | None = None) -> Iterator[Page]:
             return
         if isinstance(record, GristError):
             raise DatasetError(f"cannot read dataset {label}: {record}")
-        for field_name in ("html", "gold"):
-            if not isinstance(record.get(field_name, ""), str):
-                raise DatasetError(f"cannot read dataset {label}: its '{field_name}' is not a "
-                                   "string")
-        if "html" not in record:
-            raise DatasetError(f"cannot read dataset {label}: no field 'html'")
+        _check_text_fields(label, record)
         yield Page(
             id=str(record.get("id", count + 1)),  # (no id: the record's number in the file)
             html=record["html"],
-            gold=record.get("gold") or "",
+            gold=record["gold"],
             dataset=record.get("dataset") or name,
             url=_string_or_none(record.get("url")),
             site=_string_or_none(record.get("site")),
             extra={k: v for k, v in record.items() if k not in _KNOWN},
         )
+
+
+def _check_text_fields(label: str, record: dict[str, Any]) -> None:
+    """Refuse a record whose ``html`` or ``gold`` is missing or not a string: a page without
+    gold would be scored, or trained on, as one whose main text is nothing (``"gold": ""``
+    says so on purpose, and is read)."""
+    for field_name in ("html", "gold"):
+        if field_name not in record:
+            raise DatasetError(f"cannot read dataset {label}: no field '{field_name}'")
+        if not isinstance(record[field_name], str):
+            raise DatasetError(f"cannot read dataset {label}: its '{field_name}' is not a "
+                               "string")
 
 
 def _string_or_none(value: Any) -> str | None:

@@ -5,7 +5,8 @@ million files costs a directory walk, not a million reads); ``Source.pages()`` t
 ``RawPage`` per page, an ``Unreadable`` record naming the input and the reason, or, for a file
 found in a folder that is not an HTML page, a ``Skipped`` record saying why, so that a caller can
 report every input exactly once and go on. gzip-compressed files are decompressed whatever their
-name; ``read_list`` reads a file of inputs (``-i``). Every command that reads pages
+name (one whose gzip data is damaged is an Unreadable, never a Skipped, wherever the damage is);
+``read_list`` reads a file of inputs (``-i``). Every command that reads pages
 (``extract``, ``dedup``, ``templates``, ``stream --replay``, ``batch``) reads them through here.
 """
 
@@ -411,16 +412,18 @@ class Source:
                 return
             yield RawPage(data, input=self.input)
         except GristError as exc:
-            if self.sniff and not _starts_like_html(Path(self.location)):
+            # damaged gzip data is a failure whatever can be read of it before the damage
+            if (self.sniff and not isinstance(exc, CorruptInputError)
+                    and not _starts_like_html(Path(self.location))):
                 yield Skipped(self.input, str(exc))
                 return
             yield Unreadable(self.input, exc)
 
 
 def _starts_like_html(path: Path) -> bool:
-    """Whether a file found in a folder that could not be read whole (too large, a damaged .gz)
-    starts like an HTML page: then it is a page that failed, an error record, not a file that
-    is no page. Reads the first bytes only, a .gz decompressed as far as it goes."""
+    """Whether a file found in a folder that could not be read whole (too large) starts like an
+    HTML page: then it is a page that failed, an error record, not a file that is no page. Reads
+    the first bytes only, a .gz decompressed as far as it goes."""
     try:
         with open(path, "rb") as handle:
             head = handle.read(_SKIPPED_OPENING + _SNIFF_BYTES)
