@@ -12,21 +12,26 @@ on planted near-duplicates and unrelated pages (``docs/benchmarks/dedup-corpus.m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from grist.checks import check_choice, check_number, check_whole
 from grist.dedup.index import (
     INDEX_FILE_ERRORS,
+    LEVELS,
+    first_ids,
     other_kind,
     saved_text,
     saved_texts,
     unreadable_index,
+    write_index,
 )
 from grist.dedup.lsh import candidate_pairs, choose_bands
 from grist.dedup.minhash import EMPTY, MinHasher, element_hashes
 from grist.dedup.similarity import shingles
+from grist.errors import ConfigError
 from grist.features.tokens import tokens
 
 
@@ -41,6 +46,13 @@ class MinHashConfig:
     min_words: int = 10
     seed: int = 1
     max_bucket: int = 50
+
+    def __post_init__(self) -> None:
+        """Refuse settings the signatures or the LSH search cannot use, when they are made."""
+        for name, least in (("shingle", 1), ("num_perm", 1), ("min_words", 0), ("seed", 0),
+                            ("max_bucket", 2)):
+            check_whole(self, name, least)
+        check_number(self, "threshold", 0, 1, above=True)
 
 
 class DocumentSketcher:
@@ -112,16 +124,21 @@ class MinHashGroups:
     """Near-duplicate groups over texts added one by one (``grist dedup``): signatures are kept,
     the LSH search runs once in ``groups()``; ``save``/``load`` keep the keys and signatures
     (``.npz``) so a later run checks new documents against them. ``level``: what the texts are
-    (``document`` or ``block``, as ``grist dedup --level``; None: not said), saved with them."""
+    (``document`` or ``block``, as ``grist dedup --level``; None: not said), saved with them.
+    A key is kept once: a text under a key already held (a re-run over the same pages) is not
+    sketched again, so the first text seen under a key is the one compared."""
 
     def __init__(self, config: MinHashConfig | None = None, level: str | None = None) -> None:
         self.sketcher = DocumentSketcher(config)
         self.config = self.sketcher.config
         self.level = level
+        check_choice(self, "level", LEVELS)
         self.keys: list[str] = []
         self.previews: dict[int, str] = {}
         self._rows: list[np.ndarray] = []
-        self.skipped = 0
+        self._ids: dict[str, int] = {}
+        self.skipped = 0  # texts without a signature (under min_words, or no words)
+        self.repeated = 0  # texts under a key already held
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -130,10 +147,15 @@ class MinHashGroups:
         return self.keys[ident]
 
     def add(self, key: str, text: str) -> int:
-        """Sketch and keep ``text`` under ``key``; returns its id."""
+        """Sketch and keep ``text`` under ``key``; returns its id (a key already held: the id
+        it has, its text unchanged)."""
+        if key in self._ids:
+            self.repeated += 1
+            return self._ids[key]
         signature = self.sketcher.signatures([text])
         self.skipped += int(signature[0, 0] == EMPTY)
         self._rows.append(signature)
+        self._ids[key] = len(self.keys)
         self.keys.append(key)
         self.previews[len(self.keys) - 1] = " ".join(text.split())[:100]
         return len(self.keys) - 1
@@ -153,10 +175,9 @@ class MinHashGroups:
         """Write the keys, signatures, settings and level to ``path`` (NumPy ``.npz``)."""
         settings = np.array([self.config.shingle, self.config.num_perm, self.config.min_words,
                              self.config.seed], dtype=np.int64)
-        with open(path, "wb") as handle:
-            np.savez(handle, signatures=self.signatures(), keys=np.array(self.keys, dtype=str),
-                     settings=settings, threshold=np.float64(self.config.threshold),
-                     **saved_texts(level=self.level))
+        write_index(path, {"signatures": self.signatures(), "keys": np.array(self.keys, dtype=str),
+                           "settings": settings, "threshold": np.float64(self.config.threshold),
+                           **saved_texts(level=self.level)})
 
     @staticmethod
     def is_index(path: str | Path) -> bool:
@@ -168,18 +189,25 @@ class MinHashGroups:
             return False
 
     @classmethod
-    def load(cls, path: str | Path, threshold: float | None = None) -> MinHashGroups:
-        """Read what ``save`` wrote (its shingles and hash functions; ``threshold`` may change)."""
+    def load(cls, path: str | Path, threshold: float | None = None,
+             min_words: int | None = None) -> MinHashGroups:
+        """Read what ``save`` wrote (its shingles and hash functions; ``threshold``, how close a
+        match must be, and ``min_words``, which new texts get a signature, may change)."""
+        changed = {name: value for name, value in (("threshold", threshold),
+                                                   ("min_words", min_words)) if value is not None}
         try:
             with np.load(path, allow_pickle=False) as data:
                 if mismatch := other_kind(path, data.files, "MinHash"):
                     raise mismatch
-                shingle, num_perm, min_words, seed = data["settings"].tolist()
-                config = MinHashConfig(shingle, num_perm, float(
-                    data["threshold"] if threshold is None else threshold), min_words, seed)
-                groups = cls(config, saved_text(data, "level"))
+                shingle, num_perm, saved_min_words, seed = data["settings"].tolist()
+                config = MinHashConfig(shingle, num_perm, float(data["threshold"]),
+                                       saved_min_words, seed)
+                groups = cls(replace(config, **changed), saved_text(data, "level"))
                 groups._rows = [data["signatures"]]
                 groups.keys = data["keys"].tolist()
+                groups._ids = first_ids(groups.keys)
+        except ConfigError:  # a setting out of range (one given, or the file's)
+            raise
         except INDEX_FILE_ERRORS as exc:
             raise unreadable_index(path, exc) from None
         return groups

@@ -11,6 +11,7 @@ tables are rebuilt when the buffer outgrows 1/32 of the index (amortised O(log n
 
 from __future__ import annotations
 
+import io
 import zipfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,7 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from grist.errors import DatasetError
+from grist.checks import check_choice, check_number, check_whole
+from grist.errors import ConfigError, DatasetError
+from grist.io.atomic import write_atomically
 
 BITS = 64
 DEFAULT_K = 3  # max differing bits of near-duplicate fingerprints (seed 001)
@@ -39,6 +42,16 @@ def _dtype(width: int) -> type:
 
 # what reading an index file with np.load raises when the file is missing, damaged or not one
 INDEX_FILE_ERRORS = (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile)
+LEVELS = (None, "document", "block")  # what an index's texts are (None: not said)
+
+
+def write_index(path: str | Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write ``arrays`` as the ``.npz`` file ``path``, replacing it whole (``write_atomically``):
+    a full disk or a kill mid-save leaves the old index, never a broken one. ``np.savez`` writes
+    into memory, so it adds no ``.npz`` to any name."""
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    write_atomically(Path(path), buffer.getvalue())
 
 
 def unreadable_index(path: str | Path, exc: Exception) -> DatasetError:
@@ -63,6 +76,15 @@ def other_kind(path: str | Path, files: list[str], wanted: str) -> DatasetError 
                         f"{READERS[kind]}")
 
 
+def first_ids(keys: Iterable[str]) -> dict[str, int]:
+    """The id of each key's first entry (a file saved before keys were kept once may repeat a
+    key): how a finder tells a key it already holds."""
+    ids: dict[str, int] = {}
+    for ident, key in enumerate(keys):
+        ids.setdefault(key, ident)
+    return ids
+
+
 def saved_texts(**texts: str | None) -> dict[str, np.ndarray]:
     """The text fields of an index file that are set, as arrays ``np.savez`` writes."""
     return {name: np.array(text) for name, text in texts.items() if text}
@@ -85,11 +107,12 @@ class FingerprintIndex:
 
     def __init__(self, k: int = DEFAULT_K, fingerprint: str | None = None,
                  level: str | None = None) -> None:
-        if not 0 <= k < BITS:
-            raise ValueError(f"k must be in [0, {BITS}), got {k}")
         self.k = k
         self.fingerprint = fingerprint
         self.level = level
+        check_whole(self, "k", 0)
+        check_number(self, "k", 0, BITS - 1)
+        check_choice(self, "level", LEVELS)
         self._ranges = _ranges(k)
         self._fps = np.empty(0, dtype=np.uint64)
         self._keys: list[str] = []
@@ -123,9 +146,15 @@ class FingerprintIndex:
     def key(self, ident: int) -> str:
         return self._keys[ident]
 
-    def fingerprint(self, ident: int) -> int:
-        self._flush()
-        return int(self._fps[ident])
+    def keys(self) -> list[str]:
+        """The key of every stored fingerprint, in insertion order."""
+        return self._keys
+
+    def stored(self, ident: int) -> int:
+        """The fingerprint stored under id ``ident`` (the pending ones read where they wait, so
+        the lookup tables stay built)."""
+        settled = len(self._fps)
+        return int(self._fps[ident] if ident < settled else self._pending[ident - settled])
 
     def _flush(self) -> None:
         if self._npending:
@@ -196,9 +225,9 @@ class FingerprintIndex:
         """Write the fingerprints, keys, k, fingerprint function and level to ``path`` (NumPy
         ``.npz``)."""
         self._flush()
-        with open(path, "wb") as fh:
-            np.savez(fh, fps=self._fps, keys=np.array(self._keys, dtype=str), k=np.int64(self.k),
-                     **saved_texts(fingerprint=self.fingerprint, level=self.level))
+        write_index(path, {"fps": self._fps, "keys": np.array(self._keys, dtype=str),
+                           "k": np.int64(self.k),
+                           **saved_texts(fingerprint=self.fingerprint, level=self.level)})
 
     @classmethod
     def load(cls, path: str | Path, k: int | None = None) -> FingerprintIndex:
@@ -210,6 +239,8 @@ class FingerprintIndex:
                 index = cls(int(data["k"]) if k is None else k, saved_text(data, "fingerprint"),
                             saved_text(data, "level"))
                 index.add_many(data["fps"], data["keys"].tolist())
+        except ConfigError:  # a k out of range (the one given, or the file's)
+            raise
         except INDEX_FILE_ERRORS as exc:
             raise unreadable_index(path, exc) from None
         return index
