@@ -81,7 +81,7 @@ def test_a_url_date_a_day_from_a_utc_date_wins() -> None:
     ("Coast Times", "Coast Times", None, "Coast Times"),
 ])
 def test_clean_title(title: str, site: str | None, url: str | None, clean: str) -> None:
-    assert clean_title(title, site, url) == clean
+    assert clean_title(title, [site] if site else [], url) == clean
 
 
 @pytest.mark.parametrize(("value", "names"), [
@@ -208,7 +208,7 @@ def test_front_matter_in_text_and_markdown(standin: str) -> None:
 ])
 def test_clean_title_from_the_heading_when_no_site_name_is_known(title: str, heading: str | None,
                                                                   clean: str) -> None:
-    assert clean_title(title, None, None, heading) == clean
+    assert clean_title(title, [], None, heading) == clean
 
 
 @pytest.mark.parametrize("url", ["http://[::1", "http://[zz]/a", "javascript:alert(1)"])
@@ -233,3 +233,73 @@ def test_metadata_fields_hold_no_characters_a_browser_does_not_draw():
     assert result.document.title == "Die Verkehrswende | Zeitung"  # (the title features read it)
     assert found.title == "Die Verkehrswende" and found.authors == ("Anna Schmidt",)
     assert found.tags == ("Stadtverkehr", "Radwege")
+
+
+@pytest.mark.parametrize("byline", [
+    "By Sam Reed · 12 January 2024",
+    'By <a href="/people/sam-reed">Sam Reed</a> · 12 January 2024',
+    "By Sam Reed • 3 min read",
+    "Posted by Sam Reed on January 12, 2024",
+    "By Sam Reed ‧ Jan 12th, 2024",
+    "Sam Reed ∙ 12/01/2024",
+    "By Sam Reed / Coast Times",
+    "// posted by Sam Reed @ 12:30 AM",
+    "12 January 2024 · By Sam Reed",
+    "Written by Sam Reed Last updated on: January 12, 2024",
+])
+def test_a_byline_names_no_separator_date_or_filler(byline: str) -> None:
+    found = meta("<title>Harbour reopens</title>", body=f'<p class="byline">{byline}</p>' + ARTICLE)
+    assert found.authors == ("Sam Reed",)
+
+
+@pytest.mark.parametrize(("value", "names"), [
+    ("Tom Jicha | TV and Radio Writer", ["Tom Jicha"]),  # the first part that names anyone
+    ("Ann Lee and Bo Chen · 5 min read", ["Ann Lee", "Bo Chen"]),
+    ("Published on December 2nd, 2025 by Chen Zhao and Daryl Fairweather",
+     ["Chen Zhao", "Daryl Fairweather"]),
+    ("Sergio Martínez-Beltrán", ["Sergio Martínez-Beltrán"]),  # a hyphen joins a name
+    ("Marcel·lí Pou", ["Marcel·lí Pou"]),  # and a middle dot spells Catalan
+    ("Ludwig van Beethoven", ["Ludwig van Beethoven"]),
+    ("https://www.example.com/people/sam", []),  # "/" in a URL is no separator
+    ("N Offline Sam Reed wrote on last edited by #10", []),
+    ("Registered: 2025-11-01", []),
+    ("Download (Duration: 13:55 — 9.6MB)", []),
+    ("Posted by timothy on Tuesday July 24, @12:06PM from the dept", ["timothy"]),
+    ("1998; first posted by Dennis G. Jerz", ["Dennis G. Jerz"]),
+    ("On 6/13/2018 by @lazharichir", ["lazharichir"]),
+    ("07:50 PM | Permalink | Comments (3)", []),
+    ("(148 links - verified 10/28/02)", []),
+    ("Originally Posted 1/16/2008 6:55:25 PM", []),
+    ("via scvalex 1 year ago | caches | 12 comments", []),  # a sentence, whatever follows
+])
+def test_byline_parts_and_tails(value: str, names: list[str]) -> None:
+    assert clean_authors(value) == names
+
+
+@pytest.mark.parametrize(("title", "sites", "url", "clean"), [
+    # any name the page declares for itself, not only the first
+    ("Storm hits coast | Coast Times", ["CT Reader", "Coast Times"], None, "Storm hits coast"),
+    # words of the host only
+    ("What do people love about Rust? | Rust Blog", [], "https://blog.rust-lang.org/2025/x",
+     "What do people love about Rust?"),
+    # a title's subject may be named like the site, and nothing that names the site stays
+    ("Python 3.12 | What's new", [], "https://docs.python.org/3/whatsnew/3.12.html",
+     "Python 3.12 | What's new"),
+    ("Python 3.12 | What's new", ["Python"], None, "Python 3.12 | What's new"),
+    ("Q&A - Part 2", [], "https://qa.example.com/q/2", "Q&A - Part 2"),
+    ("Q&A - Part 2", [], None, "Q&A - Part 2"),
+    ("Tech conferences 2026 / 2027", ["Tech conferences 2026 / 2027 | Confs"], None,
+     "Tech conferences 2026 / 2027"),
+    ("Keyboard K2 - AliExpress 7", [], "https://www.aliexpress.com/item/1.html", "Keyboard K2"),
+])
+def test_clean_title_with_every_site_signal(title: str, sites: list[str], url: str | None,
+                                            clean: str) -> None:
+    assert clean_title(title, sites, url) == clean
+
+
+def test_a_title_is_cleaned_by_a_site_name_the_page_gives_after_another() -> None:
+    # no og:site_name, a host that names no site, no heading: the publisher names the suffix
+    found = meta('<title>Storm hits coast | Coast Times</title><meta name="application-name" '
+                 'content="CT Reader"><meta name="dc.publisher" content="Coast Times">',
+                 url="https://news.example.org/2024/storm")
+    assert found.title == "Storm hits coast" and found.sitename == "CT Reader"

@@ -116,7 +116,7 @@ def _authors(found: Candidates, blocks: list[Block]) -> tuple[str, ...]:
     for block in _bylines(blocks):
         text = block.text
         if block.role == "byline" or text[:3].lower() == "by ":
-            names = clean_authors(text.split("|")[0].split(" on ")[0])
+            names = clean_authors(text)
             if names and len(names[0].split()) <= 4:
                 return tuple(names[:3])
     return ()
@@ -192,12 +192,13 @@ def extract_metadata(doc: Document, blocks: list[Block]) -> Metadata:
             break
         canonical = None
     url = canonical or page_url
-    sitename = _first([v.removeprefix("@") for v in _field(found, "sitename")])
+    sitenames = [v.removeprefix("@") for v in _field(found, "sitename")]
+    sitename = _first(sitenames)
     title = _first(_field(found, "title") + [doc.title])
     image = _first(_field(found, "image"))
     description = _first(_field(found, "description"))
     return Metadata(
-        title=clean_title(title, sitename, url, _heading(blocks)) if title else None,
+        title=clean_title(title, sitenames, url, _heading(blocks)) if title else None,
         authors=_authors(found, blocks),
         date=_date(found, url, blocks),
         date_modified=_first_date(_field(found, "modified")),

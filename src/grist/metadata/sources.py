@@ -13,7 +13,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
 
-from grist.metadata.jsonld import objects, parse_block, text_of, texts_of, types, url_of
+from grist.metadata.jsonld import Graph, objects, parse_block, references, types
 
 Candidates = dict[str, list[str]]
 
@@ -32,6 +32,7 @@ PAGE_TYPES = frozenset((
     "ContactPage", "SearchResultsPage", "CheckoutPage",
 ))
 _SITE_TYPES = ("WebSite", "Organization", "NewsMediaOrganization", "Corporation")
+_PEOPLE = frozenset(("author", "creator"))  # who wrote an entity: not the site that publishes it
 
 # <meta name=...> keys (lower-cased) per field, in order of preference.
 META_NAMES = {
@@ -80,14 +81,14 @@ MICRODATA = {
 
 def _jsonld(dom: LexborHTMLParser, found: Candidates) -> None:
     """Candidates from the page's JSON-LD: its main entity first, then the page and the site."""
+    blocks = [parse_block(script.text(deep=True)) for script in dom.css("script")
+              if "ld+json" in (script.attributes.get("type") or "").lower()]
+    graph = Graph.of(blocks)
     entities: list[dict[str, Any]] = []
     pages: list[dict[str, Any]] = []
     sites: list[dict[str, Any]] = []
-    for script in dom.css("script"):
-        kind = (script.attributes.get("type") or "").lower()
-        if "ld+json" not in kind:
-            continue
-        for obj in objects(parse_block(script.text(deep=True))):
+    for data in blocks:
+        for obj in objects(data, skip=_PEOPLE):  # an author is no entity, page or site
             names = types(obj)
             found["ld_type"].extend(sorted(names))
             if names & ENTITY_TYPES:
@@ -98,29 +99,33 @@ def _jsonld(dom: LexborHTMLParser, found: Candidates) -> None:
                 sites.append(obj)
     entities.sort(key=lambda o: not (types(o) & ARTICLE_TYPES))  # articles first, stable
     for obj in entities + pages:
-        _entity(obj, found)
-    for obj in sites:
-        if "WebSite" in types(obj) or "Organization" in types(obj):
-            found["sitename"] += texts_of(obj.get("name"))[:1]
+        _entity(obj, graph, found)
+    authors = {ref for obj in entities + pages for key in _PEOPLE
+               for ref in references(obj.get(key))}
+    for obj in sites:  # (an organization named as an author by reference is not the site)
+        if types(obj) & {"WebSite", "Organization"} and obj.get("@id") not in authors:
+            found["sitename"] += graph.texts_of(obj.get("name"))[:1]
 
 
-def _entity(obj: dict[str, Any], found: Candidates) -> None:
-    found["title"] += texts_of(obj.get("headline"))[:1] + texts_of(obj.get("name"))[:1]
-    found["author"] += [", ".join(texts_of(obj.get("author") or obj.get("creator")))]
-    found["date"] += texts_of(obj.get("datePublished") or obj.get("dateCreated")
-                              or obj.get("uploadDate"))[:1]
-    found["modified"] += texts_of(obj.get("dateModified"))[:1]
-    found["description"] += texts_of(obj.get("description"))[:1]
-    image = url_of(obj.get("image") or obj.get("thumbnailUrl"))
+def _entity(obj: dict[str, Any], graph: Graph, found: Candidates) -> None:
+    """The fields of one entity or page, read through the references it holds."""
+    found["title"] += graph.texts_of(obj.get("headline"))[:1] + graph.texts_of(obj.get("name"))[:1]
+    found["author"] += [", ".join(graph.texts_of(obj.get("author") or obj.get("creator")))]
+    found["date"] += graph.texts_of(obj.get("datePublished") or obj.get("dateCreated")
+                                    or obj.get("uploadDate"))[:1]
+    found["modified"] += graph.texts_of(obj.get("dateModified"))[:1]
+    found["description"] += graph.texts_of(obj.get("description"))[:1]
+    image = graph.url_of(obj.get("image") or obj.get("thumbnailUrl"))
     found["image"] += [image] if image else []
     keywords = obj.get("keywords")
-    found["tags"] += [", ".join(texts_of(keywords))] if keywords else []
-    found["categories"] += [", ".join(texts_of(obj.get("articleSection")))]
+    found["tags"] += [", ".join(graph.texts_of(keywords))] if keywords else []
+    found["categories"] += [", ".join(graph.texts_of(obj.get("articleSection")))]
     publisher = obj.get("publisher")
-    found["sitename"] += [text_of(publisher) or ""] if isinstance(publisher, (dict, list)) else []
+    if isinstance(publisher, (dict, list)):
+        found["sitename"].append(graph.text_of(publisher) or "")
     language = obj.get("inLanguage")
-    found["language"] += [text_of(language) or ""] if language else []
-    url = url_of(obj.get("url") or obj.get("mainEntityOfPage"))
+    found["language"] += [graph.text_of(language) or ""] if language else []
+    url = graph.url_of(obj.get("url") or obj.get("mainEntityOfPage"))
     found["url"] += [url] if url else []
 
 
