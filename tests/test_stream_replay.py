@@ -191,3 +191,21 @@ def test_temporaries_of_a_killed_run_are_removed_from_the_folders_written_again(
     assert main(["stream", "--replay", str(tmp_path / "p.jsonl"), "--out",
                  str(tmp_path / "out"), "--quiet"]) == 0
     assert [p.suffix for p in domain.iterdir()] == [".json"]
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("--interval", "banana", "argument --interval: not a duration: 'banana'"),
+    ("--max-age", "2 weeks", "argument --max-age: not a duration"),
+    ("--retry-delay", "5x", "argument --retry-delay: not a duration"),
+    ("--heuristic", "strict-support-x", "argument --heuristic: unknown URL Tree heuristic"),
+])
+def test_a_malformed_option_is_a_usage_error_naming_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str,
+        message: str) -> None:
+    """A duration or heuristic the command cannot read exited 1 with a message that named no
+    option; the command line's other malformed values exit 2 naming theirs."""
+    (tmp_path / "p.jsonl").write_text("")
+    with pytest.raises(SystemExit) as stop:
+        main(["stream", "--replay", str(tmp_path / "p.jsonl"), "--out",
+              str(tmp_path / "o.jsonl"), option, value])
+    assert stop.value.code == 2 and message in capsys.readouterr().err

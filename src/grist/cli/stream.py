@@ -21,6 +21,7 @@ from grist.io.fetch import AsyncFetcher, FetchConfig
 from grist.limits import Limits
 from grist.stream.feeds import parse_duration
 from grist.stream.hashing import DEFAULT_HASH, HASHES
+from grist.stream.heuristics import heuristic
 from grist.stream.pipeline import Processor, StreamConfig
 from grist.io.sources import Unreadable
 from grist.stream.replay import ORDERS, replay_pages
@@ -58,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="poll every feed once, process what was found, and exit")
     parser.add_argument("--order", choices=ORDERS, default="time",
                         help="replay order: by date (pages without one last) or as stored")
-    parser.add_argument("--interval", default="15m",
+    parser.add_argument("--interval", type=_duration, default="15m",
                         help="default time between two polls of a feed (default 15m)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no status line")
     _tree_options(parser.add_argument_group("extraction and URL Tree"))
@@ -68,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _tree_options(parser: argparse._ArgumentGroup) -> None:
     parser.add_argument("--method", default="auto", help="page-level method (default auto)")
-    parser.add_argument("--heuristic", default="strict",
+    parser.add_argument("--heuristic", type=_heuristic, default="strict",
                         help="URL Tree heuristic: strict, strict-support-N, strict-at-domain, "
                         "relaxed-at-domain-N")
     parser.add_argument("--tree-alone", action="store_true",
@@ -79,7 +80,7 @@ def _tree_options(parser: argparse._ArgumentGroup) -> None:
                         help="URL-key query rules (default: the bundled seed 003 Table 1 file)")
     parser.add_argument("--max-docs", type=COUNT, default=Retention.max_docs,
                         help="documents the tree keeps per domain")
-    parser.add_argument("--max-age", default="14d",
+    parser.add_argument("--max-age", type=_duration, default="14d",
                         help="documents older than this leave the tree (default 14d)")
     parser.add_argument("--keep-recent", type=whole(0), default=Retention.keep_recent,
                         help="the most recent documents a domain always keeps")
@@ -98,7 +99,7 @@ def _fetch_options(parser: argparse._ArgumentGroup) -> None:
     parser.add_argument("--attempts", type=COUNT, default=StreamConfig.max_attempts,
                         help="tries of a page (spread over --retry-delay, doubling) before its "
                         "error record")
-    parser.add_argument("--retry-delay", default="5m",
+    parser.add_argument("--retry-delay", type=_duration, default="5m",
                         help="wait before trying a failed page again (default 5m)")
     parser.add_argument("--max-bytes", type=COUNT, default=FetchConfig.max_bytes,
                         help="largest page downloaded")
@@ -106,21 +107,34 @@ def _fetch_options(parser: argparse._ArgumentGroup) -> None:
                         help="do not read robots.txt (only for sites you run)")
 
 
-def _config(args: argparse.Namespace) -> StreamConfig:
+def _duration(text: str) -> float:
+    """A duration option (``90s``, ``15m``, ``2h``, ``1d``) in seconds; a usage error if not one."""
     try:
-        interval, max_age = parse_duration(args.interval), parse_duration(args.max_age)
-        retry_delay = parse_duration(args.retry_delay)
+        return parse_duration(text)
     except ValueError as exc:
-        raise ConfigError(str(exc)) from None
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _heuristic(text: str) -> str:
+    """A URL Tree heuristic's name, checked (``grist.stream.heuristics.heuristic``)."""
+    try:
+        heuristic(text)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _config(args: argparse.Namespace) -> StreamConfig:
     fetch = FetchConfig(timeout=args.timeout, max_bytes=args.max_bytes,
                         host_delay=args.host_delay, host_concurrency=args.host_concurrency,
                         retries=args.retries,
                         robots=not args.ignore_robots)
     return StreamConfig(method=args.method, heuristic=args.heuristic,
                         combine=not args.tree_alone, hash=args.hash, rules=args.url_rules,
-                        retention=Retention(args.max_docs, max_age / 86_400, args.keep_recent),
-                        fetch=fetch, limits=Limits(), interval=interval,
-                        max_attempts=args.attempts, retry_delay=retry_delay)
+                        retention=Retention(args.max_docs, args.max_age / 86_400,
+                                            args.keep_recent),
+                        fetch=fetch, limits=Limits(), interval=args.interval,
+                        max_attempts=args.attempts, retry_delay=args.retry_delay)
 
 
 class StatusLine:
