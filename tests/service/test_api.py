@@ -115,6 +115,7 @@ def test_library_options_pass_through_or_are_refused_clearly(service: str, optio
     ({"url": "file:///etc/passwd"}, 422, "invalid-request", "url must be an absolute http"),
     ({"url": "http://exa\x00mple.com/"}, 422, "invalid-request", "url is not valid: Invalid non-printable"),
     ({"url": "http://\u2603.example/"}, 422, "invalid-request", "url is not valid: Invalid IDNA hostname"),
+    ({"url": "http://example.com:99999/x"}, 422, "invalid-request", "url is not valid: Port out of"),
     ({"html": ""}, 422, "empty-input", "the page is empty"),
     ({"html": "<html><head><title>t</title></head><body> </body></html>"}, 422, "no-text",
      "the page has no visible text"),

@@ -174,9 +174,12 @@ def test_concurrency_limit_answers_503_at_once(allowing: str) -> None:
         if httpx.get(allowing + "/health").json()["in_flight"] == 1:
             break
     response = httpx.post(allowing + "/extract", json={"html": ARTICLE}, timeout=30)
+    # a body no slot would make readable is refused as such, not told to retry (it was 503)
+    png = httpx.post(allowing + "/extract", content=b"x", headers={"content-type": "image/png"})
     hold.join()
     assert response.status_code == 503
     assert response.json()["reason"] == "overloaded" and response.headers["retry-after"] == "1"
+    assert png.status_code == 415 and png.json()["reason"] == "unsupported-media-type"
     assert httpx.post(allowing + "/extract", json={"html": ARTICLE}).status_code == 200
 
 

@@ -30,7 +30,7 @@ from grist.service.guard import BlockedAddressError
 from grist.service.jobs import JobFailed
 from grist.service.metrics import CONTENT_TYPE, MetricsMiddleware
 from grist.service.options import LIBRARY_OPTIONS, ExtractRequest, PageInput, supported_options
-from grist.service.reading import parse_request, while_connected
+from grist.service.reading import parse_request, request_media, while_connected
 from grist.service.settings import ServiceSettings
 from grist.service.sites import model_class
 
@@ -180,9 +180,10 @@ def _install_routes(app: FastAPI, service: Service) -> None:
     @app.post("/extract", summary="Extract the main content of a page",
               openapi_extra=_EXTRACT_BODY, response_class=Response)
     async def extract(request: Request) -> Response:
+        media = request_media(request, raw=True)
         async with service.admitted() as budget:
             options, html, charset = await parse_request(request, service, ExtractRequest,
-                                                         budget, raw=True)
+                                                         budget, media)
             media_type, body, headers = await while_connected(
                 request, service.extraction("extract", options, html, budget, charset))
         headers.update({"Content-Security-Policy": OUTPUT_POLICY,
@@ -193,8 +194,9 @@ def _install_routes(app: FastAPI, service: Service) -> None:
               openapi_extra=_SITE_BODY)
     async def update_site(name: str, request: Request) -> dict[str, Any]:
         spec = service.site_spec(name)
+        media = request_media(request)
         async with service.admitted() as budget:
-            page_input, html, _ = await parse_request(request, service, PageInput, budget)
+            page_input, html, _ = await parse_request(request, service, PageInput, budget, media)
             return await while_connected(
                 request, service.site_update(spec, html, page_input.url, budget))
 

@@ -17,7 +17,7 @@ from fastapi.responses import Response
 from grist.html.load import load_document
 from grist.service.core import Service, ServiceError
 from grist.service.options import InspectRequest
-from grist.service.reading import parse_request, while_connected
+from grist.service.reading import parse_request, request_media, while_connected
 
 # The parent's policy is inherited by the srcdoc frame: images, styles and fonts of the page
 # may load from anywhere; scripts only from the service; nothing may be framed but srcdoc.
@@ -57,9 +57,10 @@ def install(app: FastAPI, service: Service) -> None:
     @app.post("/inspect", summary="Every block of a page with its decision, and the page made "
               "inert for display", response_class=Response, openapi_extra=_INSPECT_BODY)
     async def inspect(request: Request) -> Response:
+        media = request_media(request)
         async with service.admitted() as budget:
             options, html, _charset = await parse_request(request, service, InspectRequest,
-                                                           budget)
+                                                           budget, media)
             body = await while_connected(request, service.extraction(
                 "inspect", options, html, budget, view=options.view, remote=options.remote))
         return Response(body, media_type="application/json")

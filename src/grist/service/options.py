@@ -112,11 +112,12 @@ def _check_url(value: str | None) -> str | None:
         if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
             raise ValueError("url must be an absolute http:// or https:// URL")
         try:
+            parts.port  # noqa: B018 - reading it checks it (99999 is no port)
             httpx.URL(value).host  # noqa: B018 - reading it decodes it, as fetching will
-        except httpx.InvalidURL as exc:
-            raise ValueError(f"url is not valid: {exc}") from None
-        except UnicodeError as exc:
+        except UnicodeError as exc:  # (a ValueError too: first)
             raise ValueError(f"the URL's host name is not valid: {exc}") from None
+        except (httpx.InvalidURL, ValueError) as exc:
+            raise ValueError(f"url is not valid: {exc}") from None
     return value
 
 

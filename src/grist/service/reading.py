@@ -122,24 +122,35 @@ def _media_type(request: Request) -> tuple[str, str | None]:
     return kind.strip().lower(), charset
 
 
-async def parse_request(request: Request, service: Service, model: type[PageInput],
-                        budget: Budget, *,
-                        raw: bool = False) -> tuple[Any, str | bytes | None, str | None]:
-    """The request's options (a ``model``), its page content (None: fetch the url) and HTTP
-    charset. A JSON body carries the options and the page; with ``raw``, any other body is the
-    page itself and the options come from the query string (``RawOptions``)."""
-    body = await receive_body(request, service, budget)
+def request_media(request: Request, *, raw: bool = False) -> tuple[str, str | None]:
+    """The body's media type and charset, 415 for one the route does not read (JSON; with
+    ``raw``, a page too). Read from the headers alone, so it is said before the request waits
+    for a slot or sends its body: a request that cannot succeed is not told to retry (503)."""
     kind, charset = _media_type(request)
-    query = dict(request.query_params)
     if kind == "application/json" or kind.endswith("+json"):
-        options = model.model_validate({**query, **_json_object(body)})
-        return options, options.html, None
+        return "application/json", charset
     if kind not in RAW_TYPES:
         raise ServiceError(415, "unsupported-media-type", f"send the page as text/html (or JSON "
                            f"with html or url), not {kind}")
     if not raw:
         raise ServiceError(415, "unsupported-media-type", f"{request.url.path} takes JSON with "
                            "html or url")
+    return kind, charset
+
+
+async def parse_request(request: Request, service: Service, model: type[PageInput],
+                        budget: Budget, media: tuple[str, str | None]
+                        ) -> tuple[Any, str | bytes | None, str | None]:
+    """The request's options (a ``model``), its page content (None: fetch the url) and HTTP
+    charset, its ``media`` (``request_media``) checked already. A JSON body carries the options
+    and the page; any other body is the page itself and the options come from the query string
+    (``RawOptions``)."""
+    body = await receive_body(request, service, budget)
+    kind, charset = media
+    query = dict(request.query_params)
+    if kind == "application/json":
+        options = model.model_validate({**query, **_json_object(body)})
+        return options, options.html, None
     if not body:
         raise ServiceError(422, "empty-input", "the request body is empty; send the page's HTML "
                            "or JSON with html or url")
