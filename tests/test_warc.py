@@ -312,3 +312,17 @@ def test_read_record_reads_one_record_and_says_why_it_cannot(tmp_path):
     for offset in (None, 0.5):
         with pytest.raises(TypeError, match="offset must be an int"):
             read_record(path, offset)
+
+
+@pytest.mark.parametrize("compress", [True, False], ids=["gz", "plain"])
+@pytest.mark.parametrize("damage", ["cut", "length"])
+def test_a_damaged_record_error_names_its_url_and_date(tmp_path, compress, damage):
+    path = tmp_path / ("d.warc.gz" if compress else "d.warc")
+    second = response(2) if damage == "cut" else warc_record(
+        "response", 2, response(2)[-200:], url="https://site2.example/2", length=150)
+    write_warc(path, [response(1), second], compress=compress)
+    if damage == "cut":
+        path.write_bytes(path.read_bytes()[:-300 if not compress else -100])
+    items = list(read_warc(path))
+    assert isinstance(items[-1].error, WarcError) and items[-1].page is None
+    assert (items[-1].url, items[-1].date) == ("https://site2.example/2", "2024-05-06T07:08:09Z")

@@ -1,8 +1,11 @@
 """A batch job: what to extract and how (``JobConfig``), cut into shards, recorded in ``job.json``.
 
 The plan is a pure function of the inputs and the options, so running the same command again
-finds the same shards in the same order and resumes them; a different command pointed at the
-same ``--out`` folder is refused instead of mixing two jobs' outputs.
+finds the same shards in the same order and resumes them. Run again after files were added to
+its folders, it resumes the job as planned (the new files are not in it); a different command
+pointed at the same ``--out`` folder, or inputs of the plan gone missing, is refused with what
+differs, instead of mixing two jobs' outputs; a folder in which nothing was extracted yet is
+taken over by the new job.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from grist.io.sources import Source, expand, names_a_scheme
 from grist.io.warc import is_warc
 
 JOB_FILE = "job.json"
+JOB_FORMAT = "grist-batch-job"
 JOB_VERSION = 1
 OUTPUT_FORMATS = ("jsonl", "jsonl.gz", "parquet", "warc")
 
@@ -71,9 +75,29 @@ class Plan:
     shards: list[Shard] = field(default_factory=list)
 
     def to_json(self) -> str:
-        return json.dumps({"format": "grist-batch-job", "version": JOB_VERSION,
+        return json.dumps({"format": JOB_FORMAT, "version": JOB_VERSION,
                            "config": asdict(self.config),
                            "shards": [asdict(s) for s in self.shards]}, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> Plan:
+        """The plan ``to_json`` wrote; ValueError when ``text`` is not one of this version."""
+        data = json.loads(text)
+        if not isinstance(data, dict) or (data.get("format"), data.get("version")) != (
+                JOB_FORMAT, JOB_VERSION):
+            raise ValueError("not a grist batch job of this version")
+        try:
+            config = JobConfig(**{key: tuple(value) if isinstance(value, list) else value
+                                  for key, value in data["config"].items()})
+            shards = [Shard(s["id"], s["kind"], tuple(s["inputs"]), tuple(s["found"]))
+                      for s in data["shards"]]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not a grist batch job ({exc})") from None
+        return cls(config, shards)
+
+    def inputs(self) -> list[str]:
+        """Every input the plan holds, in shard order."""
+        return [name for shard in self.shards for name in shard.inputs]
 
 
 def shard_id(number: int) -> str:
@@ -157,22 +181,79 @@ def write_atomic(path: Path, text: str) -> None:
     write_atomically(path, text.encode("utf-8"), path.with_name(path.name + ".tmp"))
 
 
-def _other_job(out: Path, held: str) -> str:
-    """Why ``out`` cannot take this job: it holds another, or its job file is damaged."""
+def a_few(names: Sequence[str], shown: int = 3) -> str:
+    """The first ``shown`` of ``names``, and how many more, for a message."""
+    more = f", and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
+
+
+def _held_plan(out: Path, held: str) -> Plan:
+    """The plan ``out/job.json`` holds; GristError when it is damaged or not a job of ours."""
     try:
         json.loads(held)
     except ValueError:
-        return (f"{out / JOB_FILE} is damaged (not JSON): delete it and rerun the command that "
-                f"made {out} to resume, or choose another --out")
-    return (f"{out} holds another job (different inputs or options); rerun the same command to "
-            "resume it, or choose another --out")
+        raise GristError(f"{out / JOB_FILE} is damaged (not JSON): delete it and rerun the "
+                         f"command that made {out} to resume, or choose another --out") from None
+    try:
+        return Plan.from_json(held)
+    except ValueError as exc:
+        raise GristError(f"{out / JOB_FILE} is {exc}; choose another --out") from None
+
+
+def _unstarted(out: Path) -> bool:
+    """Whether ``out`` holds a job's plan and nothing else: no page was extracted yet."""
+    return {p.name for p in out.iterdir()} <= {JOB_FILE, JOB_FILE + ".tmp"}
+
+
+def _changed_options(planned: JobConfig, now: JobConfig) -> list[str]:
+    """The command-line options in which ``now`` differs from the planned job's, with values."""
+    changed = []
+    for key, value in asdict(planned).items():
+        given = getattr(now, key)
+        if key == "options":  # output switches, named by their own option
+            changed += [f"--{o.replace('_', '-')}" for o in sorted(set(value) ^ set(given))]
+        elif given != value:
+            name = "plugin" if key == "plugins" else key.replace("_", "-")
+            changed.append(f"--{name} {_shown(given)} (planned: {_shown(value)})")
+    return changed
+
+
+def _shown(value: object) -> str:
+    """An option's value as a message says it (plugins comma-separated, "none" when unset)."""
+    if isinstance(value, tuple):
+        value = ", ".join(value)
+    return "none" if value in (None, "") else str(value)
+
+
+def _resumable(out: Path, held: Plan, job: Plan) -> Plan:
+    """The held plan, when ``job`` is its command run again on inputs that only gained files
+    since (the planned job is resumed as planned); else GristError saying what differs."""
+    if held.config != job.config:
+        raise GristError(f"{out} holds another job (other options: "
+                         f"{'; '.join(_changed_options(held.config, job.config))}); rerun its "
+                         "command to resume it, or choose another --out")
+    planned, found = held.inputs(), job.inputs()
+    removed = sorted(set(planned) - set(found))
+    added = sorted(set(found) - set(planned))
+    if removed:
+        gained = f"; {len(added)} added ({a_few(added)})" if added else ""
+        raise GristError(
+            f"{out} holds a job with these options whose inputs changed since it was planned: "
+            f"{len(removed)} no longer found ({a_few(removed)}){gained}. Put them back and rerun "
+            "to finish the planned job, or choose another --out for the inputs as they are now")
+    if not added:
+        raise GristError(f"{out} holds a job of these inputs and options cut into other shards; "
+                         "rerun it with the --files-per-shard (and input order) it was planned "
+                         "with to resume it, or choose another --out")
+    return held
 
 
 @contextmanager
-def open_job(out: Path, job: Plan) -> Iterator[None]:
-    """Hold ``out`` for this run and record the job in ``out/job.json``, or check that the
-    folder holds this same job. A second grist batch on the folder while this one runs is
-    refused: both would extract every shard and write each page twice."""
+def open_job(out: Path, job: Plan) -> Iterator[Plan]:
+    """Hold ``out`` for this run and record the job in ``out/job.json``, or find there the job
+    this run resumes (``_record_job``); yields the plan to carry out. A second grist batch on the
+    folder while this one runs is refused: both would extract every shard and write each page
+    twice."""
     try:
         out.mkdir(parents=True, exist_ok=True)
         folder = os.open(out, os.O_RDONLY)
@@ -182,18 +263,25 @@ def open_job(out: Path, job: Plan) -> Iterator[None]:
         if not lock_exclusively(folder):
             raise GristError(f"{out} is in use by another grist batch; wait for it to end "
                              "(rerunning it then resumes), or choose another --out")
-        _record_job(out, job)
-        yield
+        yield _record_job(out, job)
     finally:
         os.close(folder)
 
 
-def _record_job(out: Path, job: Plan) -> None:
+def _record_job(out: Path, job: Plan) -> Plan:
+    """The plan this run carries out: ``job``, recorded unless the folder holds it already (or
+    recorded over a job of which nothing was extracted yet), or the folder's own job when this
+    is its command run again after files were added to its inputs."""
     path = out / JOB_FILE
     text = job.to_json()
-    if path.exists():
-        held = path.read_text(encoding="utf-8", errors="replace")
-        if held != text:
-            raise GristError(_other_job(out, held))
-        return
-    write_atomic(path, text)
+    if not path.exists():
+        write_atomic(path, text)
+        return job
+    held = path.read_text(encoding="utf-8", errors="replace")
+    if held == text:
+        return job
+    planned = _held_plan(out, held)
+    if _unstarted(out):
+        write_atomic(path, text)
+        return job
+    return _resumable(out, planned, job)

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grist.batch.cores import default_jobs
-from grist.batch.job import JobConfig, Plan, open_job, plan, write_atomic
+from grist.batch.job import JobConfig, Plan, a_few, open_job, plan, write_atomic
 from grist.batch.local import LocalExecutor, RunReport, Task
-from grist.batch.worker import NOT_A_PAGE, ShardCounts, ShardFiles
+from grist.batch.worker import NOT_A_PAGE, ShardCounts, ShardFiles, check_config
 from grist.errors import GristError
 from grist.io.sinks import Summary, counted
 
@@ -43,9 +43,12 @@ def make_executor(job: Plan, out: Path, options: BatchOptions,
 
 def run_job(inputs: Sequence[str], config: JobConfig, out: Path, options: BatchOptions,
             summary: Summary, on_page: Callable[[str | None], None] | None = None) -> RunReport:
-    """Run (or resume) the job; fills ``summary`` with the counts of every shard."""
-    job = plan(inputs, config, options.files_per_shard)
-    with open_job(out, job):
+    """Run (or resume) the job; fills ``summary`` with the counts of every shard. The options
+    are checked before the job folder is written (a typo must not claim it)."""
+    check_config(config)
+    found = plan(inputs, config, options.files_per_shard)
+    with open_job(out, found) as job:
+        _note_left_out(found, job, summary)
         _redo_changed(job, out, summary)
         executor = make_executor(job, out, options, on_page or _ignore)
         if config.site_aware:
@@ -64,6 +67,16 @@ def run_job(inputs: Sequence[str], config: JobConfig, out: Path, options: BatchO
         add_up(job, out, summary)
         write_summary(out, summary, report)
     return report
+
+
+def _note_left_out(found: Plan, job: Plan, summary: Summary) -> None:
+    """Name the inputs found now that the resumed job was planned without (files added to its
+    folders since): they are not extracted, so that every planned page is written once."""
+    planned = set(job.inputs())
+    left_out = [name for name in found.inputs() if name not in planned]
+    if left_out:
+        summary.notes.append(f"{counted(len(left_out), 'input')} left out, found since the "
+                             f"job was planned ({a_few(left_out)}): extract with another --out")
 
 
 def _redo_changed(job: Plan, out: Path, summary: Summary) -> None:

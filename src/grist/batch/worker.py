@@ -23,6 +23,7 @@ import numpy as np
 
 from grist.api import Extractor
 from grist.batch.job import JobConfig, Shard, write_atomic
+from grist.batch.sites import model_class
 from grist.dedup.documents import DocumentSketcher, MinHashConfig
 from grist.dedup.minhash import EMPTY
 from grist.document import RawPage
@@ -246,6 +247,16 @@ def build_extractor(config: JobConfig) -> Extractor:
     return Extractor(method=config.method, config=method_config(config.method, config.model),
                      limits=Limits(time_budget=config.time_budget),
                      **{option: True for option in config.options})
+
+
+def check_config(config: JobConfig) -> None:
+    """Build here what every worker builds (plugins, method and variant, model, site model
+    class), so that a mistyped option fails before the job folder is written."""
+    if config.site_model and not config.site_aware:
+        raise GristError(f"a site model ({config.site_model}) is used only with --site-aware")
+    build_extractor(config)
+    if config.site_aware:
+        model_class(config)
 
 
 def extract_shard(shard: Shard, config: JobConfig, out: Path, extractor: Extractor,

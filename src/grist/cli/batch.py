@@ -60,7 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--site-min-pages", type=COUNT, default=JobConfig.site_min_pages,
                         metavar="N", help="pages a host needs for its own site model")
     parser.add_argument("--site-model", metavar="MODULE:CLASS",
-                        help="the site model class (default: grist.sites:SiteModel)")
+                        help="the site model class, with --site-aware "
+                        "(default: grist.sites:SiteModel)")
     add_output_options(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
@@ -68,6 +69,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run or resume the job; exit status 1 if any page failed."""
+    if args.site_model and not args.site_aware:
+        args.command_parser.error("--site-model needs --site-aware (it is the class of the "
+                                  "site models that --site-aware fits)")
     config = JobConfig(
         method=args.method, model=args.model, time_budget=args.time_budget,
         page_timeout=args.page_timeout or 3 * args.time_budget,

@@ -49,7 +49,7 @@ class WarcItem:
     input: str  # the record's WARC-Record-ID, or FILE@OFFSET when it has none
     page: RawPage | None = None
     error: GristError | None = None
-    url: str | None = None  # the record's WARC-Target-URI (error records name it too)
+    url: str | None = None  # the record's WARC-Target-URI (a damaged record's error too)
     date: str | None = None  # its WARC-Date
 
     @property
@@ -248,7 +248,7 @@ class _Reader:
             why = "the record's length does not match its data" if failure or resume is not None \
                 else "the record is cut off at the end of the file"
             yield WarcItem(damaged, pending.record_type, pending.input,
-                           error=WarcError(f"{why}; {where}"))
+                           error=WarcError(f"{why}; {where}"), url=pending.url, date=pending.date)
         else:
             why = failure or ("the file ends inside a record" if resume is None
                               else "data that is not a WARC record")
@@ -299,9 +299,9 @@ class _Reader:
         kind = str(record.record_type)
         offset = int(record.stream_pos)
         label = record.record_id or f"{self.name}@{offset}"
-        if kind not in PAGE_TYPES:
-            return WarcItem(offset, kind, label)
         url, date = record.headers.get("WARC-Target-URI"), record.headers.get("WARC-Date")
+        if kind not in PAGE_TYPES:  # (its URL and date kept for an error if it is damaged)
+            return WarcItem(offset, kind, label, url=url, date=date)
         try:
             page = self._page(record, kind, label, url, date)
         except GristError as exc:
