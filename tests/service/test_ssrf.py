@@ -15,11 +15,10 @@ from conftest import ARTICLE, fake_resolver, running, send_article
 from local_server import base_url
 
 from grist.errors import FetchError
-from grist.io.fetch import AsyncFetcher, FetchConfig, FetchedPage, fetch
+from grist.io.fetch import AsyncFetcher, FetchConfig, FetchedPage
 from grist.service import ServiceSettings, create_app
 from grist.service.guard import (
     AddressGuard,
-    AsyncGuardedTransport,
     BlockedAddressError,
     GuardedTransport,
     parse_networks,
@@ -70,15 +69,12 @@ def fetch_via(service: str, url: str) -> httpx.Response:
     return httpx.post(service + "/extract", json={"url": url}, timeout=30)
 
 
-def guarded_fetch(url: str, guard: AddressGuard, asynchronous: bool) -> FetchedPage:
-    """``url`` fetched through the guard's transport: sync (``fetch``) or async (the service's
-    ``AsyncFetcher``)."""
-    if not asynchronous:
-        return fetch(url, transport=GuardedTransport(guard))
-
+def guarded_fetch(url: str, guard: AddressGuard) -> FetchedPage:
+    """``url`` fetched through the guard's transport by an ``AsyncFetcher``, as the service
+    fetches."""
     async def go() -> FetchedPage:
         async with AsyncFetcher(FetchConfig(robots=False, retries=0),
-                                transport=AsyncGuardedTransport(guard)) as fetcher:
+                                transport=GuardedTransport(guard)) as fetcher:
             return await fetcher.fetch(url)
 
     return asyncio.run(go())
@@ -137,13 +133,11 @@ def test_a_redirect_to_a_host_name_that_does_not_decode_is_a_502(allowing: str, 
     assert "a redirect's host name is not valid" in response.json()["error"]
 
 
-@pytest.mark.parametrize("asynchronous", [False, True])
-def test_guard_checks_every_address_and_connects_to_the_checked_one(
-        origin: str, asynchronous: bool) -> None:
+def test_guard_checks_every_address_and_connects_to_the_checked_one(origin: str) -> None:
     port = int(origin.rsplit(":", 1)[1])
     guard = AddressGuard(allow=parse_networks(["127.0.0.1"]),
                          resolver=lambda host, _: {"site.test": ["127.0.0.1"]}[host])
-    page = guarded_fetch(f"http://site.test:{port}/a.html", guard, asynchronous)
+    page = guarded_fetch(f"http://site.test:{port}/a.html", guard)
     assert b"Rivers of the north" in page.content and page.url == f"http://site.test:{port}/a.html"
     assert HOSTS_SEEN[-1] == f"site.test:{port}"  # the name, though the address was connected
     with pytest.raises(BlockedAddressError, match="a private address"):
@@ -183,11 +177,9 @@ def test_concurrency_limit_answers_503_at_once(allowing: str) -> None:
     assert httpx.post(allowing + "/extract", json={"html": ARTICLE}).status_code == 200
 
 
-@pytest.mark.parametrize("asynchronous", [False, True])
-def test_relative_redirects_keep_the_host_name(server: ThreadingHTTPServer,
-                                               asynchronous: bool) -> None:
+def test_relative_redirects_keep_the_host_name(server: ThreadingHTTPServer) -> None:
     port = server.server_address[1]
     guard = AddressGuard(allow=parse_networks(["127.0.0.0/8"]),
                          resolver=lambda host, _: {"news.test": ["127.0.0.1"]}[host])
-    page = guarded_fetch(f"http://news.test:{port}/redirect", guard, asynchronous)
+    page = guarded_fetch(f"http://news.test:{port}/redirect", guard)
     assert page.url == f"http://news.test:{port}/article.html" and page.charset == "iso-8859-1"

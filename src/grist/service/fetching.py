@@ -9,12 +9,12 @@ import httpx
 
 from grist.errors import FetchError
 from grist.io.fetch import AsyncFetcher, FetchConfig, FetchedPage
-from grist.service.guard import AsyncGuardedTransport
+from grist.service.guard import GuardedTransport
 from grist.service.settings import ServiceSettings
 
 
 class Fetcher:
-    """Downloads pages with grist's ``AsyncFetcher`` and an AsyncGuardedTransport (every hop
+    """Downloads pages with grist's ``AsyncFetcher`` and an GuardedTransport (every hop
     checked), one attempt each, without robots.txt (the request names the page).
 
     Each download gets its own client and transport, so a TLS connection is never reused for
@@ -32,7 +32,7 @@ class Fetcher:
 
     def _fetcher(self) -> AsyncFetcher:
         """A fetcher, client and transport of its own for one download."""
-        transport = AsyncGuardedTransport(self.guard, httpx.AsyncHTTPTransport(verify=self._tls))
+        transport = GuardedTransport(self.guard, httpx.AsyncHTTPTransport(verify=self._tls))
         return AsyncFetcher(self.config, transport=transport)
 
     async def fetch(self, url: str) -> FetchedPage:

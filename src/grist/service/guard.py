@@ -2,7 +2,7 @@
 
 A URL's host is resolved once, every address it resolves to is checked, and the connection goes
 to the checked address (so a second lookup cannot return another one: DNS rebinding). This runs
-in an httpx transport (sync or async), so every redirect hop is checked the same way before
+in an httpx transport, so every redirect hop is checked the same way before
 anything is sent.
 Refused: loopback, private, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT,
 multicast, reserved and unspecified addresses, and IPv6 forms that embed one (IPv4-mapped, 6to4,
@@ -122,26 +122,11 @@ def _pinned(request: httpx.Request, address: str) -> httpx.Request:
                          stream=request.stream, extensions=extensions)
 
 
-class GuardedTransport(httpx.BaseTransport):
-    """An httpx transport that checks each request's host with an AddressGuard and connects to
-    the checked address, keeping the host name for the ``Host`` header and TLS (SNI and
-    certificate checks)."""
-
-    def __init__(self, guard: AddressGuard, inner: httpx.BaseTransport | None = None) -> None:
-        self.guard = guard
-        self.inner = inner or httpx.HTTPTransport()
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        address = self.guard.check(*_target(request.url))
-        return self.inner.handle_request(_pinned(request, address))
-
-    def close(self) -> None:
-        self.inner.close()
-
-
-class AsyncGuardedTransport(httpx.AsyncBaseTransport):
-    """GuardedTransport for an async client, whose downloads cancelling really stops: the same
-    check, the host name looked up in a thread (the resolver blocks)."""
+class GuardedTransport(httpx.AsyncBaseTransport):
+    """An httpx transport (async: cancelling a download closes its connection) that checks each
+    request's host with an AddressGuard and connects to the checked address, keeping the host
+    name for the ``Host`` header and TLS (SNI and certificate checks); the name is looked up in
+    a thread (the resolver blocks)."""
 
     def __init__(self, guard: AddressGuard, inner: httpx.AsyncBaseTransport | None = None) -> None:
         self.guard = guard
