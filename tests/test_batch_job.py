@@ -91,3 +91,19 @@ def test_a_site_model_without_site_aware_is_a_usage_error(tmp_path):
                 "--site-model", "bogus")
     assert run.returncode == 2 and "--site-model needs --site-aware" in run.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_checking_a_jobs_plugins_leaves_this_process_as_it_was():
+    """The check imports the job's plugins here too; their methods stayed registered in the
+    caller's process (and in the test run's, whose later tests listed a method its workers do
+    not have)."""
+    import sys
+
+    from grist.batch.job import JobConfig
+    from grist.batch.worker import check_config
+    from grist.methods import available_methods
+
+    before, imported = available_methods(), "batch_plugin" in sys.modules
+    check_config(JobConfig(method="fragile", plugins=("batch_plugin",)))
+    assert available_methods() == before and "fragile" not in before
+    assert ("batch_plugin" in sys.modules) == imported

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from grist.io.sinks import message_of, reason_of
 from grist.io.sources import Source, Unreadable, url_name
 from grist.io.warc import read_warc
 from grist.limits import Limits
-from grist.methods import method_config
+from grist.methods import method_config, registrations_undone
 from grist.render.json_output import dumps
 
 # What a file a folder holds that is not a page is counted as (beside the WARC record types).
@@ -251,10 +252,18 @@ def build_extractor(config: JobConfig) -> Extractor:
 
 def check_config(config: JobConfig) -> None:
     """Build here what every worker builds (plugins, method and variant, model, site model
-    class), so that a mistyped option fails before the job folder is written."""
+    class), so that a mistyped option fails before the job folder is written. The plugins'
+    registrations and modules are undone after, so this process (a library caller's, or the
+    parent of forked workers, which import the plugins themselves) is left as it was."""
     if config.site_model and not config.site_aware:
         raise GristError(f"a site model ({config.site_model}) is used only with --site-aware")
-    build_extractor(config)
+    fresh = [m for m in config.plugins if m not in sys.modules]
+    try:
+        with registrations_undone():
+            build_extractor(config)
+    finally:
+        for module in fresh:
+            sys.modules.pop(module, None)
     if config.site_aware:
         model_class(config)
 

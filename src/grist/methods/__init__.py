@@ -8,8 +8,10 @@ against the contract every method keeps.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,18 @@ def register_method(name: str, method: Method | str, *, replace: bool = False) -
 def unregister_method(name: str) -> None:
     """Remove a registered method (a no-op for unknown names)."""
     _REGISTRY.pop(name, None)
+
+
+@contextlib.contextmanager
+def registrations_undone() -> Iterator[None]:
+    """Forget the methods registered inside when it ends: a check that imports a job's plugins
+    in a process that runs none of its pages leaves the registry as it found it."""
+    before = dict(_REGISTRY)
+    try:
+        yield
+    finally:
+        _REGISTRY.clear()
+        _REGISTRY.update(before)
 
 
 for _name in ("justext", "lineblock", "tagscore", "tree", "auto"):
