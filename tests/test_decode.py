@@ -124,3 +124,16 @@ def test_random_bytes_are_not_html():
     # A few stray control characters in a real page do not make it binary.
     text, _ = decode(b"<p>" + b"words of a page, " * 40 + b"\x01\x02\x1b[0m</p>")
     assert "words" in text
+
+
+@pytest.mark.parametrize("codec", ["utf-32", "utf-32-be"])
+def test_utf32_is_named_as_such(codec):
+    """Browsers do not read UTF-32 (WHATWG): its byte-order mark was taken for UTF-16's and the
+    page refused as "control characters (utf-16-le)", which told the user nothing."""
+    page = "<html><body><p>A page saved as UTF-32 by an editor.</p></body></html>"
+    data = page.encode(codec)
+    if codec == "utf-32-be":
+        data = b"\x00\x00\xfe\xff" + data
+    with pytest.raises(NotHTMLError, match="UTF-32 text, which browsers do not read"):
+        decode(data)
+    assert decode(page.encode("utf-16"))[0] == page  # UTF-16's mark is still UTF-16

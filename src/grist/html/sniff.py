@@ -15,8 +15,11 @@ try:  # the count compiled (built with the package when a C compiler is there)
 except ImportError:  # pragma: no cover - an install without a compiler
     _count_controls = None
 
-# Magic numbers of common non-HTML payloads a crawler meets.
+# Magic numbers of common non-HTML payloads a crawler meets. UTF-32 comes first: browsers do not
+# read it (WHATWG), and its little-endian byte-order mark starts with UTF-16's.
 BINARY_SIGNATURES = (
+    (b"\xff\xfe\x00\x00", "UTF-32 text, which browsers do not read (convert it to UTF-8)"),
+    (b"\x00\x00\xfe\xff", "UTF-32 text, which browsers do not read (convert it to UTF-8)"),
     (b"%PDF-", "a PDF document"),
     (b"\x89PNG\r\n\x1a\n", "a PNG image"),
     (b"\xff\xd8\xff", "a JPEG image"),
