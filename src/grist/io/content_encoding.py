@@ -90,9 +90,14 @@ def _bounded_brotli() -> bool:
     return hasattr(brotli.Decompressor, "can_accept_more_data")
 
 
+def decodable() -> list[str]:
+    """The Content-Encodings ContentDecoder undoes here (br only with brotli 1.1 or later)."""
+    return list(_codings())
+
+
 def accept_encoding() -> str:
     """The Accept-Encoding header to send: the codings ContentDecoder undoes (x-gzip is gzip)."""
-    return ", ".join(name for name in _codings() if name != "x-gzip")
+    return ", ".join(name for name in decodable() if name != "x-gzip")
 
 
 class ContentDecoder:

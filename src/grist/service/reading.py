@@ -10,74 +10,56 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from fastapi import Request
 from starlette.requests import ClientDisconnect
 
 from grist.errors import GristError
-from grist.io.content_encoding import ContentDecoder
+from grist.io.content_encoding import ContentDecoder, decodable
 from grist.io.json_text import loads
 from grist.service.core import Budget, Service, ServiceError
 from grist.service.options import PageInput, RawOptions
 
 RAW_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "application/octet-stream", "")
-# Compressed bytes decoded at a time: deflate gives at most about 1,000 times its input, so a
-# bomb stops at the cap having decoded at most about 1 MiB more.
-_SLICE = 1024
-# The codings of grist's ContentDecoder the service reads, one at a time: zlib's, whose output a
-# slice bounds as above. br's is unbounded (500 bytes become 300 MiB in one call), and stacked
-# codings multiply the bound.
-_BOUNDED = ("gzip", "x-gzip", "deflate")
 _POLL = 0.1  # seconds between looks at whether the client is still connected
 T = TypeVar("T")
 
 
 async def read_body(request: Request, cap: int) -> bytes:
-    """The request body, decompressed when its Content-Encoding is gzip or deflate (every gzip
-    member), refused with 413 as soon as it (or what it decompresses to) passes ``cap`` bytes,
-    and with 400 when its compressed data is damaged or cut off."""
+    """The request body, decompressed when it has a Content-Encoding grist undoes (gzip with
+    every member, deflate, br, stacked ones too), refused with 413 as soon as it (or what it
+    decompresses to) passes ``cap`` bytes, and with 400 when its compressed data is damaged or
+    cut off. The decoder stops a piece's output at the cap, however much it would expand."""
     declared = request.headers.get("content-length", "")
     too_large = ServiceError(413, "too-large", f"the request body is larger than the limit of "
                              f"{cap} bytes")
     if declared.isdigit() and int(declared) > cap:
         raise too_large
-    decoder = _decoder(request.headers.get("content-encoding", ""))
+    decoder = _decoder(request.headers.get("content-encoding", ""), cap)
     chunks, size = [], 0
     try:
         async for received in request.stream():
-            for chunk in _decoded(decoder, received):
-                size += len(chunk)
-                if size > cap:
-                    raise too_large
-                chunks.append(chunk)
+            chunk = decoder.decode(received)
+            size += len(chunk)
+            if size > cap or decoder.cut:
+                raise too_large
+            chunks.append(chunk)
         decoder.finish()
     except GristError as exc:
         raise ServiceError(400, "invalid-body", str(exc)) from None
     return b"".join(chunks)
 
 
-def _decoder(encoding: str) -> ContentDecoder:
-    """The decoder of the body's Content-Encoding (none for identity); 415 for one that grist's
-    ContentDecoder does not undo, or not within the cap (see ``_BOUNDED``)."""
-    decoder = ContentDecoder(encoding, what="the compressed request body")
-    stages = [name for name, _ in decoder.stages]
-    if decoder.unknown or len(stages) > 1 or not set(stages) <= set(_BOUNDED):
+def _decoder(encoding: str, cap: int) -> ContentDecoder:
+    """The decoder of the body's Content-Encoding, its output stopped past ``cap`` (none for
+    identity); 415 for a coding grist does not undo."""
+    decoder = ContentDecoder(encoding, what="the compressed request body", limit=cap)
+    if decoder.unknown:
         raise ServiceError(415, "unsupported-media-type", f"the request body's Content-Encoding "
-                           f"{encoding!r} is not one the service reads (one of "
-                           f"{', '.join(_BOUNDED)}: grist does not undo others, or not within "
-                           "the size cap)")
+                           f"{encoding!r} is not one grist undoes ({', '.join(decodable())})")
     return decoder
-
-
-def _decoded(decoder: ContentDecoder, data: bytes) -> Iterator[bytes]:
-    """What ``data`` decodes to, a slice at a time when it is compressed (see ``_SLICE``)."""
-    if not decoder.stages:
-        yield data
-        return
-    for start in range(0, len(data), _SLICE):
-        yield decoder.decode(data[start:start + _SLICE])
 
 
 async def receive_body(request: Request, service: Service, budget: Budget) -> bytes:
