@@ -34,3 +34,15 @@ def test_missing_model_file_is_reported(tmp_path, capsys):
     target.write_text("<p>Some text here.</p>")
     assert main(["extract", "--method", "tree", "--model", str(tmp_path / "nope"), str(target)]) == 1
     assert "model file not found" in capsys.readouterr().err
+
+
+def test_a_dataset_given_as_the_model_says_what_model_files_are(tmp_path, capsys):
+    """A JSON-lines dataset named by mistake said only that it is no model file."""
+    target = tmp_path / "p.html"
+    target.write_text("<p>Some text here.</p>")
+    data = tmp_path / "pages.jsonl"
+    data.write_text('{"html": "<p>x</p>", "gold": "x"}\n')
+    assert main(["extract", "--model", str(data), str(target)]) == 1
+    err = capsys.readouterr().err
+    assert f'{data} is not a grist model file (its JSON has no "format": "grist-model"; those ' \
+           "are written by grist train or grist templates --save)" in err

@@ -59,6 +59,9 @@ def write_model(path: str | Path, kind: str, version: int, payload: dict[str, An
         raise ModelError(f"cannot write model {path}: {exc.strerror or exc}") from None
 
 
+_WRITTEN_BY = "written by grist train or grist templates --save"
+
+
 def decode(data: bytes, origin: str, kind: str, version: int) -> dict[str, Any]:
     """The payload of a model file's bytes, after checking format, kind and version."""
     try:
@@ -67,14 +70,14 @@ def decode(data: bytes, origin: str, kind: str, version: int) -> dict[str, Any]:
     except (OSError, EOFError, zlib.error) as exc:
         raise ModelError(f"cannot read model {origin}: the gzip data is damaged ({exc})") from None
     if not data.lstrip()[:1] == b"{":  # (a page or another file given by mistake)
-        raise ModelError(f"{origin} is not a grist model file (those are JSON, written by "
-                         "grist train or grist templates --save)")
+        raise ModelError(f"{origin} is not a grist model file (those are JSON, {_WRITTEN_BY})")
     try:
         document = loads(data)
     except ValueError as exc:
         raise ModelError(f"cannot read model {origin}: cut off or damaged ({exc})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ModelError(f"{origin} is not a grist model file")
+        raise ModelError(f"{origin} is not a grist model file (its JSON has no \"format\": "
+                         f"\"{FORMAT}\"; those are {_WRITTEN_BY})")
     if document.get("kind") != kind:
         raise ModelError(f"{origin} is a grist {document.get('kind')} model, not a {kind} model")
     if document.get("version") != version:
