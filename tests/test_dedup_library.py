@@ -122,3 +122,39 @@ def test_save_writes_the_name_given(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["seen", "seen.index"]
     assert len(FingerprintIndex.load(tmp_path / "seen")) == 0
     assert MinHashGroups.is_index(tmp_path / "seen.index")
+
+
+INDEX_SAVER = """
+import numpy as np
+from grist.dedup.index import FingerprintIndex
+small, large = FingerprintIndex(), FingerprintIndex()
+small.add_many(np.arange(1_000, dtype=np.uint64), [f"s{{n}}" for n in range(1_000)])
+large.add_many(np.arange(200_000, dtype=np.uint64), [f"l{{n}}" for n in range(200_000)])
+print("ready", flush=True)
+while True:
+    small.save({path!r})
+    large.save({path!r})
+"""
+
+
+def test_an_index_save_killed_at_any_moment_leaves_a_whole_index(tmp_path):
+    """The index was written straight into its file: a kill mid-save left a broken one that the
+    next --index run could not read (a rolling index lost its history)."""
+    import os
+    import signal
+    import time
+
+    path = tmp_path / "seen.npz"
+    seen = set()
+    for delay in (0.05, 0.13, 0.21, 0.29, 0.37):
+        child = subprocess.Popen([sys.executable, "-c", INDEX_SAVER.format(path=str(path))],
+                                 stdout=subprocess.PIPE)
+        assert child.stdout is not None and child.stdout.readline() == b"ready\n"
+        time.sleep(delay)
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+        seen.add(len(FingerprintIndex.load(path)))  # whole, whichever save it is
+    assert seen <= {1_000, 200_000}
+    again = FingerprintIndex.load(path)
+    again.save(path)  # a rerun writes over what was left, temporaries and all
+    assert len(FingerprintIndex.load(path)) == len(again)
