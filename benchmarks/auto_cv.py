@@ -42,7 +42,7 @@ from grist.evaluate.aggregate import score_page, summarize
 from grist.features.auto import stage1_features, stage2_features
 from grist.features.matrix import FeatureMatrix
 from grist.io.datasets import gold_convention, read_jsonl
-from grist.methods.auto import AutoConfig, choose_blocks
+from grist.methods.auto import AutoConfig, choose_blocks, content_mask
 from grist.train.build import BuildReport, label_pages
 from grist.train.folds import fold_table, site_group
 from grist.classify.roles import derive_roles
@@ -132,10 +132,11 @@ def predict(model: AutoModel, page: LabelledPage, names1: tuple[str, ...],
     model of the gold, whatever its convention, keeps what it keeps as body)."""
     matrix = FeatureMatrix(names1, page.values)
     _, p2, cut = model.predict(matrix, page.regions, page.paths)
-    (keep, fallback, small), _ = choose_blocks(p2, matrix, page.texts, cut, config)
-    if model.config.target == "gold" or fallback is not None or small:  # (kept whole)
-        return p2, np.where(keep, ROLES.index("body"), ROLES.index("other"))
-    return p2, derive_roles(matrix, page.texts, keep)
+    selection, _ = choose_blocks(p2, matrix, page.texts, cut, config)
+    if model.config.target == "gold":
+        return p2, np.where(selection.keep, ROLES.index("body"), ROLES.index("other"))
+    roles = derive_roles(matrix, page.texts, selection.keep)
+    return p2, np.where(content_mask(selection, roles), ROLES.index("body"), roles)
 
 
 def kept_columns(names: Sequence[str], prefixes: Sequence[str]) -> list[int]:

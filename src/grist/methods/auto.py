@@ -181,6 +181,13 @@ def choose_blocks(p: np.ndarray, matrix: FeatureMatrix, texts: Sequence[str], th
     return chosen._replace(keep=keep), copies
 
 
+def content_mask(selection: Selection, roles: np.ndarray) -> np.ndarray:
+    """The blocks output as the page's content: the kept blocks of the body role, or every kept
+    block of a page kept whole (too few words to judge, or the model's fallback)."""
+    whole = selection.fallback is not None or selection.small
+    return selection.keep & ((roles == ROLES.index("body")) | whole)
+
+
 def load(config: AutoConfig) -> AutoModel:
     """The model the config names (the shipped one by default)."""
     return AutoModel.load(config.model_path or shipped(SHIPPED))
@@ -198,7 +205,8 @@ def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
     p1, p2, cut = model.predict(matrix, [b.region for b in blocks], [b.path for b in blocks])
     threshold = cut if config.threshold is None else config.threshold
     texts = [b.text for b in blocks]
-    (keep, share, small), copies = choose_blocks(p2, matrix, texts, threshold, config)
+    selection, copies = choose_blocks(p2, matrix, texts, threshold, config)
+    keep, share, small = selection
     roles = derive_roles(matrix, texts, keep)
     notes = []
     if share is not None:
@@ -211,8 +219,7 @@ def run(doc: Document, config: AutoConfig, ctx: PageContext) -> Labelled:
     scores = p2.tolist()
     shifts = (_logit(p2) - _logit(p1)).tolist() if config.explain else None
     short = _short_reasons(scores, shifts, names, keep & ~body, copies, share, small)
-    whole = share is not None or small  # every block kept, whatever its role
-    labels = list(map((BOILERPLATE, CONTENT).__getitem__, (keep & (body | whole)).tolist()))
+    labels = list(map((BOILERPLATE, CONTENT).__getitem__, content_mask(selection, roles).tolist()))
     for block, role, label, score, reason, first in zip(
             blocks, names, labels, scores, short, p1.tolist(), strict=True):
         block.role, block.label, block.score, block.reason = role, label, score, reason
