@@ -385,6 +385,39 @@ def test_files_that_are_not_pages_are_counted_in_words_and_keyed_as_before(tmp_p
     assert summary["skipped_records"] == {"file that is not a page": 2}
 
 
+def test_a_resumed_shard_holds_each_file_that_is_not_a_page_once_and_in_its_place(tmp_path):
+    """The shard's counts hold every file that is not a page with its reason and the number of
+    page lines before it (grist extract -j names them from there, in input order); a shard
+    resumed after a kill holds each once, as an uninterrupted one does."""
+    from grist.batch.job import JobConfig, Shard
+    from grist.batch.worker import ShardCounts, ShardFiles, build_extractor, extract_shard
+
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "a.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    (folder / "b.html").write_text(page_html(1))
+    (folder / "c.txt").write_text("not a page")
+    (folder / "d.html").write_text(page_html(2))
+    names = tuple(str(folder / name) for name in ("a.png", "b.html", "c.txt", "d.html"))
+    shard, config = Shard("shard-00000", "files", names, (True,) * 4), JobConfig(method="justext")
+    extractor = build_extractor(config)
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    whole.mkdir()
+    cut.mkdir()
+    counts = extract_shard(shard, config, whole, extractor)
+    lines = ShardFiles(whole, shard.id, config).part.read_text().splitlines(keepends=True)
+    ShardFiles(cut, shard.id, config).part.write_text(lines[0])  # killed after one page
+    resumed = extract_shard(shard, config, cut, extractor)
+    assert ShardCounts.read(ShardFiles(cut, shard.id, config).extracted) == resumed == counts
+    assert ShardFiles(cut, shard.id, config).part.read_text() == "".join(lines)
+    assert counts.skipped_files == [
+        {"input": names[0], "source": names[0], "skipped": "not HTML: it looks like a PNG image",
+         "line": 0},
+        {"input": names[2], "source": names[2],
+         "skipped": "not HTML: no HTML tag in its first 4 KiB", "line": 1}]
+    assert (counts.results, counts.skipped) == (2, {"file that is not a page": 2})
+
+
 def test_a_url_of_a_scheme_grist_does_not_fetch_is_named_as_such(tmp_path):
     (tmp_path / "list.txt").write_text("ftp://files.example/page.html\n")
     run = grist("batch", "-i", str(tmp_path / "list.txt"), "--out", str(tmp_path / "out"))

@@ -7,8 +7,10 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 from local_server import base_url
 
@@ -593,3 +595,103 @@ def test_finished_shards_are_written_in_input_order_as_soon_as_they_can_be(
         assert f"==> {root}/p004.html <==" in capsys.readouterr().out
         shards.write_ready()
         assert capsys.readouterr().out == ""
+
+
+def _mixed_folder(tmp_path: Path) -> Path:
+    """Four pages (one fails) among files that are not pages: first, between pages and last."""
+    root = tmp_path / "mixed"
+    (root / "sub").mkdir(parents=True)
+    (root / "0.png").write_bytes(BAD["png"][0])
+    (root / "a.html").write_text(GOOD)
+    (root / "b.html").write_bytes(BAD["notext"][0])
+    (root / "c.pdf").write_bytes(BAD["pdf"][0])
+    (root / "sub" / "d.html").write_text(GOOD.replace("Monday", "Tuesday"))
+    (root / "e.html").write_text(GOOD.replace("Monday", "Friday"))
+    (root / "f.txt").write_text("not a page")
+    return root
+
+
+@pytest.mark.parametrize("way", [["--format", "text"], ["--format", "json"],
+                                 ["--format", "csv", "--out", "OUT"]], ids=["text", "json", "out"])
+def test_workers_name_the_files_that_are_not_pages_as_one_process_does(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, way: list[str]
+) -> None:
+    """Workers sniff a folder's files: the same stdout, stderr lines (in the same order, the
+    skipped files among the errors), summary counts, status and written files."""
+    root = _mixed_folder(tmp_path)
+    seen = {}
+    for jobs in ("1", "2"):
+        args = [str(tmp_path / f"out{jobs}") if arg == "OUT" else arg for arg in way]
+        code, out, err = run(capsys, "-j", jobs, *args, str(root))
+        written = sorted(str(p.relative_to(tmp_path / f"out{jobs}")) for p in
+                         (tmp_path / f"out{jobs}").rglob("*")) if "--out" in way else []
+        *lines, summary = err.splitlines()
+        seen[jobs] = code, out, [*lines, summary.rsplit(" in ", 1)[0]], written  # (no time)
+    assert seen["2"] == seen["1"]
+    code, _, err, written = seen["1"]
+    assert code == 1 and err[1].startswith(f"grist: error: {root}/b.html: the page has no "
+                                           "visible text")
+    assert err[:1] + err[2:] == [
+        f"grist: skipped: {root}/0.png: not HTML: it looks like a PNG image",
+        f"grist: skipped: {root}/c.pdf: not HTML: it looks like a PDF document",
+        f"grist: skipped: {root}/f.txt: not HTML: no HTML tag in its first 4 KiB",
+        "grist extract: 4 pages, 3 results, 1 error (1 no-text), 3 other files skipped"]
+    assert written == ([] if "--out" not in way else ["a.csv", "e.csv", "sub", "sub/d.csv"])
+
+
+def test_the_parent_of_workers_reads_no_page(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Telling pages from other files is the workers' work: the parent process reads none of a
+    folder's files (it once read every one whole, serially, before any worker started)."""
+    from grist.io.sources import PageOrError, Source
+
+    root = _mixed_folder(tmp_path)
+    read_here: list[str] = []
+    pages = Source.pages
+
+    def recorded(source: Source, *args: Any, **kwargs: Any) -> Iterator[PageOrError]:
+        read_here.append(source.location)
+        return pages(source, *args, **kwargs)
+
+    monkeypatch.setattr(Source, "pages", recorded)  # in this process only: workers import grist
+    code, out, err = run(capsys, "-j", "2", "--format", "json", str(root))
+    assert read_here == []
+    assert code == 1 and len(out.splitlines()) == 4
+    assert err.splitlines()[-1].startswith("grist extract: 4 pages, 3 results, 1 error "
+                                           "(1 no-text), 3 other files skipped in ")
+
+
+def test_skipped_files_keep_their_place_across_shards_and_beside_a_warc_files_records(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Shards of two files, so that files that are not pages open and close shards: each is named
+    where it stood; a WARC file's records that are not pages stay a note of the summary."""
+    from warc_files import response, warc_record, write_warc
+
+    from grist.batch.job import JobConfig, absolute
+    from grist.batch.run import BatchOptions, run_job
+    from grist.cli.extract import _ShardsInOrder
+    from grist.io.sinks import ResultSink, Summary
+    from grist.io.sources import expand
+    from grist.methods import DEFAULT_METHOD
+    from grist.progress import progress
+
+    root = _mixed_folder(tmp_path)
+    code, _, alone = run(capsys, str(root))
+    sources = expand([str(root)])[0]
+    config = JobConfig(method=DEFAULT_METHOD)
+    run_job(sources, config, tmp_path / "job", BatchOptions(jobs=1, files_per_shard=2),
+            Summary("extract"))
+    with progress(unit="page", quiet=True) as bar:
+        _ShardsInOrder(tmp_path / "job", config, ResultSink("text", None, True, bar, False,
+                                                            Summary("x")),
+                       {absolute(s.location): s for s in sources}, "text").write_ready()
+    assert capsys.readouterr().err.splitlines() == alone.splitlines()[:-1]
+
+    write_warc(root / "crawl.warc.gz", [response(0), warc_record("request", 7, b"GET /")])
+    code, _, err = run(capsys, "-j", "2", str(root))
+    assert code == 1 and err.count("grist: skipped: ") == 3
+    assert err.splitlines()[-1].startswith("grist extract: 5 pages, 4 results, 1 error "
+                                           "(1 no-text), 3 other files skipped in ")
+    assert err.splitlines()[-1].endswith("; 1 record that is not a page (1 request)")

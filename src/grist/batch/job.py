@@ -105,9 +105,11 @@ def shard_id(number: int) -> str:
     return f"shard-{number:05d}"
 
 
-def plan(inputs: Sequence[str], config: JobConfig, files_per_shard: int = 500) -> Plan:
+def plan(inputs: Sequence[str | Source], config: JobConfig, files_per_shard: int = 500) -> Plan:
     """Cut the inputs into shards: each WARC and JSON-lines file alone, other pages (files,
-    folders searched recursively, URLs) in runs of ``files_per_shard``."""
+    folders searched recursively, URLs) in runs of ``files_per_shard``. An input already
+    expanded into a Source (``grist extract``'s) is taken as it is: a folder's file keeps its
+    flag, so its worker skips it unless it is HTML."""
     if config.output_format not in OUTPUT_FORMATS:
         raise GristError(f"unknown output format {config.output_format!r}; "
                          f"choose one of {', '.join(OUTPUT_FORMATS)}")
@@ -125,16 +127,17 @@ def plan(inputs: Sequence[str], config: JobConfig, files_per_shard: int = 500) -
         found.clear()
 
     for item in inputs:
-        if item != "-" and is_warc(item):
-            if not Path(item).is_file():
-                raise GristError(f"{item}: no such file")
+        location = item.location if isinstance(item, Source) else item
+        if location != "-" and is_warc(location):
+            if not Path(location).is_file():
+                raise GristError(f"{location}: no such file")
             flush()
             job.shards.append(Shard(shard_id(len(job.shards)), "warc",
-                                    (absolute(item),)))
+                                    (absolute(location),)))
             continue
-        if item == "-":
+        if location == "-":
             raise GristError("grist batch reads files, folders and URLs, not stdin")
-        for source in _sources(item):
+        for source in [item] if isinstance(item, Source) else _sources(item):
             if source.kind == "jsonl":
                 flush()
                 job.shards.append(Shard(shard_id(len(job.shards)), "jsonl",

@@ -15,6 +15,7 @@ from grist.batch.local import LocalExecutor, RunReport, Task
 from grist.batch.worker import NOT_A_PAGE, ShardCounts, ShardFiles, check_config
 from grist.errors import GristError
 from grist.io.sinks import Summary, counted
+from grist.io.sources import Source
 
 SUMMARY_FILE = "summary.json"
 
@@ -41,7 +42,7 @@ def make_executor(job: Plan, out: Path, options: BatchOptions,
     return LocalExecutor(job.config, out, options.jobs, on_page)
 
 
-def run_job(inputs: Sequence[str], config: JobConfig, out: Path, options: BatchOptions,
+def run_job(inputs: Sequence[str | Source], config: JobConfig, out: Path, options: BatchOptions,
             summary: Summary, on_page: Callable[[str | None], None] | None = None) -> RunReport:
     """Run (or resume) the job; fills ``summary`` with the counts of every shard. The options
     are checked before the job folder is written (a typo must not claim it)."""
@@ -120,14 +121,19 @@ def add_up(job: Plan, out: Path, summary: Summary) -> None:
         skipped.update(counts.skipped)
         duplicates += counts.duplicates
     if skipped:
-        kinds = ", ".join(_skipped_kind(n, kind) for kind, n in sorted(skipped.items()))
-        count = sum(skipped.values())
-        summary.notes.append(f"{counted(count, 'record')} that {'is' if count == 1 else 'are'} "
-                             f"not a page ({kinds})")
+        summary.notes.append(skipped_note(skipped))
     if duplicates:
         verb = "dropped" if job.config.dedup == "drop" else "marked"
         summary.notes.append(f"{counted(duplicates, 'near-duplicate')} {verb}")
     summary.skipped = skipped
+
+
+def skipped_note(skipped: Counter[str]) -> str:
+    """The summary's clause for records that are not pages (``skipped``: how many of each kind;
+    not empty)."""
+    kinds = ", ".join(_skipped_kind(n, kind) for kind, n in sorted(skipped.items()))
+    count = sum(skipped.values())
+    return f"{counted(count, 'record')} that {'is' if count == 1 else 'are'} not a page ({kinds})"
 
 
 def _skipped_kind(n: int, kind: str) -> str:

@@ -44,7 +44,8 @@ NOT_A_PAGE = "file that is not a page"
 @dataclass(frozen=True, slots=True)
 class Item:
     """One record of a shard: a page to extract, an error already known, or (``skipped`` set) a
-    WARC record that is not a page (counted, not written)."""
+    WARC record or a folder's file that is not a page (counted, not written; a file's
+    ``reason`` says why it is not a page)."""
 
     input: str
     source: str
@@ -54,6 +55,7 @@ class Item:
     skipped: str | None = None
     url: str | None = None  # a WARC record's URL and date, known even when its page is not
     date: str | None = None
+    reason: str | None = None
 
     def head(self) -> dict[str, Any]:
         """The fields every output record of this item starts with."""
@@ -71,13 +73,15 @@ class Item:
 
 @dataclass
 class ShardCounts:
-    """What one shard held: results, errors by kind, WARC records that are not pages by type."""
+    """What one shard held: results, errors by kind, records that are not pages by type, and
+    each file that is not a page as a record (``skipped_record``) for a caller to name."""
 
     results: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     skipped: Counter[str] = field(default_factory=Counter)
     duplicates: int = 0
     output_bytes: int | None = None  # the final output's size, in the .done marker
+    skipped_files: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def pages(self) -> int:
@@ -87,13 +91,14 @@ class ShardCounts:
         sized = {} if self.output_bytes is None else {"output_bytes": self.output_bytes}
         return json.dumps({"results": self.results, "errors": dict(self.errors),
                            "skipped": dict(self.skipped), "duplicates": self.duplicates,
-                           **sized}, sort_keys=True)
+                           "skipped_files": self.skipped_files, **sized}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> ShardCounts:
         data = json.loads(text)
         return cls(data["results"], Counter(data["errors"]), Counter(data["skipped"]),
-                   data.get("duplicates", 0), data.get("output_bytes"))
+                   data.get("duplicates", 0), data.get("output_bytes"),
+                   data.get("skipped_files", []))
 
     @classmethod
     def read(cls, marker: Path) -> ShardCounts:
@@ -146,7 +151,7 @@ def shard_items(shard: Shard, limits: Limits) -> Iterator[Item]:
             elif isinstance(page, Unreadable):
                 yield Item(page.input, name, error=page.error)
             else:  # a file a source passes over as no page at all: counted, not written
-                yield Item(page.input, name, skipped=NOT_A_PAGE)
+                yield Item(page.input, name, skipped=NOT_A_PAGE, reason=page.reason)
 
 
 class ShardFiles:
@@ -232,6 +237,12 @@ def result_record(item: Item, extractor: Extractor, config: JobConfig,
     return record
 
 
+def skipped_record(item: Item, line: int) -> dict[str, Any]:
+    """The record of a file that is not a page: its fields, why (``skipped``), and ``line``, the
+    number of the shard's output lines before it, which puts it back in input order."""
+    return {**item.head(), "skipped": item.reason, "line": line}
+
+
 def error_record(head: dict[str, Any], exc: BaseException) -> dict[str, Any]:
     """An error record: the item's fields plus the message and its short reason code."""
     return {**head, "error": message_of(exc), "reason": reason_of(exc)}
@@ -287,6 +298,8 @@ def extract_shard(shard: Shard, config: JobConfig, out: Path, extractor: Extract
         for item in shard_items(shard, extractor.limits):
             if item.skipped is not None:
                 counts.skipped[item.skipped] += 1
+                if item.reason is not None:
+                    counts.skipped_files.append(skipped_record(item, number))
                 continue
             if number < done:
                 number += 1

@@ -13,6 +13,8 @@ import argparse
 import json
 import sys
 import tempfile
+from collections import deque
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -103,7 +105,8 @@ EXTRACT_FILES_PER_SHARD = 50
 class _ShardsInOrder:
     """Writes the finished shards of a batch folder through the sink in input order, each as
     soon as it and every shard before it are done (``.done`` markers; no deduplication, so a
-    shard's final output is in place when its marker is)."""
+    shard's final output is in place when its marker is), the files that are not pages (which
+    the marker holds) named where they stood among its pages."""
 
     def __init__(self, folder: Path, config: JobConfig, sink: ResultSink,
                  by_path: dict[str, Source], fmt: str) -> None:
@@ -114,12 +117,24 @@ class _ShardsInOrder:
     def write_ready(self) -> None:
         """Write every shard from the next one on that is done."""
         from grist.batch.job import shard_id
-        from grist.batch.worker import ShardFiles
+        from grist.batch.worker import ShardCounts, ShardFiles
 
         while (files := ShardFiles(self.folder, shard_id(self.next), self.config)).done.exists():
-            for record in read_final(files.final):
+            skipped = ShardCounts.read(files.done).skipped_files
+            for record in _in_input_order(read_final(files.final), skipped):
                 _write_record(self.sink, record, self.by_path.get(record["source"]), self.fmt)
             self.next += 1
+
+
+def _in_input_order(records: Iterable[dict], skipped: list[dict]) -> Iterator[dict]:
+    """A shard's page records with its skipped files' records put back among them, each before
+    the page line its ``line`` numbers (``grist.batch.worker.skipped_record``)."""
+    pending = deque(skipped)
+    for line, record in enumerate(records):
+        while pending and pending[0]["line"] <= line:
+            yield pending.popleft()
+        yield record
+    yield from pending
 
 
 def _run_parallel(args: argparse.Namespace, sources: list[Source]) -> int:
@@ -127,7 +142,8 @@ def _run_parallel(args: argparse.Namespace, sources: list[Source]) -> int:
     written in input order as the one-process path writes it, shard by shard as they finish
     (the executor is imported here: one page in one process does not need it)."""
     from grist.batch.job import JobConfig, absolute
-    from grist.batch.run import BatchOptions, run_job
+    from grist.batch.run import BatchOptions, run_job, skipped_note
+    from grist.batch.worker import NOT_A_PAGE
 
     config = JobConfig(method=args.method, model=args.model, time_budget=args.time_budget,
                        page_timeout=3 * args.time_budget, text_format=args.format,
@@ -144,34 +160,26 @@ def _run_parallel(args: argparse.Namespace, sources: list[Source]) -> int:
             bar.update()
             shards.write_ready()
 
-        run_job(_batch_inputs(sources, sink), config, Path(folder),
+        run_job(sources, config, Path(folder),
                 BatchOptions(jobs=args.jobs or default_jobs(),
                              files_per_shard=EXTRACT_FILES_PER_SHARD), counted, page_done)
-        summary.notes = counted.notes  # WARC records that are not pages
+        del counted.skipped[NOT_A_PAGE]  # (named one by one through the sink instead)
+        if counted.skipped:  # WARC records that are not pages
+            summary.notes.append(skipped_note(counted.skipped))
         shards.write_ready()
     print(summary.line(), file=sys.stderr)
     return 1 if summary.errors else 0
 
 
-def _batch_inputs(sources: list[Source], sink: ResultSink) -> list[str]:
-    """The sources' locations for the batch executor; a folder's files that are not HTML pages
-    are reported as skipped here, as the one-process path reports them (WARC files stay)."""
-    found: list[str] = []
-    for source in sources:
-        if source.sniff and not is_warc(source.location):
-            page = next(source.pages(), None)
-            if isinstance(page, Skipped):
-                sink.skipped(page.input, page.reason)
-                continue
-        found.append(source.location)
-    return found
-
-
 def _write_record(sink: ResultSink, record: dict, source: Source | None, fmt: str) -> None:
-    """One batch record through the sink, as the one-process path would have written it."""
+    """One batch record (a page's, or a skipped file's) through the sink, as the one-process
+    path would have written it."""
     label = record["input"]
     if source is not None and label.startswith(record["source"]):  # named as the user did
         label = source.input + label[len(record["source"]):]
+    if "skipped" in record:
+        sink.skipped(label, record["skipped"])
+        return
     if "error" in record:
         error = GristError(record["error"])
         error.reason = record["reason"]
