@@ -7,11 +7,12 @@ import json
 import pytest
 
 import grist
-from grist.document import Block
+from grist.document import Block, Document
+from grist.metadata import extract_metadata
 from grist.metadata.dates import date_in_text, date_in_url, parse_date
 from grist.metadata.jsonld import parse_block
 from grist.metadata.language import declared_language, page_language
-from grist.metadata.names import clean_authors, clean_title
+from grist.metadata.names import byline_authors, clean_authors, clean_title
 from grist.metadata.pagetype import page_type
 
 ARTICLE = ("<p>The harbour reopened on Monday after two years of works, and the fishing boats "
@@ -303,3 +304,48 @@ def test_a_title_is_cleaned_by_a_site_name_the_page_gives_after_another() -> Non
                  'content="CT Reader"><meta name="dc.publisher" content="Coast Times">',
                  url="https://news.example.org/2024/storm")
     assert found.title == "Storm hits coast" and found.sitename == "CT Reader"
+
+
+def test_a_handle_names_the_site_only_at_the_end_of_a_title() -> None:
+    # a site's account often names its product, which a title may start with
+    sites = ["Nimbus", "@skyview"]
+    assert clean_title("Skyview — Make it your own", sites) == "Skyview — Make it your own"
+    assert clean_title("Release notes | Skyview", sites) == "Release notes"
+    found = meta('<meta property="og:title" content="Skyview — Make it your own">'
+                 '<meta property="og:site_name" content="Nimbus">'
+                 '<meta name="twitter:site" content="@skyview">', url="https://nimbus.example/")
+    assert found.title == "Skyview — Make it your own" and found.sitename == "Nimbus"
+
+
+def test_a_title_loses_a_trailing_credit_of_its_author() -> None:
+    assert clean_title("Forbidden advice | by Ann Lee | Medium", ["Medium"]) == "Forbidden advice"
+    assert clean_title("Forbidden advice - By Ann Lee") == "Forbidden advice"
+    assert clean_title("Stand by me | Songs", ["Songs"]) == "Stand by me"
+
+
+@pytest.mark.parametrize("text", ["Partners in Prevention Not Destruction since 1993",
+                                  "News - May 2, 2024", "Dublin 16 October 2003"])
+def test_a_byline_block_that_does_not_say_by_names_no_lone_word(text: str) -> None:
+    assert byline_authors(text) == []
+    # what still names someone: a line that says "by", two words, a handle
+    assert byline_authors("By Staff") == ["Staff"]
+    assert byline_authors("Ann Lee in News") == ["Ann Lee"]
+    assert byline_authors("@annlee • Jan 26, 2026") == ["annlee"]
+
+
+def test_a_lone_word_in_a_byline_block_is_no_author() -> None:
+    # a byline role given by the method to a heading-like line
+    blocks = [Block("Partners in Prevention Not Destruction since 1993", role="byline"),
+              Block(ARTICLE, role="body", label="content")]
+    page = Document(html="<html><head><title>Paws</title></head><body></body></html>")
+    assert extract_metadata(page, blocks).authors == ()
+
+
+def test_an_aside_that_is_a_phrase_leaves_the_names_before_it() -> None:
+    # its names were split out of it into fragments, and the page's byline (the site) won
+    body = ('<p class="byline">Coast Times | 04.05.2015 | Par <span itemprop="author">Ann Lee '
+            '(avec Bo Chen et Cleo Park)</span></p>' + ARTICLE)
+    found = meta('<meta property="og:site_name" content="Coast Times">', body=body)
+    assert found.authors == ("Ann Lee",)
+    assert clean_authors("Paramita (Guha) Ghosh") == ["Paramita (Guha) Ghosh"]
+    assert clean_authors("Jean-Luc Aufranc (CNXSoft)") == ["Jean-Luc Aufranc (CNXSoft)"]

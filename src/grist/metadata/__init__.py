@@ -20,7 +20,7 @@ from selectolax.lexbor import LexborHTMLParser
 from grist.document import Block, Document
 from grist.metadata.dates import date_in_text, date_in_url, parse_date
 from grist.metadata.language import page_language
-from grist.metadata.names import clean_authors, clean_title
+from grist.metadata.names import byline_authors, clean_authors, clean_title
 from grist.metadata.pagetype import page_type
 from grist.metadata.sources import Candidates, read_candidates
 from grist.render.inline import safe_url
@@ -116,7 +116,7 @@ def _authors(found: Candidates, blocks: list[Block]) -> tuple[str, ...]:
     for block in _bylines(blocks):
         text = block.text
         if block.role == "byline" or text[:3].lower() == "by ":
-            names = clean_authors(text)
+            names = byline_authors(text)
             if names and len(names[0].split()) <= 4:
                 return tuple(names[:3])
     return ()
@@ -192,8 +192,8 @@ def extract_metadata(doc: Document, blocks: list[Block]) -> Metadata:
             break
         canonical = None
     url = canonical or page_url
-    sitenames = [v.removeprefix("@") for v in _field(found, "sitename")]
-    sitename = _first(sitenames)
+    sitenames = _field(found, "sitename")  # (with handles' "@": see ``clean_title``)
+    sitename = _first([v.removeprefix("@") for v in sitenames])
     title = _first(_field(found, "title") + [doc.title])
     image = _first(_field(found, "image"))
     description = _first(_field(found, "description"))

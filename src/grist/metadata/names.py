@@ -2,12 +2,16 @@
 
 A ``<title>`` (and often ``og:title``) carries the site's name: "Story | Site", "Site - Story",
 "Story — Site". ``clean_title`` removes a leading or trailing segment that names the site (any
-site name the page declares, its host, or words of its host only), or, when none does, keeps the
-one segment the article's own heading repeats; with neither, the title stays whole ("Q&A - Part
-2" may be a title). Authors lose "By", handles' "@", e-mail and profile URLs; a byline's names
-end at a separator ("|", "·", "•", "/", a dash) and at what it goes on to say ("on January 12",
-"Updated ..."); lists are split on "and", "&", ";" and ","; what bylines hold besides names
-(dates, reading times, labels such as "Posted" or "Name *", phrases) is not a name.
+site name the page declares, its host, or words of its host only; its handle only at the end:
+"Firefox — ..." on mozilla.org, whose handle is @firefox, names its subject) and a trailing
+credit ("| by Ann Lee"), or, when none does, keeps the one segment the article's own heading
+repeats; with neither, the title stays whole ("Q&A - Part 2" may be a title). Authors lose "By",
+handles' "@", e-mail and profile URLs; a byline's names end at a separator ("|", "·", "•", "/",
+a dash) and at what it goes on to say ("on January 12", "Updated ..."); lists are split on
+"and", "&", ";" and ","; what bylines hold besides names (dates, reading times, labels such as
+"Posted" or "Name *", phrases, an aside that is a phrase: "(avec Bo Chen et Cleo Park)") is not
+a name; nor is a byline block's lone word when it does not say "by" ("Partners in
+Prevention").
 """
 
 from __future__ import annotations
@@ -36,6 +40,10 @@ _TAIL = re.compile(r"\s(?:on|at|in|from|@)(?:\s|$)"
                    r"|\s(?i:(?:last\s+)?updated|published|posted|reviewed)\b(?!\s+by\b)")
 _NOT_A_NAME = re.compile(r"https?://|www\.|@.*\.|\d{3,}|^\W+$|[\[\]{}<>#:]")
 _UNBALANCED = re.compile(r"\([^)]*$|^[^(]*\)")  # a fragment: "(Duration", "verified 10/28/02)"
+_ASIDE = re.compile(r"\s*\(([^()]*)\)")  # "Ann Lee (avec Bo Chen et Cleo Park)"
+_SAYS_BY = re.compile(r"\bby\b", re.IGNORECASE)
+# A title's trailing part that credits its author: "Story | by Ann Lee | Site".
+_TITLE_BYLINE = re.compile(r"by\s", re.IGNORECASE)
 # The lower-case words a name may hold ("Ludwig van Beethoven", "Ana de la Cruz", "the Food
 # Team", "Ann Lee with Bo Chen").
 _PARTICLES = frozenset(("van", "von", "der", "den", "de", "da", "di", "del", "della", "la", "le",
@@ -83,37 +91,44 @@ def _squash(text: str) -> str:
 
 @dataclass(frozen=True)
 class SiteNames:
-    """What names a site: its declared names and its host with its main label (squashed), and
-    the words of its host name."""
+    """What names a site: its declared names and its host with its main label (squashed), the
+    words of its host name, and its declared handles ("@firefox", squashed)."""
 
     names: frozenset[str]
     host_words: frozenset[str]
+    handles: frozenset[str]
 
     @classmethod
     def of(cls, sitenames: Iterable[str], url: str | None) -> SiteNames:
-        """The names of the site ``sitenames`` declare and ``url`` is on."""
-        names = {_squash(name) for name in sitenames}
+        """The names of the site ``sitenames`` declare (handles begin with "@") and ``url`` is
+        on."""
+        sitenames = list(sitenames)
+        names = {_squash(name) for name in sitenames if not name.startswith("@")}
+        handles = {_squash(name) for name in sitenames if name.startswith("@")}
         words: set[str] = set()
         host = host_of(url).removeprefix("www.") if url else ""
         if host:
             labels = host.split(".")
             names |= {_squash(host), _squash(labels[-2] if len(labels) > 1 else labels[0])}
             words = {w for label in labels[:-1] for w in label.split("-")}
-        names.discard("")
-        words.discard("")
-        return cls(frozenset(names), frozenset(words))
+        for found in (names, words, handles):
+            found.discard("")
+        return cls(frozenset(names), frozenset(words), frozenset(handles))
 
     def named_by(self, part: str, leading: bool = False) -> bool:
         """Whether a part of a title names the site: one of its names, or a part holding one or
         held in one ("Coast Times" on coast.example), or words of the host only ("Rust Blog" on
         blog.rust-lang.org). A title starts with its subject, which may be named like the site
-        ("Python 3.12" on docs.python.org): a ``leading`` part holds no number the name lacks.
-        Like a name, a host's words are read in parts of four letters or more ("Q&A" on
-        qa.example.com may be a subject)."""
+        ("Python 3.12" on docs.python.org): a ``leading`` part holds no number the name lacks,
+        and is not taken for a handle (a site's account often names its product: "Firefox —
+        Customize ..." on mozilla.org, whose handle is @firefox). Like a name, a host's words
+        are read in parts of four letters or more ("Q&A" on qa.example.com may be a
+        subject)."""
         squashed = _squash(part)
         if not any(c.isalpha() for c in squashed):  # ("2026 / 2027": a number names no site)
             return False
-        if any(_is_name(squashed, name, leading) for name in self.names):
+        names = self.names if leading else self.names | self.handles
+        if any(_is_name(squashed, name, leading) for name in names):
             return True
         return len(squashed) > 3 and {_squash(w) for w in part.split()} - {""} <= self.host_words
 
@@ -132,14 +147,14 @@ def clean_title(title: str, sitenames: Iterable[str] = (), url: str | None = Non
                 heading: str | None = None) -> str:
     """``title`` without the site name the page appended or prepended to it (one of the
     ``sitenames`` the page declares, or the host of ``url``; else the segment the page's
-    ``heading`` begins with)."""
+    ``heading`` begins with), and without a trailing credit of its author ("| by Ann Lee")."""
     title = visible_text(title)
     parts = _SEPARATORS.split(title)
     if len(parts) < 2:
         return title
     count = len(parts)
     site = SiteNames.of(sitenames, url)
-    while len(parts) > 1 and site.named_by(parts[-1]):
+    while len(parts) > 1 and (site.named_by(parts[-1]) or _credits_author(parts[-1])):
         parts.pop()
     while len(parts) > 1 and site.named_by(parts[0], leading=True):
         parts.pop(0)
@@ -150,6 +165,11 @@ def clean_title(title: str, sitenames: Iterable[str] = (), url: str | None = Non
         return title
     matching = [p for p in parts if _squash(p) and said.startswith(_squash(p))]
     return matching[0] if len(matching) == 1 else title
+
+
+def _credits_author(part: str) -> bool:
+    """Whether a part of a title credits its author: "by" and names ("by Ann Lee")."""
+    return bool(_TITLE_BYLINE.match(part)) and bool(clean_authors(part))
 
 
 def _rejoin(title: str, parts: list[str]) -> str:
@@ -173,10 +193,30 @@ def clean_authors(value: str) -> list[str]:
     return []
 
 
+def byline_authors(text: str) -> list[str]:
+    """The people a byline block names. A line that does not say "by" must name someone in
+    two words or more, or by a handle: a lone word there is as often a label, a section, a
+    place or a heading's first word ("Partners in Prevention", "News - May 2", "Dublin 16
+    October") as a name."""
+    names = clean_authors(text)
+    if names and not _SAYS_BY.search(text) and len(names[0].split()) < 2 \
+            and f"@{names[0]}" not in text:
+        return []
+    return names
+
+
 def _before_tail(text: str) -> str:
     """``text`` up to the tail that follows a byline's names ("on January 12", "Updated ...")."""
     tail = _TAIL.search(text)
     return text[: tail.start()] if tail else text
+
+
+def _unless_phrase(aside: re.Match[str]) -> str:
+    """An aside in parentheses, or nothing when it is a phrase ("(avec Bo Chen et Cleo Park)"):
+    its names would be split from their phrase into fragments; the names before it are the
+    byline's. A name's own aside stays ("Paramita (Guha) Ghosh", "Jean-Luc Aufranc
+    (CNXSoft)")."""
+    return "" if _reads_as_phrase(aside.group(1)) else aside.group()
 
 
 def _names(part: str) -> list[str]:
@@ -185,7 +225,7 @@ def _names(part: str) -> list[str]:
     part = _BY.sub("", part).strip()
     if _LABEL.search(part):
         return []
-    part = _before_tail(part)
+    part = _ASIDE.sub(_unless_phrase, _before_tail(part))
     if _reads_as_sentence(part):
         return []
     found: list[str] = []
