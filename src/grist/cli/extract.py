@@ -84,7 +84,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_output_options(parser)
     parser.add_argument(
         "--quiet", "-q", action="store_true",
-        help="no progress bar and no notes (errors are shown)"
+        help="no progress bar and no notes (errors and a batch's closing summary line are shown)"
     )
     add_executor_options(parser, "one process; for WARC files every core")
     parser.set_defaults(func=run)
