@@ -3,6 +3,7 @@ and what it refuses with the reason (another command, inputs of the plan gone mi
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -83,6 +84,28 @@ def test_the_same_inputs_cut_into_other_shards_are_refused_with_the_reason(tmp_p
     _, args = folder_job(tmp_path, 3)
     refused = grist(*args[:-3], "3", *args[-2:])  # --files-per-shard 3
     assert refused.returncode == 1 and "cut into other shards" in refused.stderr
+
+
+def test_files_added_and_another_files_per_shard_are_refused_naming_the_planned_one(tmp_path):
+    folder, args = folder_job(tmp_path, 3)
+    (folder / "p3.html").write_text(page_html(3))
+    refused = grist(*args[:-3], "3", *args[-2:])  # --files-per-shard 3
+    assert refused.returncode == 1
+    assert "cut into other shards; rerun it with --files-per-shard 2 " in refused.stderr
+
+
+def test_a_job_recorded_without_its_files_per_shard_resumes_when_cut_alike(tmp_path):
+    """job.json of a grist that did not note --files-per-shard: the same command resumes it."""
+    _, args = folder_job(tmp_path, 3)
+    out = tmp_path / "out"
+    planned = outputs(out)
+    job = json.loads((out / "job.json").read_text())
+    del job["files_per_shard"]
+    (out / "job.json").write_text(json.dumps(job))
+    (out / "shard-00001.done").unlink()
+    again = grist(*args)
+    assert again.returncode == 0, again.stderr
+    assert outputs(out) == planned
 
 
 def test_a_site_model_without_site_aware_is_a_usage_error(tmp_path):

@@ -69,14 +69,16 @@ class Shard:
 
 @dataclass
 class Plan:
-    """The job's shards and config, as written to ``job.json``."""
+    """The job's shards and config, and the ``--files-per-shard`` it was cut with (None in a job
+    recorded before grist noted it), as written to ``job.json``."""
 
     config: JobConfig
     shards: list[Shard] = field(default_factory=list)
+    files_per_shard: int | None = None
 
     def to_json(self) -> str:
         return json.dumps({"format": JOB_FORMAT, "version": JOB_VERSION,
-                           "config": asdict(self.config),
+                           "config": asdict(self.config), "files_per_shard": self.files_per_shard,
                            "shards": [asdict(s) for s in self.shards]}, indent=1)
 
     @classmethod
@@ -93,7 +95,7 @@ class Plan:
                       for s in data["shards"]]
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a grist batch job ({exc})") from None
-        return cls(config, shards)
+        return cls(config, shards, data.get("files_per_shard"))
 
     def inputs(self) -> list[str]:
         """Every input the plan holds, in shard order."""
@@ -113,7 +115,7 @@ def plan(inputs: Sequence[str | Source], config: JobConfig, files_per_shard: int
     if config.output_format not in OUTPUT_FORMATS:
         raise GristError(f"unknown output format {config.output_format!r}; "
                          f"choose one of {', '.join(OUTPUT_FORMATS)}")
-    job = Plan(config)
+    job = Plan(config, files_per_shard=files_per_shard)
     loose: list[str] = []
     found: list[bool] = []
 
@@ -244,9 +246,11 @@ def _resumable(out: Path, held: Plan, job: Plan) -> Plan:
             f"{out} holds a job with these options whose inputs changed since it was planned: "
             f"{len(removed)} no longer found ({a_few(removed)}){gained}. Put them back and rerun "
             "to finish the planned job, or choose another --out for the inputs as they are now")
-    if not added:
+    cut = held.files_per_shard
+    if not added or cut not in (None, job.files_per_shard):
+        planned_with = "the --files-per-shard" if cut is None else f"--files-per-shard {cut}"
         raise GristError(f"{out} holds a job of these inputs and options cut into other shards; "
-                         "rerun it with the --files-per-shard (and input order) it was planned "
+                         f"rerun it with {planned_with} (and input order) it was planned "
                          "with to resume it, or choose another --out")
     return held
 
@@ -287,4 +291,6 @@ def _record_job(out: Path, job: Plan) -> Plan:
     if _unstarted(out):
         write_atomic(path, text)
         return job
+    if (planned.config, planned.shards) == (job.config, job.shards):  # (cut alike all the same)
+        return planned
     return _resumable(out, planned, job)
