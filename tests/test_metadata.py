@@ -349,3 +349,11 @@ def test_an_aside_that_is_a_phrase_leaves_the_names_before_it() -> None:
     assert found.authors == ("Ann Lee",)
     assert clean_authors("Paramita (Guha) Ghosh") == ["Paramita (Guha) Ghosh"]
     assert clean_authors("Jean-Luc Aufranc (CNXSoft)") == ["Jean-Luc Aufranc (CNXSoft)"]
+
+
+def test_a_role_in_lower_case_after_a_name_is_not_a_second_author() -> None:
+    # "By Mira Keller, transport correspondent." gave "Mira Keller; transport correspondent"
+    assert clean_authors("By Mira Keller, transport correspondent. Published 3 March 2025") \
+        == ["Mira Keller"]
+    assert clean_authors("Ann Lee, staff writer, and Bo Chen") == ["Ann Lee", "Bo Chen"]
+    assert clean_authors("bell hooks") == ["bell hooks"]  # a name alone in lower case stays

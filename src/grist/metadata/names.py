@@ -9,9 +9,9 @@ repeats; with neither, the title stays whole ("Q&A - Part 2" may be a title). Au
 handles' "@", e-mail and profile URLs; a byline's names end at a separator ("|", "·", "•", "/",
 a dash) and at what it goes on to say ("on January 12", "Updated ..."); lists are split on
 "and", "&", ";" and ","; what bylines hold besides names (dates, reading times, labels such as
-"Posted" or "Name *", phrases, an aside that is a phrase: "(avec Bo Chen et Cleo Park)") is not
-a name; nor is a byline block's lone word when it does not say "by" ("Partners in
-Prevention").
+"Posted" or "Name *", phrases, an aside that is a phrase: "(avec Bo Chen et Cleo Park)", a role
+in lower case after a name: "Ann Lee, staff writer") is not a name; nor is a byline block's
+lone word when it does not say "by" ("Partners in Prevention").
 """
 
 from __future__ import annotations
@@ -243,6 +243,8 @@ def _names(part: str) -> list[str]:
         if _LABEL.search(name) or _reads_as_phrase(name):
             continue
         if not any(c.isalpha() for c in name):
+            continue
+        if found and " " in name and name.islower():  # a role after a name: "staff writer"
             continue
         if name.casefold() not in seen:
             seen.add(name.casefold())
