@@ -30,12 +30,16 @@ def check_flag(settings: object, name: str) -> None:
         raise refused(settings, name, "True or False")
 
 
+def _real(value: object) -> bool:
+    """Whether ``value`` is a number (True and False are not: ``check_flag`` takes those)."""
+    return isinstance(value, Real) and not isinstance(value, bool)
+
+
 def check_share(settings: object, name: str, strict: bool = False) -> None:
     """ConfigError unless the field ``name`` of ``settings`` is a number from 0 to 1 (between
     them, neither 0 nor 1, with ``strict``)."""
     value = getattr(settings, name)
-    if isinstance(value, bool) or not isinstance(value, Real) or not (
-            0 < value < 1 if strict else 0 <= value <= 1):
+    if not _real(value) or not (0 < value < 1 if strict else 0 <= value <= 1):
         raise refused(settings, name, "a number between 0 and 1 (not 0 or 1)" if strict
                       else "a number from 0 to 1")
 
@@ -46,8 +50,7 @@ def check_number(settings: object, name: str, low: float, high: float | None = N
     (more than ``low`` when ``above``) to ``high``, so a fraction or a rate out of range is
     named before any training."""
     value = getattr(settings, name)
-    number = isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value)
-    if not number or value < low or (above and value == low) or (
+    if not (_real(value) and math.isfinite(value)) or value < low or (above and value == low) or (
             high is not None and value > high):
         start = f"more than {low:g}" if above else f"{low:g} or more"
         span = start if high is None else f"{start} and at most {high:g}"
@@ -67,8 +70,7 @@ def check_seconds(settings: object, name: str, above_zero: bool = False) -> None
     """ConfigError unless the field ``name`` of ``settings`` is a number of seconds, 0 or more
     (more than 0 with ``above_zero``)."""
     value = getattr(settings, name)
-    if isinstance(value, bool) or not isinstance(value, Real) or not (
-            value > 0 if above_zero else value >= 0):
+    if not _real(value) or not (value > 0 if above_zero else value >= 0):
         least = "more than 0" if above_zero else "0 or more"
         raise ConfigError(f"{type(settings).__name__}.{name} must be a number of seconds, "
                           f"{least}, not {value!r}")
