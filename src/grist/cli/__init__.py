@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import difflib
 import errno
 import importlib
 import importlib.util
+import io
 import sys
 
 from grist import __version__
@@ -94,8 +96,17 @@ def _commands_to_load(argv: list[str]) -> tuple[str, ...]:
     return tuple(_SUBCOMMANDS)
 
 
+def _utf8_stdout() -> None:
+    """Make stdout write UTF-8 whatever the locale: grist's outputs are UTF-8 (docs/usage.md).
+    (Messages need nothing: Python's stderr escapes what its encoding lacks, ``\\xe9``.)"""
+    stdout = sys.stdout
+    if isinstance(stdout, io.TextIOWrapper) and codecs.lookup(stdout.encoding).name != "utf-8":
+        stdout.reconfigure(encoding="utf-8", errors=stdout.errors)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 a page failed, 2 usage error)."""
+    _utf8_stdout()
     parser = build_parser(argv)
     args, extra = parser.parse_known_args(argv)
     if extra:

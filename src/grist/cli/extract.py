@@ -4,6 +4,7 @@ list of inputs (``-i``) or stdin.
 One input prints its result (or one ``grist: error:`` line and exit status 1). Several inputs, a
 folder or a JSON-lines file form a batch: a progress bar on stderr, one error record per failing
 page while the batch goes on, a one-line summary at the end, and exit status 1 if any page failed.
+A reader that closes stdout (``| head``) stops a batch quietly, with that summary and status.
 A folder's files that are not HTML pages are skipped, each named on stderr with the reason.
 """
 
@@ -14,7 +15,8 @@ import json
 import sys
 import tempfile
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,8 +27,9 @@ from grist.cli.options import (add_executor_options, add_input_list_option, add_
 from grist.cli.values import SECONDS, output_folder
 from grist.crosspage import CrossPageModel
 from grist.errors import GristError
+from grist.html.load import without_surrogates
 from grist.io.records import read_final
-from grist.io.sinks import ResultSink, Summary, message_of
+from grist.io.sinks import ResultSink, Summary, UnwritableOutput, message_of
 from grist.io.sources import Skipped, Source, Unreadable, expand, url_name
 from grist.io.warc import is_warc
 from grist.limits import Limits
@@ -137,7 +140,24 @@ def _in_input_order(records: Iterable[dict], skipped: list[dict]) -> Iterator[di
     yield from pending
 
 
-def _run_parallel(args: argparse.Namespace, sources: list[Source]) -> int:
+def _ended(summary: Summary, batch: Callable[[], None]) -> int:
+    """Run ``batch`` and end it with its summary line on stderr however it stops: a reader that
+    closed stdout (``| head``) stops it quietly, an error that stops it (an --out folder that
+    cannot be written) is said first. Returns 1 if a page failed or an error stopped it."""
+    failed = False
+    try:
+        batch()
+    except BrokenPipeError:
+        summary.notes.append("stopped: stdout was closed")
+    except UnwritableOutput as exc:
+        print(f"grist: error: {exc}", file=sys.stderr)
+        summary.notes.append("stopped by the error above")
+        failed = True
+    print(summary.line(), file=sys.stderr)
+    return 1 if failed or summary.errors else 0
+
+
+def _run_parallel(args: argparse.Namespace, sources: list[Source], summary: Summary) -> None:
     """A batch on ``-j`` worker processes (grist batch's executor, into a temporary folder),
     written in input order as the one-process path writes it, shard by shard as they finish
     (the executor is imported here: one page in one process does not need it)."""
@@ -148,9 +168,11 @@ def _run_parallel(args: argparse.Namespace, sources: list[Source]) -> int:
     config = JobConfig(method=args.method, model=args.model, time_budget=args.time_budget,
                        page_timeout=3 * args.time_budget, text_format=args.format,
                        options=output_options(args))
-    by_path = {absolute(s.location): s for s in sources  # (a WARC record is named by its own)
+    # (a record names its source as its JSON can: a name that is not UTF-8 with U+FFFD; a WARC
+    # record is named by its own)
+    by_path = {without_surrogates(absolute(s.location)): s for s in sources
                if s.kind != "url" and not is_warc(s.location)}
-    summary, counted = Summary("extract"), Summary("extract")
+    counted = Summary("extract")
     with tempfile.TemporaryDirectory(prefix="grist-extract-") as folder, \
             progress(unit="page", quiet=args.quiet) as bar:
         sink = ResultSink(args.format, args.out, True, bar, args.quiet, summary)
@@ -167,8 +189,6 @@ def _run_parallel(args: argparse.Namespace, sources: list[Source]) -> int:
         if counted.skipped:  # WARC records that are not pages
             summary.notes.append(skipped_note(counted.skipped))
         shards.write_ready()
-    print(summary.line(), file=sys.stderr)
-    return 1 if summary.errors else 0
 
 
 def _write_record(sink: ResultSink, record: dict, source: Source | None, fmt: str) -> None:
@@ -223,9 +243,10 @@ def run(args: argparse.Namespace) -> int:
     if site is not None and crawl:
         raise GristError("--site reads pages in one process and WARC files go to the batch "
                          "executor: use grist batch --site-aware for a crawl")
+    summary = Summary("extract")
     if crawl or (args.jobs and args.jobs > 1 and site is None and batch and all(
-            s.location != "-" for s in sources)):  # (WARC goes to the batch executor; stdin
-        return _run_parallel(args, sources)      # is read here)
+            s.location != "-" for s in sources)):  # (WARC goes to the batch executor; stdin is
+        return _ended(summary, partial(_run_parallel, args, sources, summary))  # read here)
     extractor = Extractor(
         method=args.method,
         config=method_config(args.method, args.model),
@@ -237,7 +258,17 @@ def run(args: argparse.Namespace) -> int:
             args.out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise GristError(f"cannot create {args.out}: {exc.strerror or exc}") from None
-    summary = Summary("extract")
+    pages = partial(_extract_pages, args, sources, batch, extractor, site, summary)
+    if not batch:
+        pages()
+        return 0
+    return _ended(summary, pages)
+
+
+def _extract_pages(args: argparse.Namespace, sources: list[Source], batch: bool,
+                   extractor: Extractor, site: CrossPageModel | None, summary: Summary) -> None:
+    """Extract and write every page in one process: a batch writes a page's failure as its
+    record and goes on; one page's failure is raised as a GristError naming the input."""
     total = None if any(s.kind == "jsonl" for s in sources) else len(sources)
     with progress(total=total, unit="page", quiet=args.quiet or not batch) as bar:
         sink = ResultSink(args.format, args.out, batch, bar, args.quiet, summary)
@@ -253,12 +284,8 @@ def run(args: argparse.Namespace) -> int:
                     result = extractor(page, url=args.url, site=site)
                 except Exception as exc:  # noqa: BLE001 - one bad page never stops a batch
                     if not batch:
-                        print(f"grist: error: {source.input}: {message_of(exc)}", file=sys.stderr)
-                        return 1
+                        raise GristError(f"{source.input}: {message_of(exc)}") from None
                     sink.error(page.input, exc)
                 else:
                     sink.result(page.input, _name(source, page.input), result)
                 bar.update()
-    if batch:
-        print(summary.line(), file=sys.stderr)
-    return 1 if summary.errors else 0

@@ -83,8 +83,21 @@ def _kind(mode: int) -> str:
 def temporary_beside(path: Path, suffix: str = "") -> Path:
     """A fresh name for a temporary file beside ``path``: ``.NAME.PID.RANDOM.tmp`` and
     ``suffix`` (a writer that picks its format by the name, as model files do, needs one)."""
-    name = path.name.encode()[:_NAME_BYTES].decode("utf-8", "ignore")
+    name = name_start(path.name, _NAME_BYTES)
     return path.with_name(f".{name}.{os.getpid()}.{secrets.token_hex(6)}.tmp{suffix}")
+
+
+def name_start(name: str, size: int) -> str:
+    """The longest start of the file name ``name`` that takes at most ``size`` bytes on disk,
+    cut between characters; bytes are counted as ``os.fsencode`` gives them, so that a name
+    that is not UTF-8 (its bytes held as surrogate escapes) keeps them instead of failing."""
+    data = os.fsencode(name)
+    if len(data) <= size:
+        return name
+    start = os.fsdecode(data[:size])
+    while not name.startswith(start):  # a character cut in two: its bytes are not the name's
+        start = start[:-1]
+    return start
 
 
 def _fresh_file(path: Path) -> tuple[int, Path]:

@@ -7,6 +7,7 @@ Every input gets exactly one record: a result or an error (``{"input": ..., "err
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections import Counter
@@ -19,7 +20,8 @@ import xxhash
 from tqdm import tqdm
 
 from grist.errors import GristError
-from grist.io.atomic import remove_stale_temporaries, write_atomically
+from grist.html.load import without_surrogates
+from grist.io.atomic import name_start, remove_stale_temporaries, write_atomically
 from grist.render import FORMATS
 from grist.render import csv_output
 from grist.render.json_output import dumps, result_dict
@@ -39,17 +41,21 @@ def message_of(exc: BaseException) -> str:
     return str(exc) if isinstance(exc, GristError) else f"{type(exc).__name__}: {exc}"
 
 
+class UnwritableOutput(GristError):
+    """A page's --out file that cannot be written (a full disk, a read-only folder): the batch
+    stops, since every page after it would fail the same way."""
+
+
 MAX_NAME = 200  # bytes of a file or folder name grist makes, within file systems' 255
 
 
 def short_name(name: str) -> str:
     """``name`` as a file or folder name: itself, or when longer than ``MAX_NAME`` bytes (a long
     URL, a record's id) its start and a hash of the whole, so names stay distinct."""
-    data = name.encode("utf-8", "surrogatepass")
+    data = os.fsencode(name)
     if len(data) <= MAX_NAME:
         return name
-    start = data[:MAX_NAME - 17].decode("utf-8", "ignore")
-    return f"{start}-{xxhash.xxh3_64_hexdigest(data)}"
+    return f"{name_start(name, MAX_NAME - 17)}-{xxhash.xxh3_64_hexdigest(data)}"
 
 @dataclass
 class Summary:
@@ -115,7 +121,9 @@ class ResultSink:
             remove_stale_temporaries(out, recursive=True)
 
     def _write(self, text: str, stream: TextIO) -> None:
-        self.bar.write(text, file=stream)
+        """Write ``text`` past the progress bar, a name that is not UTF-8 with U+FFFD for each
+        of its undecodable bytes (as its JSON gives it), so that the output stays UTF-8."""
+        self.bar.write(without_surrogates(text), file=stream)
         stream.flush()
 
     def result(self, label: str, name: str, result: Result) -> None:
@@ -133,17 +141,19 @@ class ResultSink:
 
     def rendered(self, label: str, name: str, text: str, notes: list[str]) -> None:
         """Write one page's already rendered result and its notes (the batch executor's path)."""
-        self.summary.results += 1
         if self.out is not None:
             try:  # a page's file is whole or absent, even when the run is killed
-                write_atomically(self._file(name), (text + "\n").encode("utf-8"), sync=False)
+                write_atomically(self._file(name), without_surrogates(text + "\n").encode("utf-8"),
+                                 sync=False)
             except OSError as exc:  # a full disk: stop (a rerun writes every file again)
-                raise GristError(f"cannot write into {self.out}: {exc.strerror or exc}") from None
+                raise UnwritableOutput(
+                    f"cannot write into {self.out}: {exc.strerror or exc}") from None
         elif self.batch and self.fmt not in ("json", "csv"):
             gap = "\n" if self.printed else ""
             self._write(f"{gap}==> {label} <==\n{text}", sys.stdout)
         elif text:
             self._write(text, sys.stdout)
+        self.summary.results += 1  # (written: a page whose output failed is not counted)
         self.printed += 1
         if self.quiet:
             return

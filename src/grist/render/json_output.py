@@ -19,6 +19,7 @@ import numpy as np
 
 from grist.document import Block
 from grist.features.matrix import FeatureMatrix
+from grist.html.load import without_surrogates
 from grist.render import RenderOptions
 from grist.render.text import render as render_text
 
@@ -134,8 +135,11 @@ def result_dict(result: Extraction, options: RenderOptions | None = None) -> dic
 
 
 def dumps(record: dict[str, Any], *, indent: int | None = None) -> str:
-    """Serialise a record as UTF-8-friendly JSON (no ASCII escapes); one line unless ``indent``."""
-    return json.dumps(record, ensure_ascii=False, indent=indent, allow_nan=False)
+    """Serialise a record as JSON without ASCII escapes, one line unless ``indent``; a lone
+    surrogate (a file name that is not UTF-8 holds its bytes as such) becomes U+FFFD, so that
+    the JSON can always be written as UTF-8."""
+    return without_surrogates(json.dumps(record, ensure_ascii=False, indent=indent,
+                                         allow_nan=False))
 
 
 def render(result: Extraction, options: RenderOptions) -> str:
