@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from grist.fuzz import charsets, mutations, storms  # noqa: F401 - they register the families
 from grist.fuzz.cases import FAMILIES, Case, make_case
 from grist.fuzz.pool import OUTCOMES, PoolConfig, Worker, run_jobs
 from grist.fuzz.report import Summary

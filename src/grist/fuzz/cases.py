@@ -128,8 +128,6 @@ def _as_input(ctx: Context, content: bytes | str) -> tuple[bytes | str, str | No
 def make_case(seed: int, index: int, limits: Limits | None = None, *, scale: float = 1.0,
               corpus: Sequence[str] = (), families: Sequence[str] | None = None) -> Case:
     """The case number ``index`` of the run seeded ``seed`` (same arguments, same case)."""
-    from grist.fuzz import charsets, mutations, storms  # noqa: F401 - they register the families
-
     names = [n for n in FAMILIES if families is None or n in families]
     name = family_of(seed, index, {n: FAMILIES[n][0] for n in names})
     ctx = Context(random.Random(f"grist-fuzz:{seed}:{index}:{name}"), limits or Limits(), scale,
