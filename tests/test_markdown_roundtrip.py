@@ -117,7 +117,7 @@ def test_links_and_images_are_absolute_and_safe(standin: str) -> None:
     hrefs = re.findall(r'href="([^"]*)"', rendered)
     sources = re.findall(r'src="([^"]*)"', rendered)
     assert hrefs == ["https://example.org/rel/path?q=1&amp;r=%282%29", "http://x.org/a%20b",
-                     "https://example.org/b"]  # a link around an image only keeps the image
+                     "https://example.org/b", "https://example.org/c"]  # (around an image)
     assert sources == ["https://example.org/img/a%20%281%29.png", "https://example.org/in-link.png",
                        "https://example.org/lazy.jpg"]
     assert "javascript" not in markdown

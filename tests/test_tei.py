@@ -164,3 +164,29 @@ def test_code_and_quotes_inside_an_item_stay_in_it(schema: etree.RelaxNG, standi
     assert (second.get("n"), second.text) == ("2", "Read the note")
     assert second.findtext("tei:quote/tei:p", namespaces=NS) == "Back up first."
     assert second.findtext("tei:quote/tei:list/tei:item", namespaces=NS) == "the data"
+
+
+def test_a_table_in_an_item_and_a_tables_caption_stay_in_place(schema: etree.RelaxNG,
+                                                               standin: str) -> None:
+    page = ("<html><body><ul><li>Rates<table><caption>In 2025</caption><tr><th>Term</th><th>Rate"
+            "</th></tr><tr><td>1 year</td><td>3%</td></tr></table></li><li>Fees</li></ul>"
+            "</body></html>")
+    body = _body_with_every_block(schema, page, standin)
+    (bullets,) = body.findall("tei:div/tei:list", NS)
+    first, second = bullets.findall("tei:item", NS)
+    assert first.text == "Rates" and second.text == "Fees"
+    assert first.findtext("tei:table/tei:head", namespaces=NS) == "In 2025"
+    assert [cell.text for cell in first.iterfind("tei:table/tei:row/tei:cell", NS)] == [
+        "Term", "Rate", "1 year", "3%"]
+
+
+def test_urls_with_spaces_are_one_valid_pointer(schema: etree.RelaxNG, standin: str) -> None:
+    page = ('<html><body><p>Share on <a href="https://twitter.com/intent/tweet?text=Guide 2025: '
+            'Rates">Twitter</a> with <img src="/a b.png" alt="a chart"> today.</p></body></html>')
+    result = grist.extract(page, url="https://x.org/a page", method=standin)
+    document = _valid(schema, result.to_xml(links=True, images=True))
+    assert [element.get(name) for element, name in (
+        (document.find(".//tei:ref", NS), "target"), (document.find(".//tei:graphic", NS), "url"),
+        (document.find(".//tei:publicationStmt/tei:ptr", NS), "target"))] == [
+        "https://twitter.com/intent/tweet?text=Guide%202025:%20Rates", "https://x.org/a%20b.png",
+        "https://x.org/a%20page"]

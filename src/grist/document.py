@@ -62,11 +62,15 @@ class Document:
 
 class Inline(NamedTuple):
     """Inline markup inside a block's text: ``text[start:end]`` is a ``link`` (``url`` is its
-    href as written), ``em``, ``strong``, ``code`` or ``del``; an ``image`` is a point
-    (start == end) with its ``url`` (src) and ``alt``, and whether the page has whitespace right
-    before and right after it (``spaced_before``, ``spaced_after``: the text holds one space
-    for both, at ``start``, so it cannot say on which side it was); a ``br`` is a point where
-    the line breaks (the space at ``start``, when text follows, is where the ``<br>`` stood)."""
+    href as written), ``em``, ``strong``, ``code``, ``del``, ``sup`` or ``sub``; an ``image`` is
+    a point (start == end) with its ``url`` (src), ``alt`` and ``title``, the href of the link
+    around it (``link``: a link holding only an image has no span, as it holds no character),
+    whether the page has whitespace right before and right after it (``spaced_before``,
+    ``spaced_after``: the text holds one space for both, at ``start``, so it cannot say on which
+    side it was), and whether it stood alone in a block without text that the segmenter put at
+    this block's start or end (``alone``: renderers give it a line of its own); a ``br`` is a
+    point where the line breaks (the space at ``start``, when text follows, is where the
+    ``<br>`` stood)."""
 
     start: int
     end: int
@@ -75,6 +79,9 @@ class Inline(NamedTuple):
     alt: str = ""
     spaced_before: bool = False
     spaced_after: bool = False
+    title: str = ""
+    link: str = ""
+    alone: bool = False
 
 
 @dataclass(slots=True)

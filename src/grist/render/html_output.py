@@ -1,12 +1,13 @@
-"""Clean HTML: a minimal page holding only the kept blocks as h1-h6, p, ul/ol/li, table, pre and
-blockquote, with emphasis and (``links=`` / ``images=``) links and images.
+"""Clean HTML: a minimal page holding only the kept blocks as h1-h6, p, ul/ol/li, table (with its
+caption), pre and blockquote, with emphasis and (``links=`` / ``images=``) links and images.
 
 Safe by construction: the page is written from the blocks' text, never copied from the source, so
 no script, style, event handler or attribute of the source survives; all text is escaped; the only
-attributes written are ``href``, ``src`` and ``alt`` (escaped), a list's numbers (``start``,
-``value``: integers), and on ``<html>`` the page's language and direction (``dir``: one of HTML's
-three values, so a right-to-left page stays one); a URL whose scheme is not http(s), mailto, ftp
-or tel (``javascript:``, ``data:``, ...) is dropped. The page's metadata goes into ``<head>`` as
+attributes written are ``href``, ``src``, ``alt`` and ``title`` (escaped), a list's numbers
+(``start``, ``value``: integers), and on ``<html>`` the page's language and direction (``dir``: one
+of HTML's three values, so a right-to-left page stays one); a URL whose scheme is not http(s),
+mailto, ftp or tel (``javascript:``, ``data:``, ...) is dropped, the others are percent-encoded as
+in Markdown (a space is no part of a valid URL). The page's metadata goes into ``<head>`` as
 ``<meta>`` elements.
 """
 
@@ -17,13 +18,14 @@ from typing import TYPE_CHECKING
 
 from grist.render.inline import Node, inline_tree, shown_text
 from grist.render.layout import Item, Part, layout
+from grist.render.markdown import encoded_url
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.document import Block, Document
     from grist.metadata import Metadata
     from grist.render import Extraction, RenderOptions
 
-_TAGS = {"em": "em", "strong": "strong", "code": "code", "del": "del"}
+_TAGS = {"em": "em", "strong": "strong", "code": "code", "del": "del", "sup": "sup", "sub": "sub"}
 _DIRECTIONS = frozenset(("ltr", "rtl", "auto"))  # the values of HTML's ``dir``
 
 
@@ -31,11 +33,12 @@ def _node(node: Node) -> str:
     inner = "".join(escape(c, quote=False) if isinstance(c, str) else _node(c)
                     for c in node.children)
     if node.kind == "image":
-        return f'<img src="{escape(node.url)}" alt="{escape(node.alt)}">'
+        title = f' title="{escape(node.title)}"' if node.title else ""
+        return f'<img src="{escape(encoded_url(node.url))}" alt="{escape(node.alt)}"{title}>'
     if node.kind == "br":
         return "<br>"
     if node.kind == "link":
-        return f'<a href="{escape(node.url)}">{inner}</a>'
+        return f'<a href="{escape(encoded_url(node.url))}">{inner}</a>'
     tag = _TAGS.get(node.kind)
     return f"<{tag}>{inner}</{tag}>" if tag else inner
 
@@ -54,8 +57,8 @@ def _heading(block: Block, options: RenderOptions, base: str | None) -> str:
 def _list(items: list[Item], options: RenderOptions, base: str | None) -> str:
     """Nested lists: each item closes and opens the lists, items and quotes it leaves and
     enters; an ordered item whose number is not the one before plus one says its number
-    (``start``, ``value``); a block that opens its item is written bare in the ``li``, the
-    item's others as elements of their own."""
+    (``start``, ``value``); a paragraph that opens its item is written bare in the ``li``, the
+    item's other parts as elements of their own."""
     out: list[str] = []
     open_: list[list] = []  # per open container: [its end tag, the next number (of a list)]
     for item in items:
@@ -63,14 +66,11 @@ def _list(items: list[Item], options: RenderOptions, base: str | None) -> str:
             out.append(open_.pop()[0])
         for kind in item.opens:
             out.append(_open(kind, item, open_))
-        block = item.block
-        if block.heading:
-            out.append(_heading(block, options, base))
-        elif block.preformatted:
-            out.append(_code(block))
+        part = item.part
+        if item.opens_item and part.kind == "paragraph":
+            out.append(inline(part.block, options, base))
         else:
-            text = inline(block, options, base)
-            out.append(text if item.opens_item else f"<p>{text}</p>")
+            out.append(render_part(part, options, base))
     out.extend(container[0] for container in reversed(open_))
     return "".join(out)
 
@@ -100,8 +100,8 @@ def _code(block: Block) -> str:
 
 
 def _table(part: Part, options: RenderOptions, base: str | None) -> str:
-    """The table with its header rows in ``thead``, the cells spanning others saying so, and a
-    cell's blocks on lines of their own."""
+    """The table with its caption, its header rows in ``thead``, the cells spanning others
+    saying so, and a cell's blocks on lines of their own."""
     layout = part.table_spans
 
     def row_html(i: int, tag: str) -> str:
@@ -113,9 +113,11 @@ def _table(part: Part, options: RenderOptions, base: str | None) -> str:
             cells.append(f"<{tag}{spans}>{text}</{tag}>")
         return f"<tr>{''.join(cells)}</tr>"
 
+    caption = part.block
+    caption_html = f"<caption>{inline(caption, options, base)}</caption>" if caption else ""
     head = "".join(row_html(i, "th") for i in range(layout.head_rows))
     body = "".join(row_html(i, "td") for i in range(layout.head_rows, len(part.rows)))
-    return f"<table><thead>{head}</thead><tbody>{body}</tbody></table>"
+    return f"<table>{caption_html}<thead>{head}</thead><tbody>{body}</tbody></table>"
 
 
 def render_part(part: Part, options: RenderOptions, base: str | None) -> str:
@@ -139,7 +141,7 @@ def _head(metadata: Metadata, fallback_title: str) -> str:
         text = ", ".join(value) if isinstance(value, list) else str(value)
         lines.append(f'<meta name="{name}" content="{escape(text)}">')
     if metadata.url:
-        lines.append(f'<link rel="canonical" href="{escape(metadata.url)}">')
+        lines.append(f'<link rel="canonical" href="{escape(encoded_url(metadata.url))}">')
     return "\n".join(lines)
 
 

@@ -1,9 +1,13 @@
 """A block's text with its inline markup, as a tree every renderer walks the same way.
 
-``inline_tree(block, options, base)`` keeps the spans the options ask for (emphasis, code and
-deletions always; links and images with ``links=`` / ``images=``), resolves their URLs against the
-page's base and drops the unsafe ones (``javascript:`` and other active schemes), and returns
-nested ``Node``s over plain text pieces. Renderers write the tree in their own syntax.
+``inline_tree(block, options, base)`` keeps the spans the options ask for (emphasis, code,
+deletions, superscripts and subscripts always; links and images with ``links=`` / ``images=``),
+resolves their URLs against the page's base and drops the unsafe ones (``javascript:`` and other
+active schemes), and returns nested ``Node``s over plain text pieces. Renderers write the tree
+in their own syntax. An image inside a link is written in it (a ``link`` node around the image
+when the link holds no text); an image that stood alone in a block without text
+(``Inline.alone``) is on a line of its own, after a ``br`` at the block's end or before one at
+its start (in a heading, which is one line, beside the text).
 
 A permalink (a link to an anchor of the page whose text is a glyph, such as the ``¶``
 documentation generators put after every heading and API signature, or rustdoc's ``§`` before a
@@ -21,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 from grist.document import Block, Inline
@@ -32,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
 # Schemes a reader may follow; anything else (javascript:, vbscript:, data:, file:) is dropped.
 SAFE_SCHEMES = frozenset(("http", "https", "mailto", "ftp", "tel"))
 _URL_NOISE = re.compile(r"[\x00-\x1f\x7f]")  # browsers drop tabs and newlines inside URLs
-_ALWAYS = frozenset(("em", "strong", "code", "del"))
+_ALWAYS = frozenset(("em", "strong", "code", "del", "sup", "sub"))
 _STYLES = frozenset(("em", "strong", "del"))  # spans that add nothing inside one of their kind
 # The text of a permalink (Sphinx and MkDocs write a pilcrow, others a section sign, a hash, a
 # link symbol or Font Awesome's link icon, a private-use character).
@@ -109,14 +113,15 @@ def safe_url(href: str, base: str | None) -> str | None:
 
 @dataclass
 class Node:
-    """A span of inline markup (``kind`` link, em, strong, code, del; ``root`` for the block)
-    holding text strings and child nodes in order; an image is a leaf node of kind ``image``, a
-    line break one of kind ``br``."""
+    """A span of inline markup (``kind`` link, em, strong, code, del, sup, sub; ``root`` for the
+    block) holding text strings and child nodes in order; an image is a leaf node of kind
+    ``image`` (with its ``alt`` and ``title``), a line break one of kind ``br``."""
 
     kind: str
     url: str = ""
     alt: str = ""
     children: list[str | Node] = field(default_factory=list)
+    title: str = ""
 
     @property
     def text(self) -> str:
@@ -126,13 +131,16 @@ class Node:
 def _wanted(span: Inline, options: RenderOptions, base: str | None, breaks: set[int]
             ) -> Inline | None:
     """The span with its URL resolved, or None when the options leave it out, it is unsafe or
-    it is a line break that breaks nothing (not in ``breaks``)."""
+    it is a line break that breaks nothing (not in ``breaks``); an image's link is kept with
+    ``links=`` when it is safe."""
     if span.kind in _ALWAYS:
         return span
     if span.kind == "br":
         return span if span.start in breaks else None
     if (span.kind == "link" and options.links) or (span.kind == "image" and options.images):
         url = safe_url(span.url, base)
+        if url and span.link:
+            return span._replace(url=url, link=options.links and safe_url(span.link, base) or "")
         return span._replace(url=url) if url else None
     return None
 
@@ -174,7 +182,9 @@ def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
             position += 1  # (the space it became)
             continue
         if span.kind == "image":
-            position = _add_images(parent, images_at[span.start], text, position, first)
+            linked = any(open_node.kind == "link" for open_node, _ in stack)
+            position = _add_images(parent, images_at[span.start], text, position, first,
+                                   _Around(linked, not block.heading))
             continue
         if span.kind in _STYLES and any(open_node.kind == span.kind for open_node, _ in stack):
             continue  # bold inside bold is bold: written twice, Markdown would misread it
@@ -188,21 +198,45 @@ def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
     return root
 
 
-def _add_images(parent: Node, images: list[Inline], text: str, position: int, first: int) -> int:
+class _Around(NamedTuple):
+    """Where images are written: inside a link (``linked``: their own links are not written,
+    links do not nest) and in a block of several lines (``lines``: not a heading)."""
+
+    linked: bool
+    lines: bool
+
+
+def _add_images(parent: Node, images: list[Inline], text: str, position: int, first: int,
+                around: _Around) -> int:
     """Write the images that stand at ``position``: between words with the whitespace the page
     has on either side of each (the text's one space there, if any, stands for it and is passed
-    over), at the start or end of the block apart from its text. Returns the position the text
-    goes on from."""
+    over), at the start or end of the block apart from its text, and one that stood alone on a
+    line of its own. Returns the position the text goes on from."""
     if text.startswith(" ", position) and any(i.spaced_before or i.spaced_after for i in images):
         position += 1
     text_before, text_after = position > first, position < len(text)
+    last = len(images) - 1
     for n, image in enumerate(images):
-        if text_before and (image.spaced_before or (n == 0 and not text_after)):
+        if image.alone and not text_after and (text_before or n):
+            _add_break(parent, around.lines)
+        elif text_before and (image.spaced_before or (n == 0 and not text_after)):
             _add_text(parent, " ")
-        parent.children.append(Node("image", image.url, image.alt))
-        if text_after and (image.spaced_after or (n == len(images) - 1 and not text_before)):
+        node = Node("image", image.url, image.alt, title=image.title)
+        linked = image.link and not around.linked
+        parent.children.append(Node("link", image.link, children=[node]) if linked else node)
+        if image.alone and not text_before and (text_after or n < last):
+            _add_break(parent, around.lines)
+        elif text_after and (image.spaced_after or (n == last and not text_before)):
             _add_text(parent, " ")
     return position
+
+
+def _add_break(parent: Node, lines: bool) -> None:
+    """A line break, or a space where the block is one line."""
+    if lines:
+        parent.children.append(Node("br"))
+    else:
+        _add_text(parent, " ")
 
 
 def _add_text(node: Node, piece: str) -> None:

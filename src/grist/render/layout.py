@@ -4,15 +4,17 @@ Blocks are flat; renderers need headings, runs of list items, data tables, code 
 of consecutive kept table cells is written as a table only when its table is a data table
 (``grist.segment.tables``: markup and size, and a grid of short cells); the cells of a layout
 table are laid out like the rest of the page. A run of list blocks keeps what a ``li`` holds in
-its item: further paragraphs, headings, code, and blockquotes (whether a quote is inside an item
-or around its list is read from the block's path). Parts hold the blocks themselves, so a
-renderer can write their inline markup (links, images, emphasis).
+its item: further paragraphs, headings, code, tables, and blockquotes (whether a quote is inside
+an item or around its list, and a table inside an item or a list inside a cell, is read from the
+block's path). A ``caption`` right before a data table's cells is the table's. Parts hold the
+blocks themselves, so a renderer can write their inline markup (links, images, emphasis).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from grist.document import Block
 from grist.render.inline import shown_text
@@ -25,11 +27,12 @@ MAX_SPANNED_SLOTS = 100_000
 # ones thousands, and a renderer's nested elements (TEI's list in item in list) must stay few.
 MAX_LIST_NESTING = 32
 _LISTS = frozenset(("ol", "ul"))
+_CELLS = frozenset(("td", "th"))
 
 
 @dataclass(frozen=True)
 class Item:
-    """A block of a list as the renderers write it.
+    """A block of a list (or a table inside one of its items) as the renderers write it.
 
     ``number``: what an ordered item shows (the page's ``start``/``value``/``reversed``, else
     counted from 1). The block is written inside containers: per level of nesting (from 0,
@@ -39,18 +42,20 @@ class Item:
     (innermost first); ``opens``: the containers the block then opens, outermost first
     (``list``, ``item``, ``quote``: a list and an item at the block's level, so the item's
     number and kind are this item's). A list opens at the block's level for the first item
-    there, the page's next list, or a list of another kind.
+    there, the page's next list, or a list of another kind. ``part``: what is written there (a
+    heading, paragraph, code or table ``Part``).
     """
 
     kind: str
-    block: Block
+    part: Part
     number: int
     closes: int
     opens: tuple[str, ...]
 
     @property
     def opens_item(self) -> bool:
-        """The block opens its item and nothing inside it: its text goes right in the item."""
+        """The block opens its item and nothing inside it: a paragraph's text goes right in the
+        item."""
         return self.opens[-1:] == ("item",)
 
     @property
@@ -94,7 +99,18 @@ def _item_quotes(block: Block, low: int, level: int) -> list[int]:
     return counts
 
 
-def _outer_levels(open_lists: list[list], quotes: list[int], level: int
+@dataclass
+class _Level:
+    """A level of the lists open in a run: its list, its item and the quotes open in the item."""
+
+    kind: str
+    list_id: int | None
+    item_id: int
+    next_number: int
+    quotes: int
+
+
+def _outer_levels(levels: list[_Level], quotes: list[int], level: int
                   ) -> tuple[int, list[int], int, list[str]]:
     """What stays open above ``level`` for a block with ``quotes`` (per level, ``_item_quotes``):
     its level and quotes, how many containers stay and the quotes it opens there. At the first
@@ -102,11 +118,11 @@ def _outer_levels(open_lists: list[list], quotes: list[int], level: int
     moves up below it (the deeper levels' quotes around the block)."""
     kept = 0
     for k in range(level):
-        held = open_lists[k][4]
+        held = levels[k].quotes
         if held != quotes[k]:
             shared = min(held, quotes[k])
-            open_lists[k][4] = quotes[k]
-            del open_lists[k + 1 :]
+            levels[k].quotes = quotes[k]
+            del levels[k + 1 :]
             return (k + 1, [*quotes[: k + 1], sum(quotes[k + 1 :])], kept + 2 + shared,
                     ["quote"] * (quotes[k] - shared))
         kept += 2 + held
@@ -117,26 +133,24 @@ def list_items(blocks: list[Block]) -> list[Item]:
     """The list blocks of a run as ``Item``s: where each list opens, each item begins, and the
     blockquotes inside items open and close."""
     low = min(b.list_depth for b in blocks)
-    # per level: [kind, list id, item id, the next item's number, the quotes open in its item]
-    open_lists: list[list] = []
+    levels: list[_Level] = []
     open_count = 0  # the containers open: per level its list, its item and their quotes
     items = []
-    for block in blocks:
+    for block, part in _item_parts(blocks):
         deep = block.list_depth - low >= MAX_LIST_NESTING  # written at the deepest level
-        level = min(block.list_depth - low, len(open_lists), MAX_LIST_NESTING - 1)
-        level, quotes, kept, opens = _outer_levels(open_lists, _item_quotes(block, low, level),
-                                                   level)
-        del open_lists[level + 1 :]
+        level = min(block.list_depth - low, len(levels), MAX_LIST_NESTING - 1)
+        level, quotes, kept, opens = _outer_levels(levels, _item_quotes(block, low, level), level)
+        del levels[level + 1 :]
         list_id, item_id, number = block.list_item or (None, 0, 0)
-        here = open_lists[level] if level < len(open_lists) else None
-        new_list = (here is None or here[0] != block.list_kind
-                    or (here[1] != list_id and not deep))
-        continues = not new_list and item_id != 0 and here[2] == item_id
+        here = levels[level] if level < len(levels) else None
+        new_list = (here is None or here.kind != block.list_kind
+                    or (here.list_id != list_id and not deep))
+        continues = not new_list and item_id != 0 and here.item_id == item_id
         if not item_id:  # a block in no li of its list (or made without one): counted
-            number = 1 if new_list else here[3]
+            number = 1 if new_list else here.next_number
         own = quotes[level]  # (around the block, in its item)
         if continues:
-            shared = min(here[4], own)
+            shared = min(here.quotes, own)
             kept += 2 + shared
             opens += ["quote"] * (own - shared)
         else:
@@ -144,12 +158,30 @@ def list_items(blocks: list[Block]) -> list[Item]:
             opens += ["list", "item"] if new_list else ["item"]
             opens += ["quote"] * own
         if new_list:
-            open_lists[level:] = [[block.list_kind, list_id, item_id, number + 1, own]]
+            levels[level:] = [_Level(block.list_kind, list_id, item_id, number + 1, own)]
         else:
-            here[2:] = item_id, number + 1, own
-        items.append(Item(block.list_kind, block, number, open_count - kept, tuple(opens)))
+            here.item_id, here.next_number, here.quotes = item_id, number + 1, own
+        items.append(Item(block.list_kind, part, number, open_count - kept, tuple(opens)))
         open_count = kept + len(opens)
     return items
+
+
+def _item_parts(blocks: list[Block]) -> list[tuple[Block, Part]]:
+    """What a run's list items hold, each with the block that places it in its list: a data
+    table inside an item (with its caption) is one table placed by its outermost block (a list
+    inside a cell is not the table's place), the other blocks are parts of their own."""
+    parts = []
+    i = 0
+    while i < len(blocks):
+        j = _table_end(blocks, i)
+        table = _table_part(blocks[i:j]) if j > i and _lists_around_table(blocks[j - 1]) else None
+        if table is None:
+            j = max(j, i + 1)
+            parts += [(block, _single(block)) for block in blocks[i:j]]
+        else:
+            parts.append((min(blocks[i:j], key=attrgetter("list_depth")), table))
+        i = j
+    return parts
 
 
 @dataclass(frozen=True)
@@ -159,7 +191,7 @@ class Part:
     heading/paragraph/code hold their ``block`` (and ``level`` for headings); a list holds its
     ``items`` (``Item``); a table holds its ``rows`` of ``Cell``s (the cell's blocks; none for
     an empty slot or one a spanning cell covers), the first row being the header, and
-    ``table_spans``.
+    ``table_spans``, and its caption's ``block`` when it has one.
     ``quote`` is how many blockquotes enclose the part (a list's: those around the list, not
     the ones inside its items).
     """
@@ -178,7 +210,7 @@ class Part:
 
     @property
     def text(self) -> str:
-        """The part's block's text as rendered (``shown_text``)."""
+        """The part's block's text as rendered (``shown_text``; a table's caption)."""
         return shown_text(self.block) if self.block is not None else ""
 
 
@@ -271,29 +303,27 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
     """Turn kept blocks (in page order) into parts: tables and list runs grouped.
 
     Inside a layout table (``in_layout_table``) the cells are ignored and their blocks are laid
-    out like the rest of the page, so lists and headings in them keep their structure.
+    out like the rest of the page, so lists and headings in them keep their structure. A table
+    inside a list item is written in its list.
     """
     parts: list[Part] = []
     i, n = 0, len(blocks)
     while i < n:
         block = blocks[i]
-        j = i + 1
-        if block.cell is not None and not in_layout_table:
-            table_id = block.cell[0]
-            while j < n and blocks[j].cell is not None and blocks[j].cell[0] == table_id:
-                j += 1
-            rows = table_rows(blocks[i:j])
-            if rows is None:
-                parts.extend(layout(blocks[i:j], in_layout_table=True))
-            else:
-                parts.append(Part("table", rows=rows, quote=block.quote_depth))
+        j = i if in_layout_table else _table_end(blocks, i)
+        if j > i and not _lists_around_table(blocks[j - 1]):
+            table = _table_part(blocks[i:j])
+            parts += [table] if table else layout(blocks[i:j], in_layout_table=True)
         elif _is_item(block):
             quote = _outer_quotes(block)
+            j = i + 1
             while (j < n and _is_item(blocks[j]) and _outer_quotes(blocks[j]) == quote
-                   and (in_layout_table or blocks[j].cell is None)):
+                   and (in_layout_table or blocks[j].cell is None
+                        or _lists_around_table(blocks[j]))):
                 j += 1
             parts.append(Part("list", items=list_items(blocks[i:j]), quote=quote))
         else:
+            j = i + 1
             parts.append(_single(block))
         i = j
     return parts
@@ -305,3 +335,46 @@ def _is_item(block: Block) -> bool:
     does a tutorial step's code)."""
     return bool(block.list_kind) and (not block.preformatted or bool(block.list_item
                                                                      and block.list_item[1]))
+
+
+def _lists_around_table(cell: Block) -> int:
+    """How many lists enclose a cell's table: the cell's lists but those its path names inside
+    the cell (a table in a list item is written in the item, a list in a cell in the cell)."""
+    tags = cell.path.split(">")
+    inner = next((i for i in range(len(tags) - 1, -1, -1) if tags[i] in _CELLS), -1)
+    return cell.list_depth - sum(tag in _LISTS for tag in tags[inner + 1 :])
+
+
+def _table_end(blocks: list[Block], i: int) -> int:
+    """Where the table starting at ``blocks[i]`` (its caption or its first cell) ends: past its
+    run of cells; ``i`` when no table starts there."""
+    first = i + _is_caption(blocks, i)
+    if first >= len(blocks) or blocks[first].cell is None:
+        return i
+    table_id = blocks[first].cell[0]
+    j = first + 1
+    while j < len(blocks) and blocks[j].cell is not None and blocks[j].cell[0] == table_id:
+        j += 1
+    return j
+
+
+def _is_caption(blocks: list[Block], i: int) -> bool:
+    """Whether ``blocks[i]`` is the ``caption`` of the table whose cells come next: its path is
+    that table's (a table has one caption, before its rows)."""
+    caption = blocks[i]
+    if caption.tag != "caption" or caption.cell is not None or i + 1 >= len(blocks):
+        return False
+    cell = blocks[i + 1]
+    table = caption.path.rpartition(">")[0] + ">"
+    return (cell.cell is not None and cell.path.startswith(table)
+            and (cell.table is None or cell.table.caption))
+
+
+def _table_part(run: list[Block]) -> Part | None:
+    """A table run (``_table_end``) as a table part, or None when it is a layout table."""
+    caption = run[0] if run[0].cell is None else None
+    cells = run[1:] if caption else run
+    rows = table_rows(cells)
+    if rows is None:
+        return None
+    return Part("table", caption, rows=rows, quote=cells[0].quote_depth)

@@ -10,19 +10,23 @@ underscores inside a word, ``snake_case``, which make no emphasis), and so is a 
 hard line break). Emphasis is written with ``*`` (``**``), or with ``_`` (``__``) where a star
 would touch another (``*__both__*``); when neither would be read as emphasis (next to
 punctuation, inside a word for ``_``) the span is written as plain text. Code keeps its
-whitespace and is never escaped; its fence is longer than any backtick run inside.
+whitespace and is never escaped; its fence is longer than any backtick run inside. Code spans
+side by side are written as one (CommonMark would read the backticks between them as code), and
+in a table cell their pipes are escaped (a GFM row ends a cell at every other pipe). A table
+inside a list item is indented under it; a table's caption is a paragraph before it.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from grist.render.frontmatter import front_matter
 from grist.render.inline import Node, inline_tree
-from grist.render.layout import Cell, Item, Part, layout
+from grist.render.layout import Item, Part, layout
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.document import Block
@@ -38,8 +42,9 @@ _INDENT = "    "  # four spaces nest a list item under both "- " and "1. " marke
 _MAX_NUMBER = 999_999_999  # CommonMark's longest list number has nine digits
 # per style, the delimiters to try in turn: an underscore where a star would touch another star
 _DELIMITERS = {"em": ("*", "_"), "strong": ("**", "__"), "del": ("~~",)}
-_OPENERS = {"code": "`", "link": "[", "image": "!", "br": "\n"}
-_CONTAINERS = frozenset(("link", *_DELIMITERS))  # spans written from their children only
+_RAW_HTML = frozenset(("sup", "sub"))  # written as inline HTML, which Markdown keeps
+_OPENERS = {"code": "`", "link": "[", "image": "!", "br": "\n", "sup": "<", "sub": "<"}
+_CONTAINERS = frozenset(("link", *_DELIMITERS, *_RAW_HTML))  # written from their children only
 _HARD_BREAK = "\\\n"  # a backslash ending a line: a line break editors do not strip
 _URL_SAFE = ":/?#[]@!$&'*+,;=%~-._"
 
@@ -59,9 +64,10 @@ def escape(text: str) -> str:
     return _LEADING_NUMBER.sub(r"\1\\\2", text)
 
 
-def destination(url: str) -> str:
-    """A link destination that needs no angle brackets: spaces, parentheses and the like
-    percent-encoded."""
+def encoded_url(url: str) -> str:
+    """``url`` with spaces, parentheses, quotes and the like percent-encoded: a Markdown link
+    destination that needs no angle brackets, one TEI pointer, a valid HTML URL (every writer
+    writes its URLs so)."""
     return quote(url, safe=_URL_SAFE)
 
 
@@ -168,12 +174,17 @@ def _span(node: Node, before: str, after: frozenset[str], memo: dict) -> str:
     if node.kind == "br":
         return "\n"  # (``inline`` writes each as the part's own line break)
     if node.kind == "image":
-        return f"![{escape_inline(node.alt)}]({destination(node.url)})"
+        title = node.title.replace("\\", "\\\\").replace('"', '\\"')
+        title = f' "{title}"' if title else ""  # (in a title only these two are special)
+        return f"![{escape_inline(node.alt)}]({encoded_url(node.url)}{title})"
+    if node.kind in _RAW_HTML:
+        inner = _children(node.children, ">", frozenset("<"), False, memo)
+        return f"<{node.kind}>{inner}</{node.kind}>" if inner else ""
     if node.kind == "code":
         return _code_span(node.text)
     if node.kind == "link":
         inner = _children(node.children, "[", frozenset("]"), False, memo)
-        return f"[{inner}]({destination(node.url)})" if inner else ""
+        return f"[{inner}]({encoded_url(node.url)})" if inner else ""
     # the children's own emphasis first; else theirs at the span's edges as plain text
     styled_edges = any(not isinstance(c, str) and c.kind in _DELIMITERS
                        for c in node.children[:1] + node.children[-1:])
@@ -190,14 +201,31 @@ def _span(node: Node, before: str, after: frozenset[str], memo: dict) -> str:
 
 
 def inline(block: Block, options: RenderOptions, base: str | None, line_start: bool,
-           newline: str = _HARD_BREAK) -> str:
-    """A block's text as Markdown inline content (``line_start``: it opens a line), its line
-    breaks written as ``newline`` (a table cell holds one line: a space)."""
+           cell: bool = False) -> str:
+    """A block's text as Markdown inline content (``line_start``: it opens a line); in a table
+    ``cell``, which holds one line, its line breaks are spaces."""
     if not block.marks:
         return escape(block.text) if line_start else escape_inline(block.text)
-    text = _children(inline_tree(block, options, base).children, "", frozenset(("",)),
-                     line_start, {})
-    return text.replace("\n", newline)
+    tree = _joined_code(inline_tree(block, options, base), cell)
+    text = _children(tree.children, "", frozenset(("",)), line_start, {})
+    return text.replace("\n", " " if cell else _HARD_BREAK)
+
+
+def _joined_code(node: Node, cell: bool) -> Node:
+    """The tree with its code spans side by side joined into one (their backticks would touch)
+    and, in a table ``cell``, the pipes in code escaped."""
+    children: list[str | Node] = []
+    for child in node.children:
+        if isinstance(child, str) or child.kind != "code":
+            children.append(child if isinstance(child, str) else _joined_code(child, cell))
+            continue
+        text = child.text.replace("|", "\\|") if cell else child.text
+        last = children[-1] if children else None
+        if isinstance(last, Node) and last.kind == "code":
+            children[-1] = replace(last, children=[last.text + text])
+        else:
+            children.append(replace(child, children=[text]))
+    return replace(node, children=children)
 
 
 def _code(block: Block) -> str:
@@ -219,7 +247,7 @@ def _list(items: list[Item], options: RenderOptions, base: str | None) -> str:
             lines.append("".join(rest for _, _, rest in open_).rstrip())
         for kind in item.opens:
             open_.append(_container(kind, item, open_[-1] if open_ else None))
-        for line in _item_text(item.block, options, base).split("\n"):
+        for line in render_part(item.part, options, base).split("\n"):
             prefix = "".join(first for _, first, _ in open_)
             lines.append(prefix + line if line else prefix.rstrip())
             for container in open_:
@@ -240,24 +268,19 @@ def _container(kind: str, item: Item, parent: list[str] | None) -> list[str]:
     return [kind, indent, indent]
 
 
-def _item_text(block: Block, options: RenderOptions, base: str | None) -> str:
-    """A list block's Markdown: a heading stays one, code is fenced."""
-    if block.heading:
-        return _heading(block, options, base)
-    if block.preformatted:
-        return _code(block)
-    return inline(block, options, base, True)
-
-
 def _heading(block: Block, options: RenderOptions, base: str | None) -> str:
     return "#" * block.heading + " " + inline(block, options, base, False)
 
 
-def _table(rows: list[list[Cell]], options: RenderOptions, base: str | None) -> str:
-    """A pipe table; a cell is one line, so its blocks (and line breaks) are joined by spaces."""
-    lines = ["| " + " | ".join(" ".join(inline(b, options, base, False, " ") for b in cell) or " "
-                               for cell in row) + " |" for row in rows]
+def _table(part: Part, options: RenderOptions, base: str | None) -> str:
+    """A pipe table after its caption's paragraph; a cell is one line, so its blocks (and line
+    breaks) are joined by spaces."""
+    rows = part.rows
+    lines = ["| " + " | ".join(" ".join(inline(b, options, base, False, cell=True) for b in cell)
+                               or " " for cell in row) + " |" for row in rows]
     lines.insert(1, "|" + "|".join(" --- " for _ in rows[0]) + "|")
+    if part.block is not None:
+        lines[:0] = [inline(part.block, options, base, True), ""]
     return "\n".join(lines)
 
 
@@ -270,7 +293,7 @@ def render_part(part: Part, options: RenderOptions, base: str | None) -> str:
     if part.kind == "list":
         return _list(part.items, options, base)
     if part.kind == "table":
-        return _table(part.rows, options, base)
+        return _table(part, options, base)
     return inline(part.block, options, base, True)
 
 

@@ -3,10 +3,11 @@
 What digital-humanities corpora expect: ``teiHeader`` (title, authors, publisher = site name,
 date, canonical URL, language, keywords and categories) and a ``body`` of ``div``s, a new one at
 each heading (TEI allows a ``head`` only at the start of a division), holding ``p``, ``list``
-(nested), ``table`` (header row ``role="label"``), ``quote`` and code; inline ``hi`` for
-emphasis, ``code``, ``del``, and with ``links=`` / ``images=`` ``ref`` and ``graphic``. The
-output is valid against the TEI P5 ``tei_all`` schema (tested with its RELAX NG grammar).
-Characters XML 1.0 does not allow are dropped.
+(nested; an item holds its paragraphs, code, quotes and tables), ``table`` (its caption a
+``head``, header row ``role="label"``), ``quote`` and code; inline ``hi`` for emphasis, ``code``,
+``del``, and with ``links=`` / ``images=`` ``ref`` and ``graphic``, their URLs percent-encoded as
+in Markdown (a pointer holds no space). The output is valid against the TEI P5 ``tei_all`` schema
+(tested with its RELAX NG grammar). Characters XML 1.0 does not allow are dropped.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from grist.render.inline import Node, inline_tree, shown_text
 from grist.render.layout import Item, Part, layout
+from grist.render.markdown import encoded_url
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.document import Block
@@ -25,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_REND = {"em": "#i", "strong": "#b"}
+_REND = {"em": "#i", "strong": "#b", "sup": "sup", "sub": "sub"}
 
 
 def _clean(text: str) -> str:
@@ -56,9 +58,10 @@ def _inline(element: ET.Element, node: Node) -> None:
         elif child.kind == "br":
             _sub(element, "lb")
         elif child.kind == "image":
-            _sub(element, "graphic", url=child.url, **({"n": child.alt} if child.alt else {}))
+            _sub(element, "graphic", url=encoded_url(child.url),
+                 **({"n": child.alt} if child.alt else {}))
         elif child.kind == "link":
-            _inline(_sub(element, "ref", target=child.url), child)
+            _inline(_sub(element, "ref", target=encoded_url(child.url)), child)
         elif child.kind in _REND:
             _inline(_sub(element, "hi", rend=_REND[child.kind]), child)
         else:  # code, del
@@ -75,19 +78,20 @@ def _block(element: ET.Element, block: Block, options: RenderOptions, base: str 
 def _list(parent: ET.Element, items: list[Item], options: RenderOptions,
           base: str | None) -> None:
     """Nested ``list``s: each item closes and opens the lists, items and quotes it leaves and
-    enters; a block that opens its item is written in the ``item``, the item's others in
-    elements of their own."""
+    enters; a paragraph or heading that opens its item is written in the ``item``, the item's
+    other parts in elements of their own."""
     open_: list[ET.Element] = []  # the open containers, outermost first
     for item in items:
         del open_[len(open_) - item.closes :]
         for kind in item.opens:  # (TEI names them list, item and quote too)
             open_.append(_sub(open_[-1] if open_ else parent, kind, **_attributes(kind, item)))
-        if item.block.preformatted:
-            _code(open_[-1], item.block)
+        part = item.part
+        if part.kind in ("code", "table"):
+            _part(open_[-1], part, options, base)
         elif item.opens_item:
-            _item_block(open_[-1], item.block, options, base)
+            _item_block(open_[-1], part.block, options, base)
         else:
-            _item_block(_sub(open_[-1], "p"), item.block, options, base)
+            _item_block(_sub(open_[-1], "p"), part.block, options, base)
 
 
 def _attributes(kind: str, item: Item) -> dict[str, str]:
@@ -119,6 +123,8 @@ def _part(parent: ET.Element, part: Part, options: RenderOptions, base: str | No
         _list(parent, part.items, options, base)
     elif part.kind == "table":
         table = _sub(parent, "table")
+        if part.block is not None:
+            _block(_sub(table, "head"), part.block, options, base)
         layout = part.table_spans
         for number, row in enumerate(part.rows):
             head = {"role": "label"} if number < layout.head_rows else {}
@@ -145,7 +151,7 @@ def _header(tei: ET.Element, metadata: Metadata, fallback_title: str) -> None:
     publication = _sub(file_desc, "publicationStmt")
     _sub(publication, "publisher", metadata.sitename or "unknown")
     if metadata.url:
-        _sub(publication, "ptr", type="URL", target=metadata.url)
+        _sub(publication, "ptr", type="URL", target=encoded_url(metadata.url))
     if metadata.date:
         _sub(publication, "date", metadata.date, when=metadata.date)
     source = _sub(_sub(file_desc, "sourceDesc"), "bibl")
@@ -157,7 +163,7 @@ def _header(tei: ET.Element, metadata: Metadata, fallback_title: str) -> None:
     if metadata.date_modified:
         _sub(source, "date", metadata.date_modified, type="modified", when=metadata.date_modified)
     if metadata.url:
-        _sub(source, "ptr", type="URL", target=metadata.url)
+        _sub(source, "ptr", type="URL", target=encoded_url(metadata.url))
     if metadata.language or metadata.tags or metadata.categories:
         profile = _sub(header, "profileDesc")
         if metadata.language:

@@ -1,8 +1,8 @@
 """Plain text: the kept blocks' text, paragraphs separated by one blank line.
 
 A data table is written one row per line with its cells separated by a tab (a cell's blocks by
-a space), never one cell per paragraph; a layout table's cells are ordinary paragraphs. With
-``with_metadata`` a front-matter header comes first.
+a space), never one cell per paragraph, after its caption's paragraph; a layout table's cells are
+ordinary paragraphs. With ``with_metadata`` a front-matter header comes first.
 """
 
 from __future__ import annotations
@@ -18,12 +18,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def render_part(part: Part) -> str:
-    """One part as plain text (a list item is a paragraph; a table one row per line)."""
+    """One part as plain text (a list item's parts are paragraphs; a table one row per line)."""
     if part.kind == "list":
-        return "\n\n".join(shown_text(item.block) for item in part.items)
+        return "\n\n".join(render_part(item.part) for item in part.items)
     if part.kind == "table":
-        return "\n".join("\t".join(" ".join(b.text for b in cell) for cell in row)
+        rows = "\n".join("\t".join(" ".join(b.text for b in cell) for cell in row)
                          for row in part.rows)
+        return "\n\n".join(filter(None, (part.text, rows)))
     return part.text
 
 

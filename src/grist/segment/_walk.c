@@ -88,7 +88,7 @@ typedef struct {
     PyObject *plans, *known, *plan_for, *budget, *rows, *ends, *others;
     PyObject *block_type, *describe, *code_language, *new_table, *collapse, *drop_controls;
     PyObject *count_tokens;
-    PyObject *too_many, *invisible, *list_numbering, *item_value, *cell_spans;
+    PyObject *too_many, *invisible, *list_numbering, *item_value, *cell_spans, *place_images;
     int by_id, keep_classes;
     long min_br_run, nearest, path_depth, max_open_inline, check_every;
     Py_ssize_t huge_text;
@@ -103,6 +103,9 @@ typedef struct {
     long anchor_chars, anchor_words;
     int start_pre;
     PyObject *link;
+    /* images met since the last block ended, before any text: (image, link or None); and the
+     * images that stood in a block without text, waiting for place_images() (blocks.py) */
+    PyObject *loose, *alone;
     Objects open_marks; /* kinds of the inline elements open now (borrowed from plans) */
     long unmarked, brs, first_node, last_node, text_node, region_count, table_count;
     long long list_count, item_count, span_slots;
@@ -399,9 +402,12 @@ fail:
     return NULL;
 }
 
-/* Make the block at its first visible text, with the context it starts in (_begin()). */
+/* Make the block at its first visible text, with the context it starts in (_begin()); the
+ * images met before it are its own. */
 static int begin(Walk *w)
 {
+    if (PyList_SetSlice(w->loose, 0, PyList_GET_SIZE(w->loose), NULL) < 0)
+        return -1;
     Table *table = w->tables.n ? &w->tables.item[w->tables.n - 1] : NULL;
     int in_cell = table != NULL && table->col >= 0;
     PyObject *cell = Py_None, *info = NULL, *args = NULL, *item = NULL;
@@ -475,11 +481,56 @@ fail:
     return -1;
 }
 
-/* End the current block; keep it if it shows a character (flush()). */
+/* The images met since the last block ended stood in a block without text: keep them, with the
+ * list item and table row they were in, for place_images() (_set_aside()). */
+static int set_aside(Walk *w)
+{
+    Table *table = w->tables.n ? &w->tables.item[w->tables.n - 1] : NULL;
+    long long item = w->items.n ? w->items.item[w->items.n - 1].item : 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(w->loose); i++) {
+        PyObject *met = PyList_GET_ITEM(w->loose, i);
+        PyObject *row = table != NULL && table->col >= 0
+            ? TUPLE(PyLong_FromLong(table->id), PyLong_FromLong(table->row)) : Py_NewRef(Py_None);
+        PyObject *image = TUPLE(Py_NewRef(PyTuple_GET_ITEM(met, 0)),
+                                Py_NewRef(PyTuple_GET_ITEM(met, 1)), PyLong_FromLongLong(item),
+                                row);
+        int failed = image == NULL || PyList_Append(w->alone, image) < 0;
+        Py_XDECREF(image);
+        if (failed)
+            return -1;
+    }
+    if (PyList_SetSlice(w->loose, 0, PyList_GET_SIZE(w->loose), NULL) < 0)
+        return -1;
+    return reset(w);
+}
+
+/* place_images(alone, blocks, after, marks) */
+static int place_images(Walk *w, PyObject *after, PyObject *marks)
+{
+    PyObject *done = PyObject_CallFunctionObjArgs(w->place_images, w->alone, w->blocks, after,
+                                                  marks, NULL);
+    Py_XDECREF(done);
+    return done == NULL ? -1 : 0;
+}
+
+/* Give the block being kept its marks, when it has some (spans are computed when asked). */
+static int set_marks(Walk *w)
+{
+    if (w->start_pre || !PyList_GET_SIZE(w->marks))
+        return 0;
+    PyObject *marks = PyTuple_Pack(2, w->pieces, w->marks);
+    int failed = marks == NULL || PyObject_SetAttr(w->start, s_marks, marks) < 0;
+    Py_XDECREF(marks);
+    return failed ? -1 : 0;
+}
+
+/* End the current block; keep it if it shows a character, with the images that stood alone
+ * before it that place_images() gives it (flush()). Without a block, the images met since the
+ * last one stood alone. */
 static int flush(Walk *w)
 {
     if (w->start == NULL)
-        return 0;
+        return PyList_GET_SIZE(w->loose) ? set_aside(w) : 0;
     PyObject *text = NULL, *joined = PyUnicode_Join(s_empty, w->pieces);
     if (joined == NULL)
         return -1;
@@ -493,15 +544,8 @@ static int flush(Walk *w)
             Py_SETREF(text, PyObject_CallOneArg(w->drop_controls, text));
         }
     }
-    else {
+    else
         text = collapse(w, joined);
-        if (text != NULL && PyList_GET_SIZE(w->marks)) {
-            PyObject *marks = PyTuple_Pack(2, w->pieces, w->marks);
-            if (marks == NULL || PyObject_SetAttr(w->start, s_marks, marks) < 0)
-                Py_CLEAR(text);
-            Py_XDECREF(marks);
-        }
-    }
     Py_DECREF(joined);
     if (text == NULL)
         return -1;
@@ -516,7 +560,8 @@ static int flush(Walk *w)
             || PyObject_SetAttr(w->start, s_anchor_chars, chars) < 0
             || PyObject_SetAttr(w->start, s_anchor_words, words) < 0
             || PyDict_SetItem(w->info, s_text_nodes, nodes) < 0
-            || PyList_Append(w->blocks, w->start) < 0)
+            || (PyList_GET_SIZE(w->alone) && place_images(w, w->start, w->marks) < 0)
+            || set_marks(w) < 0 || PyList_Append(w->blocks, w->start) < 0)
             keep = -1;
         Py_XDECREF(chars);
         Py_XDECREF(words);
@@ -806,8 +851,16 @@ static int enter(Walk *w, int code, PyObject *tag, PyObject *detail, int flag, P
             return failed;
         }
         return 0;
-    case H_IMAGE:
-        return add_mark(w, PyList_GET_SIZE(w->pieces), s_image, node, OP_POINT);
+    case H_IMAGE: /* before any text, it may stand in a block without text (w->loose) */
+        if (add_mark(w, PyList_GET_SIZE(w->pieces), s_image, node, OP_POINT) < 0)
+            return -1;
+        if (w->start == NULL) {
+            PyObject *met = TUPLE(Py_NewRef(node), Py_NewRef(w->link ? w->link : Py_None));
+            int failed = met == NULL || PyList_Append(w->loose, met) < 0;
+            Py_XDECREF(met);
+            return failed ? -1 : 0;
+        }
+        return 0;
     case H_PRE: {
         w->pre++;
         PyObject *language = language_of(w, node);
@@ -998,7 +1051,7 @@ static int enter_element(Walk *w, PyObject *plan, PyObject *node)
     PyObject *tag = FIELD(plan, 1);
     int is_block = FLAG(plan, 2), recorded = FLAG(plan, 3);
     if (is_block) {
-        if (w->start != NULL && flush(w) < 0)
+        if ((w->start != NULL || PyList_GET_SIZE(w->loose)) && flush(w) < 0)
             return -1;
         if (push(&w->block_tags, tag) < 0)
             return -1;
@@ -1057,7 +1110,7 @@ static PyObject *leave_element(Walk *w)
     Open *open = &w->open.item[--w->open.n];
     PyObject *node = open->node;
     if (open->is_block) {
-        if (w->start != NULL && flush(w) < 0)
+        if ((w->start != NULL || PyList_GET_SIZE(w->loose)) && flush(w) < 0)
             goto fail;
         pop(&w->block_tags);
     }
@@ -1083,6 +1136,8 @@ static void release_walk(Walk *w)
 {
     forget_block(w);
     Py_CLEAR(w->link);
+    Py_CLEAR(w->loose);
+    Py_CLEAR(w->alone);
     release(&w->open_marks);
     release(&w->path);
     release(&w->classes);
@@ -1155,7 +1210,8 @@ static PyObject *run(Walk *w, PyObject *root)
                 return NULL;
             if (w->open.n == 0) { /* the root: its siblings are not walked */
                 Py_DECREF(node);
-                if (flush(w) < 0)
+                if (flush(w) < 0
+                    || (PyList_GET_SIZE(w->alone) && place_images(w, Py_None, Py_None) < 0))
                     return NULL;
                 return Py_NewRef(w->blocks);
             }
@@ -1180,7 +1236,7 @@ static const char *walk_doc =
     "drops, the grid slots cells spanning rows may take); helpers is (Block, describe, the attributes describe() reads besides id and\n"
     "class, code_language, a TableInfo maker, visible_text, drop_controls (for preformatted\n"
     "text), count_tokens, the too-many-blocks\n"
-    "error, list_numbering, item_value, cell_spans).";
+    "error, list_numbering, item_value, cell_spans, place_images).";
 
 static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
 {
@@ -1188,7 +1244,7 @@ static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
     memset(&w, 0, sizeof w);
     PyObject *root, *result = NULL;
     Py_ssize_t max_blocks;
-    if (!PyArg_ParseTuple(args, "OO!O!OpplnOO!O!(lllnlIUL)(OOO!OOOOOOOOO)", &root, &PyDict_Type,
+    if (!PyArg_ParseTuple(args, "OO!O!OpplnOO!O!(lllnlIUL)(OOO!OOOOOOOOOO)", &root, &PyDict_Type,
                           &w.plans, &PyDict_Type, &w.known, &w.plan_for, &w.by_id,
                           &w.keep_classes, &w.min_br_run, &max_blocks, &w.budget, &PyList_Type,
                           &w.rows, &PyList_Type, &w.ends, &w.nearest, &w.path_depth,
@@ -1197,7 +1253,7 @@ static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
                           &w.block_type, &w.describe, &PyFrozenSet_Type, &w.others,
                           &w.code_language, &w.new_table, &w.collapse, &w.drop_controls,
                           &w.count_tokens, &w.too_many, &w.list_numbering, &w.item_value,
-                          &w.cell_spans))
+                          &w.cell_spans, &w.place_images))
         return NULL;
     if (w.check_every < 1) {
         PyErr_SetString(PyExc_ValueError, "the elements between two budget checks must be 1+");
@@ -1209,8 +1265,10 @@ static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
     w.classes.owned = w.code_languages.owned = 1;
     w.first_node = w.last_node = w.text_node = -1;
     w.blocks = PyList_New(0);
-    if (w.blocks != NULL && push_long(&w.regions, 0) == 0 && push_long(&w.elements, -1) == 0
-        && reset(&w) == 0)
+    w.loose = PyList_New(0);
+    w.alone = PyList_New(0);
+    if (w.blocks != NULL && w.loose != NULL && w.alone != NULL && push_long(&w.regions, 0) == 0
+        && push_long(&w.elements, -1) == 0 && reset(&w) == 0)
         result = run(&w, root);
     release_walk(&w);
     Py_XDECREF(w.blocks);

@@ -6,6 +6,10 @@ every block-level tag (the paper's list: BLOCKQUOTE ... UL) and at a run of two 
 Inline tags, ``<a>`` above all, do not split a block, so link density can be computed.
 The traversal is iterative: no recursion limit on deeply nested pages.
 
+An image in a block without text (a picture paragraph, a figure, a list item or table cell
+holding only an image) cannot make a block of its own: ``place_images`` puts it with a
+neighbouring block, where a reader of that block sees it (``Inline.alone``).
+
 Each block records in ``info["text_nodes"]`` the ordinals of its first and last visible text node
 among the text nodes the walk visits (document order, skipped subtrees not counted), so a tool
 walking the same parse (the service's inspector) can find the block on the page.
@@ -28,8 +32,8 @@ from grist.limits import Budget
 from grist.segment.context import (ENTER, HANDLER_CODES, HEADINGS, LEAVE, MAX_SPAN_SLOTS,
                                    cell_spans, item_value, list_numbering, new_table)
 from grist.segment.elements import NEAREST_CLASSES, OTHER_ATTRIBUTES, Elements, describe
-from grist.segment.inline import (CLOSE, INLINE_KINDS, MAX_OPEN_INLINE, OPEN, POINT, Mark,
-                                  code_language)
+from grist.segment.inline import (ALONE, CLOSE, INLINE_KINDS, MAX_OPEN_INLINE, OPEN, POINT,
+                                  Mark, code_language)
 from grist.whitespace import HUGE_TEXT, INVISIBLE, count_tokens, drop_controls, visible_text
 
 try:  # the walk in C (setup.py builds it when a compiler is there; same blocks either way)
@@ -116,6 +120,9 @@ class _BlockBuilder:
         self.link: Any = None  # the link open now
         self.brs = 0  # <br> elements since the last visible text
         self.first_node = self.last_node = -1  # the current block's first and last text node
+        # images met since the last block ended, before any text: (image, the link open there)
+        self.loose: list[tuple[Any, Any]] = []
+        self.alone: list[Alone] = []  # images that stood in a block without text, to be placed
         self._reset()
 
     def _reset(self) -> None:
@@ -128,7 +135,9 @@ class _BlockBuilder:
         self.start: Block | None = None
 
     def _begin(self) -> Block:
-        """Record where the block starts: the context of its first visible text."""
+        """Record where the block starts: the context of its first visible text (the images met
+        before it are the block's own)."""
+        self.loose.clear()
         o = self.open
         table = o.tables[-1] if o.tables else None
         path = o.path if len(o.path) <= PATH_DEPTH else ["\u2026", *o.path[-PATH_DEPTH:]]
@@ -188,28 +197,129 @@ class _BlockBuilder:
             self.pieces.append(" ")
 
     def flush(self) -> None:
-        """End the current block; keep it if it shows a character (``shows_a_character``). A
-        run of BRs survives."""
+        """End the current block; keep it if it shows a character (``shows_a_character``), with
+        the images that stood alone before it that ``place_images`` gives it. A run of BRs
+        survives. Without a block, the images met since the last one stood alone."""
         block = self.start
         if block is None:
+            if self.loose:
+                self._set_aside()
             return
         pieces = self.pieces
         if block.preformatted:
             text = drop_controls("".join(pieces).strip("\n").rstrip())
         else:  # collapse whitespace runs (faster than a regex), drop what is not drawn
             text = visible_text("".join(pieces))
-            if self.marks:  # spans are computed when asked (Block.inline)
-                block.marks = (pieces, self.marks)
         if shows_a_character(text):
             block.text = text
             if block.anchor_chars > len(text):
                 block.anchor_chars = len(text)
+            if self.alone:
+                place_images(self.alone, self.blocks, block, self.marks)
+            if self.marks and not block.preformatted:  # spans are computed when asked
+                block.marks = (pieces, self.marks)
             block.info["text_nodes"] = (self.first_node, self.last_node)
             self.blocks.append(block)
             if self.max_blocks is not None and len(self.blocks) > self.max_blocks:
                 raise LimitExceededError(
                     f"the page has more than {self.max_blocks} text blocks (Limits.max_blocks)")
         self._reset()
+
+    def _set_aside(self) -> None:
+        """The images met since the last block ended stood in a block without text: keep them,
+        with the list item and table row they were in, for ``place_images``."""
+        o = self.open
+        item = o.items[-1][3] if o.items else 0
+        table = o.tables[-1] if o.tables else None
+        row = (table[0], table[1]) if table is not None and table[2] >= 0 else None
+        self.alone.extend((image, link, item, row) for image, link in self.loose)
+        self.loose.clear()
+        self._reset()
+
+    def finish(self) -> list[Block]:
+        """End the walk: the last block, and the images left alone after it placed."""
+        self.flush()
+        if self.alone:
+            place_images(self.alone, self.blocks, None, None)
+        return self.blocks
+
+
+# An image that stood in a block without text: the image, the link around it (or None), the
+# ``li`` it was in (its id; 0 outside items) and the table row, (table id, row) or None.
+Alone = tuple[Any, Any, int, tuple[int, int] | None]
+
+
+def _shares(image: Alone, block: Block) -> bool:
+    """Whether the block is in the list item or table row the image was in."""
+    _, _, item, row = image
+    return bool((item and block.list_item is not None and block.list_item[1] == item)
+                or (row is not None and block.cell is not None and block.cell[:2] == row))
+
+
+def _rank(image: Alone, block: Block) -> int:
+    """How well a block next to an image that stood alone suits it: one in the image's list item
+    or table row best, then other text, then a heading or a block all of whose text is a link
+    (a button, a menu's entry), and a figure's caption last (captions are left out of the text
+    unless asked for; the figure's image is the text's)."""
+    if _shares(image, block):
+        return 3
+    if block.tag == "figcaption":
+        return 0
+    return 1 if block.heading or block.anchor_chars >= len(block.text) else 2
+
+
+def _goes_after(image: Alone, before: Block, after: Block) -> bool:
+    """Whether an image that stood alone between two blocks goes with the one after it: the one
+    that suits it better (``_rank``), else the one after (the text an image illustrates usually
+    follows it) but in a list item or table row (which goes on from the item or row before)
+    and after a heading that another heading follows (the image is in the first's section)."""
+    rank_before, rank_after = _rank(image, before), _rank(image, after)
+    if rank_before != rank_after:
+        return rank_after > rank_before
+    _, _, item, row = image
+    return not (item or row is not None or before.heading)
+
+
+def place_images(alone: list[Alone], blocks: list[Block], after: Block | None,
+                 marks: list[Mark] | None) -> None:
+    """Put the images that stood alone (``alone``, in page order; emptied) with a neighbour,
+    which shows them on a line of their own: ``after`` (the block being kept, whose ``marks``
+    are given), at its start, or the block before them (``blocks[-1]``), at its end, as
+    ``_goes_after`` says; once one goes after, those following it do too. A code block shows
+    no image: the other neighbour takes them (with none, they wait for the next block, or are
+    dropped at the page's end)."""
+    before = blocks[-1] if blocks and not blocks[-1].preformatted else None
+    if after is not None and after.preformatted:
+        after = None
+    if before is None and after is None:
+        if marks is None:
+            alone.clear()
+        return
+    split = len(alone)  # the first image that goes after (so do all that follow it)
+    if before is None:
+        split = 0
+    elif after is not None:
+        split = next((n for n, image in enumerate(alone) if _goes_after(image, before, after)),
+                     split)
+    if split:
+        if before.marks is None:
+            before.marks = ([before.text], [])
+        _add_alone(alone[:split], before.marks[1], len(before.marks[0]))
+    if split < len(alone):
+        marks[0:0] = _add_alone(alone[split:], [], 0)
+    alone.clear()
+
+
+def _add_alone(images: list[Alone], marks: list[Mark], at: int) -> list[Mark]:
+    """Append the images' marks at piece ``at`` of ``marks`` (each in its link), and return
+    ``marks``."""
+    for image, link, _, _ in images:
+        if link is not None:
+            marks.append((at, "link", link, OPEN))
+        marks.append((at, "image", image, ALONE))
+        if link is not None:
+            marks.append((at, "link", None, CLOSE))
+    return marks
 
 
 def shows_a_character(text: str) -> bool:
@@ -303,7 +413,7 @@ def _compiled_walk(root: Any, config: SegmentConfig, budget: Budget | None,
          _FIRST_IDEOGRAPH, INVISIBLE, MAX_SPAN_SLOTS),
         (Block, describe, OTHER_ATTRIBUTES, code_language, new_table, visible_text,
          drop_controls, count_tokens, LimitExceededError, list_numbering, item_value,
-         cell_spans))
+         cell_spans, place_images))
 
 
 def compiled_segmenter() -> bool:
@@ -391,7 +501,7 @@ def segment_elements(doc: Document, config: SegmentConfig | None = None,
             else:  # entering an element
                 tag, is_block, recorded, enter, _ = plan
                 if is_block:
-                    if builder.start is not None:
+                    if builder.start is not None or builder.loose:
                         builder.flush()
                     open_blocks.append(tag)
                 elif builder.start is not None:
@@ -420,7 +530,7 @@ def segment_elements(doc: Document, config: SegmentConfig | None = None,
         while following is None:  # leaving the elements that end here, innermost first
             tag, is_block, recorded, _, leave = open_plans.pop()
             if is_block:
-                if builder.start is not None:  # (flush() would do nothing)
+                if builder.start is not None or builder.loose:  # (else flush() does nothing)
                     builder.flush()
                 open_blocks.pop()
             if leave is not None:
@@ -432,7 +542,6 @@ def segment_elements(doc: Document, config: SegmentConfig | None = None,
                     ends[opened.pop()] = len(rows)
             node = open_nodes.pop()
             if not open_nodes:  # (the root: its siblings are not walked)
-                builder.flush()
-                return builder.blocks, table
+                return builder.finish(), table
             following = node.next
         node = following

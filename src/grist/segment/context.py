@@ -74,8 +74,11 @@ def _leave_inline(b: _BlockBuilder, o: _Open, tag: str) -> None:
 
 
 def _enter_image(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
-    """An image stands where it is in its block (before any text, it opens the next block)."""
+    """An image stands where it is in its block; before any text, it may stand in a block
+    without text (``_BlockBuilder.loose``)."""
     b.marks.append((len(b.pieces), "image", node, POINT))
+    if b.start is None:
+        b.loose.append((node, b.link))
 
 
 def _enter_pre(b: _BlockBuilder, o: _Open, tag: str, node) -> None:

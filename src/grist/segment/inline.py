@@ -2,14 +2,16 @@
 collapsed text.
 
 The segmenter records *marks* while it walks (``(piece index, kind, element, op)``: an element
-opens, closes, or an image or a ``<br>`` (element None) stands at a point) beside the text pieces
-it joins, and reads no attribute (segmentation is on every method's hot path). ``collapse``,
-called when a renderer asks, turns pieces and marks into the block's text (whitespace collapsed
-and the characters a browser does not draw dropped, exactly as the plain path does:
+opens, closes, or an image or a ``<br>`` (element None) stands at a point; ``ALONE``: an image that
+stood in a block without text, which the segmenter put with a neighbouring block) beside the text
+pieces it joins, and reads no attribute (segmentation is on every method's hot path). ``collapse``,
+called when a renderer asks, turns pieces and marks into the block's text (whitespace collapsed and
+the characters a browser does not draw dropped, exactly as the plain path does:
 ``grist.whitespace.visible_text``) and ``Inline`` spans over it with the links' and images'
 attributes. A span opened before a space starts at the next word and a closing mark ends at the
-last word, so spaces stay outside the markup; a ``br`` span is the point before the space the
-line break became."""
+last word, so spaces stay outside the markup; a ``br`` span is the point before the space the line
+break became. An image carries the href of the link around it (``Inline.link``): a link holding
+only an image has no span."""
 
 from __future__ import annotations
 
@@ -20,13 +22,15 @@ from typing import Any
 from grist.document import Inline
 from grist.whitespace import drop_invisible
 
-OPEN, CLOSE, POINT = 1, 2, 3
+OPEN, CLOSE, POINT, ALONE = 1, 2, 3, 4
 Mark = tuple[int, str, Any, int]  # piece index, kind, element (a selectolax node) or None, op
 
-# Element -> span kind. ``i``/``b`` are styled as emphasis by every browser.
+# Element -> span kind. ``i``/``b`` are styled as emphasis by every browser; a superscript or a
+# subscript (an exponent, a footnote number, a formula's index) is not text on the line.
 INLINE_KINDS = {
     "a": "link", "em": "em", "i": "em", "strong": "strong", "b": "strong", "code": "code",
-    "kbd": "code", "samp": "code", "del": "del", "s": "del", "strike": "del",
+    "kbd": "code", "samp": "code", "del": "del", "s": "del", "strike": "del", "sup": "sup",
+    "sub": "sub",
 }
 # Inline elements nested deeper than this inside one another make no spans: each open one is
 # carried into every later block, so a page of thousands nested made work and spans quadratic
@@ -61,12 +65,18 @@ def code_language(attrs: dict[str, str | None]) -> str:
     return found.group(1).lower() if found else ""
 
 
+def _words(value: str | None) -> str:
+    """An attribute's text with its whitespace collapsed, as a renderer writes it."""
+    return " ".join((value or "").split())
+
+
 def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, ...]]:
     """The text of ``pieces`` as ``visible_text`` makes it (``" ".join("".join(pieces).split())``
     without the invisible characters) and the spans ``marks`` delimit in it; empty spans are
     dropped, and so is an image right after the same image (a lazy-loaded image and the copy in
     its ``noscript`` fallback are one image). An image says whether whitespace stood right
-    before and right after it (``Inline.spaced_before`` / ``spaced_after``)."""
+    before and right after it (``Inline.spaced_before`` / ``spaced_after``), its title, the
+    href of the link open around it and whether it stood alone (an ``ALONE`` mark)."""
     out: list[str] = []
     length = 0
     space = False
@@ -85,16 +95,19 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
                 stack.append([kind, url, None])
             elif op == POINT and node is None:  # a <br>
                 spans.append(Inline(length, length, kind))
-            elif op == POINT:
+            elif op != CLOSE:  # an image
                 attrs = node.attributes
                 src = image_source(attrs)
                 if src and (length, src) != last_image:
                     for j in unsettled:  # (whitespace between two images is the second's)
                         spans[j] = spans[j]._replace(spaced_after=False)
                     unsettled[:] = [len(spans)]
-                    spans.append(Inline(length, length, kind, src,
-                                        " ".join((attrs.get("alt") or "").split()),
-                                        spaced_before=gap and length > 0))
+                    link = next((url for open_kind, url, _ in reversed(stack)
+                                 if open_kind == "link"), "")
+                    spans.append(Inline(length, length, kind, src, _words(attrs.get("alt")),
+                                        spaced_before=gap and length > 0,
+                                        title=_words(attrs.get("title")), link=link,
+                                        alone=op == ALONE))
                     last_image = (length, src)
                     gap = False
             else:

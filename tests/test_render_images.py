@@ -1,0 +1,117 @@
+"""Images in the rendered formats: an image in a block without text stays where it stood (with
+the neighbouring block ``grist.segment.blocks.place_images`` gives it, on a line of its own),
+and a linked image keeps its link and title."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+import grist
+from grist.document import BOILERPLATE, CONTENT, Block
+from grist.result import Result
+from grist.segment import blocks as segment_blocks
+
+URL = "https://s.org/r"
+REPORT = """<html><body>
+<p>The company published its yearly report on Monday, with sales up in every region.</p>
+<p><img src="/chart.png" alt="Chart of sales by region"></p>
+<h2>Results</h2>
+<p>Sales rose by twelve percent in Europe and by eight percent in Asia this year.</p>
+<ul><li>Europe grew the most of all the regions this year</li>
+<li><img src="/eu.png" alt="Map of Europe"></li>
+<li>Asia came second with a solid result overall</li></ul>
+</body></html>"""
+ANIMALS = """<html><body><table><tr><th>Animal</th><th>Picture</th></tr>
+<tr><td>Cat</td><td><img src="/cat.png" alt="A cat"></td></tr>
+<tr><td>Dog</td><td><img src="/dog.png" alt="A dog"></td></tr>
+<tr><td><img src="/owl.png" alt="An owl"></td><td>Owl</td></tr></table></body></html>"""
+FIGURE = """<html><body><p>The pier was built in 1890 and rebuilt after the storm of 1987.</p>
+<figure><img src="/pier.jpg" alt="The pier"><figcaption>The pier at dawn</figcaption></figure>
+<p>It is the longest pier of the coast.</p><img src="/end.png" alt="The end"></body></html>"""
+
+
+def _extract(page: str, keep: Callable[[Block], bool] = lambda block: True) -> Result:
+    """The page's blocks, those ``keep`` says labelled content and the others boilerplate."""
+    found = grist.extract(page, url=URL, method="justext")
+    for block in found.blocks:
+        block.label = CONTENT if keep(block) else BOILERPLATE
+    return found
+
+
+def _html_body(found: Result, **options: bool) -> str:
+    return found.render("html", **options).split("<article>\n")[1].split("\n</article>")[0]
+
+
+def test_an_image_alone_stays_after_its_paragraph_and_in_its_list_item():
+    found = _extract(REPORT)
+    markdown = found.render("markdown", images=True)
+    assert markdown.split("\n\n")[:2] == [
+        "The company published its yearly report on Monday, with sales up in every region.\\\n"
+        "![Chart of sales by region](https://s.org/chart.png)", "## Results"]
+    assert ("- Europe grew the most of all the regions this year\\\n"
+            "  ![Map of Europe](https://s.org/eu.png)\n"
+            "- Asia came second with a solid result overall") in markdown
+    html = _html_body(found, images=True)
+    assert ('every region.<br><img src="https://s.org/chart.png" alt="Chart of sales by region">'
+            "</p>\n<h2>Results</h2>") in html
+    assert ('<li>Europe grew the most of all the regions this year<br><img '
+            'src="https://s.org/eu.png" alt="Map of Europe"></li><li>Asia came') in html
+
+
+def test_an_image_alone_in_a_cell_stays_in_its_row():
+    found = _extract(ANIMALS)
+    markdown = found.render("markdown", images=True)
+    assert "| Cat ![A cat](https://s.org/cat.png) |   |" in markdown
+    assert "| Dog ![A dog](https://s.org/dog.png) |   |" in markdown
+    assert "|   | ![An owl](https://s.org/owl.png) Owl |" in markdown
+    html = _html_body(found, images=True)
+    assert '<td>Dog<br><img src="https://s.org/dog.png" alt="A dog"></td>' in html
+    assert '<td><img src="https://s.org/owl.png" alt="An owl"><br>Owl</td>' in html
+
+
+def test_a_figure_image_stays_without_its_caption_and_a_last_image_is_kept():
+    found = _extract(FIGURE, keep=lambda block: block.tag != "figcaption")
+    assert [b.text for b in found.content_blocks] == [
+        "The pier was built in 1890 and rebuilt after the storm of 1987.",
+        "It is the longest pier of the coast."]
+    assert found.render("markdown", images=True).split("\n\n") == [
+        "The pier was built in 1890 and rebuilt after the storm of 1987.\\\n"
+        "![The pier](https://s.org/pier.jpg)",
+        "It is the longest pier of the coast.\\\n![The end](https://s.org/end.png)"]
+    assert '<p>It is the longest pier of the coast.<br><img src="https://s.org/end.png"' in (
+        _html_body(found, images=True))
+
+
+def test_an_image_alone_before_a_heading_is_not_written_in_it():
+    page = ("<html><body><h2>Section</h2><p><img src='/a.png' alt='A'></p>"
+            "<p>The text of the section goes on here.</p><p><img src='/b.png' alt='B'></p>"
+            "<h2>Next</h2><p>More.</p></body></html>")
+    assert _extract(page).render("markdown", images=True).split("\n\n") == [
+        "## Section", "![A](https://s.org/a.png)\\\nThe text of the section goes on here.\\\n"
+        "![B](https://s.org/b.png)", "## Next", "More."]
+
+
+def test_a_linked_image_keeps_its_link_and_title():
+    page = ('<p>Logo <a href="https://x.org/"><img src="https://x.org/l.png" alt="Logo" '
+            'title="Home &quot;page&quot;"></a> here.</p><p>After</p>'
+            '<p><a href="/go"><img src="/g.png" alt="Go"></a></p>')
+    found = _extract(page)
+    assert found.render("markdown", links=True, images=True).split("\n\n") == [
+        'Logo [![Logo](https://x.org/l.png "Home \\"page\\"")](https://x.org/) here.',
+        "After\\\n[![Go](https://s.org/g.png)](https://s.org/go)"]
+    assert ('<p>Logo <a href="https://x.org/"><img src="https://x.org/l.png" alt="Logo" '
+            'title="Home &quot;page&quot;"></a> here.</p>') in _html_body(found, links=True,
+                                                                          images=True)
+    # without links= the image is written without its link
+    assert found.render("markdown", images=True).startswith(
+        'Logo ![Logo](https://x.org/l.png "Home \\"page\\"") here.')
+
+
+@pytest.mark.parametrize("page", [REPORT, ANIMALS, FIGURE])
+def test_the_python_walk_places_images_as_the_compiled_one(page, monkeypatch):
+    compiled = [(b.text, b.inline) for b in _extract(page).blocks]
+    monkeypatch.setattr(segment_blocks, "_walk", None)
+    assert [(b.text, b.inline) for b in _extract(page).blocks] == compiled
+    assert sum(s.alone for _, spans in compiled for s in spans) >= 2
