@@ -84,7 +84,8 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
     unsettled: list[int] = []  # images (indices in spans) waiting for what follows them
     spans: list[Inline] = []
     last_image = (-1, "")  # where the last image stands and its source
-    stack: list[list] = []  # open elements: [kind, url, start or None until the next word]
+    stack: list[list] = []  # open elements: [kind, url, start or None until the next word, n]
+    opened: list[int] = []  # for each span, how many elements had opened before its own
     k, n_marks, n_pieces = 0, len(marks), len(pieces)
     for i in range(n_pieces + 1):
         while k < n_marks and marks[k][0] == i:
@@ -92,9 +93,10 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
             k += 1
             if op == OPEN:
                 url = (node.attrs.get("href") or "").strip() if node is not None else ""
-                stack.append([kind, url, None])
+                stack.append([kind, url, None, k])
             elif op == POINT and node is None:  # a <br>
                 spans.append(Inline(length, length, kind))
+                opened.append(k)
             elif op != CLOSE:  # an image
                 attrs = node.attributes
                 src = image_source(attrs)
@@ -108,14 +110,16 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
                                         spaced_before=gap and length > 0,
                                         title=_words(attrs.get("title")), link=link,
                                         alone=op == ALONE))
+                    opened.append(k)
                     last_image = (length, src)
                     gap = False
             else:
                 for j in range(len(stack) - 1, -1, -1):
                     if stack[j][0] == kind:
-                        _, href, start = stack.pop(j)
+                        _, href, start, order = stack.pop(j)
                         if start is not None and start < length:
                             spans.append(Inline(start, length, kind, href))
+                            opened.append(order)
                         break
         if i == n_pieces:
             break
@@ -138,8 +142,11 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
         out.append(joined)
         length += len(joined)
         space = gap = piece[-1].isspace()
-    for kind, url, start in stack:
+    for kind, url, start, order in stack:
         if start is not None and start < length:
             spans.append(Inline(start, length, kind, url))
-    spans.sort(key=lambda s: (s.start, s.kind != "image", -s.end))  # outer spans first
-    return "".join(out), tuple(spans)
+            opened.append(order)
+    # outer spans first: the longer, or of two alike (<b><code>x</code></b>) the one opened first
+    order = sorted(range(len(spans)), key=lambda j: (
+        spans[j].start, spans[j].kind != "image", -spans[j].end, opened[j]))
+    return "".join(out), tuple(spans[j] for j in order)
