@@ -24,4 +24,4 @@ def test_markup_inside_a_superscript_is_written_and_its_text_escaped():
     found = grist.extract(page, method="justext")
     found.blocks[0].label = "content"
     assert found.render("markdown", links=True) == (
-        "Note[<sup>\\[1\\]</sup>](#n1) and x<sup>*n*\\*</sup>")
+        "Note<sup>[\\[1\\]](#n1)</sup> and x<sup>*n*\\*</sup>")  # (the page's nesting)

@@ -104,7 +104,7 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
                     for j in unsettled:  # (whitespace between two images is the second's)
                         spans[j] = spans[j]._replace(spaced_after=False)
                     unsettled[:] = [len(spans)]
-                    link = next((url for open_kind, url, _ in reversed(stack)
+                    link = next((url for open_kind, url, *_ in reversed(stack)
                                  if open_kind == "link"), "")
                     spans.append(Inline(length, length, kind, src, _words(attrs.get("alt")),
                                         spaced_before=gap and length > 0,
