@@ -83,7 +83,7 @@ def _codings() -> dict[str, Callable[[], Any]]:
 
 
 def _bounded_brotli() -> bool:
-    """Whether the brotli package can stop its output at a size (1.1 and later): a few hundred
+    """Whether the brotli package can stop its output at a size (1.2 and later): a few hundred
     bytes of br can decode to gigabytes, so older ones are not used."""
     import brotli
 
