@@ -83,7 +83,7 @@ def test_bad_settings_are_usage_errors(capsys, tmp_path: Path) -> None:
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "a.html").write_text(ARTICLE, encoding="utf-8")
     assert main(["inspect", str(tmp_path / "site"), "--no-browser"]) == 1  # a folder
-    assert f"{tmp_path / 'site'} holds several pages; grist inspect shows one page" in (
+    assert f"{tmp_path / 'site'} is a folder; grist inspect shows one page" in (
         capsys.readouterr().err)
     (tmp_path / "taken").write_text("a file where the site folder would go")
     assert main(["serve", "--sites-dir", str(tmp_path / "taken" / "sites")]) == 1

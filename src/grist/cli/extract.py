@@ -26,17 +26,18 @@ from grist.cli.options import (add_executor_options, add_input_list_option, add_
                                named_inputs, output_options)
 from grist.cli.values import SECONDS, output_folder
 from grist.crosspage import CrossPageModel
+from grist.document import RawPage
 from grist.errors import GristError
 from grist.html.load import without_surrogates
 from grist.io.records import read_final
-from grist.io.sinks import ResultSink, Summary, UnwritableOutput, message_of
+from grist.io.sinks import (PAGE_FIELDS, ResultSink, Summary, UnwritableOutput, json_line,
+                            message_of, page_fields)
 from grist.io.sources import Skipped, Source, Unreadable, expand, url_name
 from grist.io.warc import is_warc
 from grist.limits import Limits
 from grist.methods import DEFAULT_METHOD, available_methods, method_config
 from grist.progress import progress
 from grist.render import FORMATS, csv_output
-from grist.render.json_output import dumps
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.batch.job import JobConfig
@@ -200,14 +201,15 @@ def _write_record(sink: ResultSink, record: dict, source: Source | None, fmt: st
     if "skipped" in record:
         sink.skipped(label, record["skipped"])
         return
+    fields = {key: record[key] for key in PAGE_FIELDS if key in record}
     if "error" in record:
         error = GristError(record["error"])
         error.reason = record["reason"]
-        sink.error(label, error)
+        sink.error(label, error, fields)
         return
     text = record["text"]
     if fmt == "json" and sink.out is None:
-        text = dumps({"input": label, **json.loads(text)})
+        text = json_line(label, fields, json.loads(text))
     elif fmt == "csv":  # the input named; on stdout one table, the header once
         text = csv_output.with_input(text, label, header=sink.out is not None or not sink.printed)
     name = _name(source, label) if source else url_name(label)
@@ -278,6 +280,7 @@ def _extract_pages(args: argparse.Namespace, sources: list[Source], batch: bool,
                     sink.skipped(page.input, page.reason)
                     bar.update()
                     continue
+                fields = page_fields(page if isinstance(page, RawPage) else None)
                 try:
                     if isinstance(page, Unreadable):
                         raise page.error
@@ -285,7 +288,7 @@ def _extract_pages(args: argparse.Namespace, sources: list[Source], batch: bool,
                 except Exception as exc:  # noqa: BLE001 - one bad page never stops a batch
                     if not batch:
                         raise GristError(f"{source.input}: {message_of(exc)}") from None
-                    sink.error(page.input, exc)
+                    sink.error(page.input, exc, fields)
                 else:
-                    sink.result(page.input, _name(source, page.input), result)
+                    sink.result(page.input, _name(source, page.input), result, fields)
                 bar.update()

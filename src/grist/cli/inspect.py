@@ -9,16 +9,19 @@ import sys
 import threading
 import time
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from grist.api import Extractor
 from grist.cli.values import whole
 from grist.document import RawPage
-from grist.errors import GristError, LimitExceededError
+from grist.errors import GristError, LimitExceededError, NotWarcError
 from grist.html.load import load_document
-from grist.io.sources import Unreadable, expand
+from grist.io import is_url
+from grist.io.sources import PageOrError, Source, Unreadable, expand
+from grist.io.warc import is_warc, read_warc
 from grist.limits import Limits
 from grist.methods import DEFAULT_METHOD
 
@@ -39,7 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(empty, not HTML, nested too deep, larger than --max-body-mib as the inspector sends "
         "it), is an error and no server starts.",
     )
-    parser.add_argument("page", metavar="PATH|URL|-", help="the page to inspect")
+    parser.add_argument("page", metavar="PATH|URL|-", help="the page to inspect (a JSON-lines "
+                        "or WARC file: the one page it holds)")
     parser.add_argument("--method", default=None, help="method to show first (default: auto)")
     parser.add_argument("--url", default=None, help="the page's address, for a file or stdin")
     parser.add_argument("--port", type=whole(0, 65535), default=0, help="port (default: any free one)")
@@ -49,18 +53,43 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+ONE_PAGE = ("grist inspect shows one page: give a page's file or URL, its HTML on stdin, or a "
+            "JSON-lines or WARC file that holds one page")
+
+
+def _pages(source: Source) -> Iterator[PageOrError]:
+    """The pages of a source: its one page, a JSON-lines file's lines, or a WARC file's page
+    records (the records that are not pages left out)."""
+    if source.kind != "file" or not is_warc(source.location):
+        yield from source.pages()
+        return
+    for item in read_warc(source.location):
+        if item.page is not None:
+            yield item.page
+        elif item.error is not None:
+            yield Unreadable(item.input, item.error)
+
+
 def _read(page: str) -> RawPage:
-    """The page the user named (a URL is fetched here, without the service's address guard:
-    the user asked for it on their own machine)."""
-    sources, batch = expand([page])
-    if batch:
-        what = "stdin holds JSON lines" if page == "-" else f"{page} holds several pages"
-        raise GristError(f"{what}; grist inspect shows one page: give a file, a URL, or one "
-                         "page's HTML on stdin")
-    found = next(sources[0].pages())
-    if isinstance(found, Unreadable):
-        raise GristError(f"{found.input}: {found.error}")
-    return found
+    """The one page the user named: a page's file or URL (fetched here, without the service's
+    address guard: the user asked for it on their own machine), stdin, or a JSON-lines or WARC
+    file that holds one page; GristError for a folder, or for an input of no or several pages."""
+    if page != "-" and not is_url(page) and Path(page).is_dir():
+        raise GristError(f"{page} is a folder; {ONE_PAGE}")
+    pages = _pages(expand([page])[0][0])
+    try:
+        first, second = next(pages, None), next(pages, None)
+    except NotWarcError as exc:
+        raise GristError(f"{page}: {exc}") from None
+    name = "stdin" if page == "-" else page
+    if first is None:
+        raise GristError(f"{name} holds no page")
+    if second is not None:
+        raise GristError(f"{name} holds several pages; {ONE_PAGE}")
+    if isinstance(first, Unreadable):
+        raise GristError(f"{first.input}: {first.error}")
+    assert isinstance(first, RawPage)  # (a file named is read, never skipped as not a page)
+    return first
 
 
 def _shown(page: RawPage, url: str | None, extractor: Extractor, max_body: int) -> str:

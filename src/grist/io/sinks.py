@@ -2,7 +2,8 @@
 page, with notes and error records on stderr; and the one-line summary every batch ends with.
 
 Every input gets exactly one record: a result or an error (``{"input": ..., "error": ...,
-"reason": ...}`` in JSON lines), so the summary's counts add up to the inputs read.
+"reason": ...}`` in JSON lines, with the page's ``url`` and ``date`` when its source gave them),
+so the summary's counts add up to the inputs read.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import xxhash
 from tqdm import tqdm
 
+from grist.document import RawPage
 from grist.errors import GristError
 from grist.html.load import without_surrogates
 from grist.io.atomic import name_start, remove_stale_temporaries, write_atomically
@@ -39,6 +41,27 @@ def reason_of(exc: BaseException) -> str:
 def message_of(exc: BaseException) -> str:
     """What a user reads about a failure: the grist message, or the type of an internal error."""
     return str(exc) if isinstance(exc, GristError) else f"{type(exc).__name__}: {exc}"
+
+
+PAGE_FIELDS = ("url", "date")  # what a page's source says of it, in every record of the page
+
+
+def page_fields(page: RawPage | None, url: str | None = None,
+                date: str | None = None) -> dict[str, Any]:
+    """A page's ``PAGE_FIELDS``: its ``url`` (null when unknown) and ``date`` if known (a
+    WARC-Date or a JSON line's, not its metadata's); for no page, those its source knew."""
+    if page is not None:
+        url, date = page.url, page.date
+    fields: dict[str, Any] = {"url": url} if page is not None or url else {}
+    if date:
+        fields["date"] = date
+    return fields
+
+
+def json_line(label: str, fields: dict[str, Any], record: dict[str, Any]) -> str:
+    """A page's line of a batch's JSON lines: its input, its ``page_fields``, then its result or
+    error record (a result's own ``url`` wins)."""
+    return dumps({"input": label, **fields, **record})
 
 
 class UnwritableOutput(GristError):
@@ -126,10 +149,11 @@ class ResultSink:
         self.bar.write(without_surrogates(text), file=stream)
         stream.flush()
 
-    def result(self, label: str, name: str, result: Result) -> None:
-        """Write one page's result (and its notes on stderr unless quiet)."""
+    def result(self, label: str, name: str, result: Result, fields: dict[str, Any]) -> None:
+        """Write one page's result (``fields``: its ``page_fields``) and its notes on stderr
+        unless quiet."""
         if self.fmt == "json" and self.batch and self.out is None:
-            text = dumps({"input": label, **result_dict(result, result.options)})
+            text = json_line(label, fields, result_dict(result, result.options))
         elif self.fmt == "csv":  # the input named; on stdout one table, the header once
             text = csv_output.row(result, result.options, label)
             if self.out is not None or not self.printed:
@@ -166,12 +190,14 @@ class ResultSink:
         if not self.quiet:
             self._write(skipped_line(label, reason), sys.stderr)
 
-    def error(self, label: str, exc: BaseException) -> None:
-        """Write one page's error record (JSON lines on stdout) and its line on stderr."""
+    def error(self, label: str, exc: BaseException, fields: dict[str, Any]) -> None:
+        """Write one page's error record (JSON lines on stdout, with ``fields``: its
+        ``page_fields``) and its line on stderr."""
         reason, message = reason_of(exc), message_of(exc)
         self.summary.errors[reason] += 1
         if self.fmt == "json" and self.out is None:
-            self._write(dumps({"input": label, "error": message, "reason": reason}), sys.stdout)
+            self._write(json_line(label, fields, {"error": message, "reason": reason}),
+                        sys.stdout)
         self._write(f"grist: error: {label}: {message}", sys.stderr)
 
     def _file(self, name: str) -> Path:
