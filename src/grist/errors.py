@@ -105,6 +105,13 @@ class WarcError(GristError):
     reason = "warc-error"
 
 
+class HttpStatusError(GristError):
+    """A stored HTTP response whose status is not a success (2xx): a 404 or 500 page, a redirect;
+    its body is the server's message, not the page the URL names."""
+
+    reason = "http-status"
+
+
 class NotWarcError(WarcError):
     """A file given as a WARC file is not one."""
 

@@ -1,10 +1,10 @@
 """A batch job: what to extract and how (``JobConfig``), cut into shards, recorded in ``job.json``.
 
-The plan is a pure function of the inputs and the options, so running the same command again
-finds the same shards in the same order and resumes them. Run again after files were added to
-its folders, it resumes the job as planned (the new files are not in it); a different command
-pointed at the same ``--out`` folder, or inputs of the plan gone missing, is refused with what
-differs, instead of mixing two jobs' outputs; a folder in which nothing was extracted yet is
+The plan (its date aside) is a pure function of the inputs and the options, so running the same
+command again finds the same shards in the same order and resumes them. Run again after files were
+added to its folders, it resumes the job as planned (the new files are not in it); a different
+command pointed at the same ``--out`` folder, or inputs of the plan gone missing, is refused with
+what differs, instead of mixing two jobs' outputs; a folder in which nothing was extracted yet is
 taken over by the new job.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -20,6 +21,7 @@ from pathlib import Path
 from grist.dedup.documents import MinHashConfig
 from grist.errors import GristError
 from grist.io.atomic import write_atomically
+from grist.io.dates import warc_date
 from grist.io.locks import lock_exclusively
 from grist.io.sources import Source, expand, names_a_scheme
 from grist.io.warc import is_warc
@@ -69,16 +71,19 @@ class Shard:
 
 @dataclass
 class Plan:
-    """The job's shards and config, and the ``--files-per-shard`` it was cut with (None in a job
-    recorded before grist noted it), as written to ``job.json``."""
+    """The job's shards and config, the ``--files-per-shard`` it was cut with and when it was
+    planned (a WARC date; each None in a job recorded before grist noted it), as written to
+    ``job.json``."""
 
     config: JobConfig
     shards: list[Shard] = field(default_factory=list)
     files_per_shard: int | None = None
+    created: str | None = None
 
     def to_json(self) -> str:
         return json.dumps({"format": JOB_FORMAT, "version": JOB_VERSION,
                            "config": asdict(self.config), "files_per_shard": self.files_per_shard,
+                           "created": self.created,
                            "shards": [asdict(s) for s in self.shards]}, indent=1)
 
     @classmethod
@@ -95,7 +100,7 @@ class Plan:
                       for s in data["shards"]]
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a grist batch job ({exc})") from None
-        return cls(config, shards, data.get("files_per_shard"))
+        return cls(config, shards, data.get("files_per_shard"), data.get("created"))
 
     def inputs(self) -> list[str]:
         """Every input the plan holds, in shard order."""
@@ -115,7 +120,7 @@ def plan(inputs: Sequence[str | Source], config: JobConfig, files_per_shard: int
     if config.output_format not in OUTPUT_FORMATS:
         raise GristError(f"unknown output format {config.output_format!r}; "
                          f"choose one of {', '.join(OUTPUT_FORMATS)}")
-    job = Plan(config, files_per_shard=files_per_shard)
+    job = Plan(config, files_per_shard=files_per_shard, created=warc_date(time.time()))
     loose: list[str] = []
     found: list[bool] = []
 

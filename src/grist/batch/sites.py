@@ -95,7 +95,8 @@ def plan_models(job: Plan, out: Path) -> list[dict[str, list[list[Any]]]]:
 def _sample_pages(shards: dict[str, Shard], refs: list[list[Any]], limits: Limits
                   ) -> list[RawPage]:
     """Read the referenced pages again: a WARC record at its offset, a file by its path, a
-    JSON-lines record by its number (one pass over each such file)."""
+    JSON-lines record, or a record of a WARC file compressed as one gzip stream (it has no
+    offset), by its number (one pass over each such file)."""
     from grist.batch.worker import shard_items
 
     pages: list[RawPage | None] = []

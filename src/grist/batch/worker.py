@@ -23,12 +23,13 @@ from typing import Any, Protocol
 import numpy as np
 
 from grist.api import Extractor
-from grist.batch.job import JobConfig, Shard, write_atomic
+from grist.batch.job import JOB_FILE, JobConfig, Plan, Shard, write_atomic
 from grist.batch.sites import model_class
 from grist.dedup.documents import DocumentSketcher, MinHashConfig
 from grist.dedup.minhash import EMPTY
 from grist.document import RawPage
 from grist.errors import GristError
+from grist.io.dates import warc_date
 from grist.io.records import FINAL_SUFFIX, write_final
 from grist.io.sinks import message_of, reason_of
 from grist.io.sources import Source, Unreadable, url_name
@@ -330,12 +331,25 @@ def finish_shard(shard: Shard, config: JobConfig, out: Path,
     if not files.done.exists():
         counts = ShardCounts.read(files.extracted)
         counts.duplicates = write_final(files.part, files.final, config.output_format,
-                                        duplicates or {}, drop=config.dedup == "drop")
+                                        duplicates or {}, drop=config.dedup == "drop",
+                                        date=job_date(out))
         counts.output_bytes = files.final.stat().st_size
         write_atomic(files.done, counts.to_json())
     for leftover in (files.part, files.extracted, files.signatures):
         leftover.unlink(missing_ok=True)
     return ShardCounts.read(files.done)
+
+
+def job_date(out: Path) -> str | None:
+    """When the job in ``out`` was planned, as a WARC date (the date of a WARC output's
+    ``warcinfo``, the same in every rerun): job.json's ``created``, or for a job recorded before
+    grist noted it, when job.json was written; None without a job.json (a shard run alone)."""
+    path = out / JOB_FILE
+    try:
+        return Plan.from_json(path.read_text(encoding="utf-8")).created \
+            or warc_date(path.stat().st_mtime)
+    except (OSError, ValueError):
+        return None
 
 
 def run_shard(shard: Shard, config: JobConfig, out: Path, extractor: Extractor,

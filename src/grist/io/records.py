@@ -12,6 +12,7 @@ import gzip
 import json
 import os
 import re
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,8 +59,9 @@ def _records(part: Path, duplicates: dict[int, str], drop: bool,
 
 
 def write_final(part: Path, final: Path, fmt: str, duplicates: dict[int, str],
-                drop: bool) -> int:
-    """Write ``final`` in ``fmt`` from the JSON lines in ``part``; returns the duplicates met."""
+                drop: bool, date: str | None = None) -> int:
+    """Write ``final`` in ``fmt`` from the JSON lines in ``part`` (``date``: when the job began,
+    for a WARC file's ``warcinfo``); returns the duplicates met."""
     tmp = final.with_name(final.name + ".tmp")
     seen = [0]
     if fmt == "jsonl" and not duplicates:
@@ -73,7 +75,7 @@ def write_final(part: Path, final: Path, fmt: str, duplicates: dict[int, str],
     elif fmt == "parquet":
         _write_parquet(_records(part, duplicates, drop, seen), tmp)
     elif fmt == "warc":
-        _write_warc(_records(part, duplicates, drop, seen), tmp, final.name)
+        _write_warc(_records(part, duplicates, drop, seen), tmp, final.name, date)
     else:
         raise ValueError(f"unknown output format {fmt!r}")
     os.replace(tmp, final)
@@ -127,15 +129,17 @@ def _warc_date(record: dict[str, Any]) -> str:
         or "1970-01-01T00:00:00Z"
 
 
-def _write_warc(records: Iterator[dict[str, Any]], path: Path, name: str) -> None:
-    """One gzip member per record: a ``warcinfo``, then per page a ``conversion`` record (the
+def _write_warc(records: Iterator[dict[str, Any]], path: Path, name: str,
+                date: str | None) -> None:
+    """One gzip member per record: a ``warcinfo`` dated ``date`` (the job's start, so that a
+    rerun writes the same bytes; now when None), then per page a ``conversion`` record (the
     extracted text) or a ``metadata`` record (the error), each ``WARC-Refers-To`` its source
     record when the page came from a WARC file."""
     info = f"software: grist/{__version__}\r\nformat: WARC File Format 1.1\r\n".encode()
     with open(path, "wb") as handle:
         handle.write(gzip.compress(_warc_record(
             "warcinfo", {"WARC-Record-ID": record_uuid("warcinfo", name),
-                         "WARC-Date": "1970-01-01T00:00:00Z", "WARC-Filename": name},
+                         "WARC-Date": date or warc_date(time.time()), "WARC-Filename": name},
             info, "application/warc-fields"), mtime=0))
         for record in records:
             headers = {"WARC-Record-ID": record_uuid(record["source"], record["input"]),

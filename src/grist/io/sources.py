@@ -35,6 +35,8 @@ from grist.io.json_text import loads
 from grist.limits import Limits
 
 JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
+ARC_SUFFIXES = (".arc", ".arc.gz")
+_ARC_START = b"filedesc://"  # the first line of every ARC file
 _SNIFF_BYTES = 4096
 _GZIP_READ = 1 << 16  # compressed bytes read at a time
 _GZIP_OUT = 1 << 20  # at most this much decompressed per call (a small bomb stays small)
@@ -44,6 +46,8 @@ _GZIP_SALVAGE = 256  # compressed bytes fed at a time when finding where damage 
 _HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body", b"<title", b"<meta", b"<div",
                  b"<p>", b"<p ", b"<table", b"<article", b"<section", b"<h1", b"<h2", b"<ul",
                  b"<span", b"<a href", b"<br", b"<script", b"<link", b"<main", b"<header")
+# How XML that is not XHTML starts (its declaration; a feed's or a sitemap's root element).
+_XML_STARTS = (b"<?xml", b"<rss", b"<feed", b"<urlset", b"<sitemapindex", b"<rdf:rdf")
 # Comments and white space at the start of a page, passed over when sniffing (within 64 KiB).
 _OPENING_COMMENTS = re.compile(rb"(?:\s|<!--.*?-->)+", re.S)
 _SKIPPED_OPENING = 1 << 16
@@ -78,6 +82,8 @@ def not_html_reason(data: bytes) -> str | None:
     if binary:
         return f"not HTML: it looks like {binary}"
     head = _sniffed_head(data)
+    if head.startswith(_XML_STARTS) and b"<html" not in head:  # (a feed has <title>s too)
+        return "not HTML: XML with no <html> element, as a feed or a sitemap is"
     if any(marker in head for marker in _HTML_MARKERS):
         return None
     return f"not HTML: no HTML tag in its first {_SNIFF_BYTES // 1024} KiB"
@@ -398,6 +404,9 @@ class Source:
                 else:
                     yield record_page(label, record)
             return
+        if self.kind == "file" and self.location.lower().endswith(ARC_SUFFIXES):
+            yield Unreadable(self.input, _arc_refused())
+            return
         try:
             if self.kind == "url":
                 page = fetch(self.location, fetch_config)
@@ -406,6 +415,9 @@ class Source:
                 return
             path = None if self.kind == "stdin" else Path(self.location)
             data = read_page_file(path, limits)
+            if data.startswith(_ARC_START):  # an ARC file by another name
+                yield Unreadable(self.input, _arc_refused())
+                return
             reason = not_html_reason(data) if self.sniff else None
             if reason:
                 yield Skipped(self.input, reason)
@@ -418,6 +430,13 @@ class Source:
                 yield Skipped(self.input, str(exc))
                 return
             yield Unreadable(self.input, exc)
+
+
+def _arc_refused() -> UnreadableInputError:
+    """Why an ARC file gives no page: read as one, its records would run together as one."""
+    return UnreadableInputError(
+        "an ARC file (the crawl archive format before WARC), which grist does not read: convert "
+        "it to WARC first, e.g. with warcio: warcio recompress FILE.arc.gz FILE.warc.gz")
 
 
 def _starts_like_html(path: Path) -> bool:

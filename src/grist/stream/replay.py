@@ -152,12 +152,15 @@ def _parse(line: bytes, label: str) -> PageOrError:
 
 def time_order(paths: Sequence[Path]) -> Iterator[PageOrError]:
     with tempfile.TemporaryDirectory(prefix="grist-replay-") as scratch:
-        index: list[tuple[float, int, Path, int | None, str | Unreadable]] = []
+        index: list[tuple[float, int, Path, int | None, str | PageOrError]] = []
         for path in _files(paths):
             if is_warc(path):
-                for item, page in _warc(path):  # an error is kept; a page is read again later
-                    keep = page if isinstance(page, Unreadable) else item.input
-                    index.append((_moment(page), len(index), path, -1 - item.offset, keep))
+                for item, page in _warc(path):  # a page is read again later, an error kept (and
+                    # a page of a file compressed as one gzip stream: it has no offset to read)
+                    at = (None if item.offset is None or isinstance(page, Unreadable)
+                          else -1 - item.offset)
+                    index.append((_moment(page), len(index), path, at,
+                                  page if at is None else item.input))
                 continue
             if not is_json_lines(path):
                 index.append((float("inf"), len(index), path, None, str(path)))
@@ -174,7 +177,7 @@ def time_order(paths: Sequence[Path]) -> Iterator[PageOrError]:
         handles: dict[Path, object] = {}
         try:
             for _, _, path, offset, label in index:
-                if isinstance(label, Unreadable):
+                if not isinstance(label, str):
                     yield label
                     continue
                 if offset is None:
