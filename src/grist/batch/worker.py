@@ -31,7 +31,7 @@ from grist.document import RawPage
 from grist.errors import GristError
 from grist.io.dates import warc_date
 from grist.io.records import FINAL_SUFFIX, write_final
-from grist.io.sinks import message_of, reason_of
+from grist.io.sinks import message_of, page_fields, reason_of
 from grist.io.sources import Source, Unreadable, url_name
 from grist.io.warc import read_warc
 from grist.limits import Limits
@@ -63,13 +63,7 @@ class Item:
         head: dict[str, Any] = {"input": self.input, "source": self.source}
         if self.offset is not None:
             head["offset"] = self.offset
-        url = self.page.url if self.page is not None else self.url
-        date = self.page.date if self.page is not None else self.date
-        if self.page is not None or url:
-            head["url"] = url
-        if date:
-            head["date"] = date
-        return head
+        return {**head, **page_fields(self.page, self.url, self.date)}
 
 
 @dataclass
