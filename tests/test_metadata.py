@@ -321,6 +321,9 @@ def test_a_title_loses_a_trailing_credit_of_its_author() -> None:
     assert clean_title("Forbidden advice | by Ann Lee | Medium", ["Medium"]) == "Forbidden advice"
     assert clean_title("Forbidden advice - By Ann Lee") == "Forbidden advice"
     assert clean_title("Stand by me | Songs", ["Songs"]) == "Stand by me"
+    # a subtitle that starts with "By" names no person: it stays
+    for title in ("Holiday homes - By the Sea", "A guide | By the Numbers", "Paris | By Night"):
+        assert clean_title(title) == title
 
 
 @pytest.mark.parametrize("text", ["Partners in Prevention Not Destruction since 1993",
@@ -356,4 +359,6 @@ def test_a_role_in_lower_case_after_a_name_is_not_a_second_author() -> None:
     assert clean_authors("By Mira Keller, transport correspondent. Published 3 March 2025") \
         == ["Mira Keller"]
     assert clean_authors("Ann Lee, staff writer, and Bo Chen") == ["Ann Lee", "Bo Chen"]
+    assert clean_authors("By Mira Keller, correspondent") == ["Mira Keller"]
     assert clean_authors("bell hooks") == ["bell hooks"]  # a name alone in lower case stays
+    assert clean_authors("Ann Lee and @bob") == ["Ann Lee", "bob"]  # and so does a handle

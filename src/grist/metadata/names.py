@@ -168,8 +168,19 @@ def clean_title(title: str, sitenames: Iterable[str] = (), url: str | None = Non
 
 
 def _credits_author(part: str) -> bool:
-    """Whether a part of a title credits its author: "by" and names ("by Ann Lee")."""
-    return bool(_TITLE_BYLINE.match(part)) and bool(clean_authors(part))
+    """Whether a part of a title credits its author: "by" and a person's names, two words or
+    more, capitalised but for particles ("by Ann Lee"; not "By the Sea", "By Night")."""
+    if not _TITLE_BYLINE.match(part):
+        return False
+    names = clean_authors(part)
+    return bool(names) and all(_reads_as_person(name) for name in names)
+
+
+def _reads_as_person(name: str) -> bool:
+    """A name of two words or more that starts capitalised, its other words too or particles."""
+    words = name.split()
+    return len(words) > 1 and words[0][:1].isupper() and all(
+        w[:1].isupper() or w in _PARTICLES for w in words)
 
 
 def _rejoin(title: str, parts: list[str]) -> str:
@@ -231,8 +242,9 @@ def _names(part: str) -> list[str]:
     found: list[str] = []
     seen: set[str] = set()
     for name in _SPLIT_AUTHORS.split(part):
-        name = name.strip(" .-–—:").removeprefix("@")
-        name = _BY.sub("", name).strip()
+        name = name.strip(" .-–—:")
+        handle = name.startswith("@")
+        name = _BY.sub("", name.removeprefix("@")).strip()
         if _UNBALANCED.search(name):
             continue
         date = _DATE_PART.search(name, 0, 2 * _LONGEST_NAME)  # (bounded: names are short)
@@ -244,7 +256,7 @@ def _names(part: str) -> list[str]:
             continue
         if not any(c.isalpha() for c in name):
             continue
-        if found and " " in name and name.islower():  # a role after a name: "staff writer"
+        if found and name.islower() and not handle:  # a role after a name: "staff writer"
             continue
         if name.casefold() not in seen:
             seen.add(name.casefold())
