@@ -149,16 +149,18 @@ def test_a_warc_compressed_as_one_stream_has_no_offsets_and_site_aware_reads_it(
 
 
 def test_damage_in_a_warc_compressed_as_one_stream_ends_the_file(tmp_path: Path) -> None:
-    """No byte range of a compressed file's size is named: only the rest of the file."""
+    """No byte range of a compressed file's size is named: only the rest of the file. The record
+    the damage is in is the error (it was a page of what could be read of it, and the file an
+    error more)."""
     path = tmp_path / "whole.warc.gz"
     whole_gzip(path, 4)
     path.write_bytes(path.read_bytes()[:-30])
     items = list(read_warc(path))
     assert all(i.offset is None for i in items) and [bool(i.page) for i in items] == [
-        True, True, True, False]
-    assert items[-1].error.reason == "warc-error" and items[-1].input == str(path)
+        True, True, False]
+    assert items[-1].error.reason == "warc-error" and items[-1].url == "https://a.example/2"
     assert str(items[-1].error) == (
-        "the gzip data is cut off or damaged after the last record read; "
+        "the gzip data is cut off or damaged in the record; "
         f"the rest of {path} skipped (compressed as one gzip stream, it cannot be read past "
         "damage)")
     path.write_bytes(path.read_bytes()[:200] + bytes(20) + path.read_bytes()[220:])

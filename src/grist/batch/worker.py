@@ -144,7 +144,7 @@ def shard_items(shard: Shard, limits: Limits) -> Iterator[Item]:
             if isinstance(page, RawPage):
                 yield Item(page.input, name, page=page)
             elif isinstance(page, Unreadable):
-                yield Item(page.input, name, error=page.error)
+                yield Item(page.input, name, error=page.error, url=page.url, date=page.date)
             else:  # a file a source passes over as no page at all: counted, not written
                 yield Item(page.input, name, skipped=NOT_A_PAGE, reason=page.reason)
 

@@ -17,6 +17,7 @@ import tempfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
+from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,6 @@ from grist.cli.values import SECONDS, output_folder
 from grist.crosspage import CrossPageModel
 from grist.document import RawPage
 from grist.errors import GristError
-from grist.html.load import without_surrogates
 from grist.io.records import read_final
 from grist.io.sinks import (PAGE_FIELDS, ResultSink, Summary, UnwritableOutput, json_line,
                             message_of, page_fields)
@@ -40,7 +40,7 @@ from grist.progress import progress
 from grist.render import FORMATS, csv_output
 
 if TYPE_CHECKING:  # pragma: no cover
-    from grist.batch.job import JobConfig
+    from grist.batch.job import JobConfig, Shard
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -110,23 +110,35 @@ class _ShardsInOrder:
     """Writes the finished shards of a batch folder through the sink in input order, each as
     soon as it and every shard before it are done (``.done`` markers; no deduplication, so a
     shard's final output is in place when its marker is), the files that are not pages (which
-    the marker holds) named where they stood among its pages."""
+    the marker holds) named where they stood among its pages.
+
+    A record's source is found by its place in the shard planned in job.json, not by the name
+    the record gives (which JSON has made UTF-8: names that differ only in bytes that are not
+    UTF-8 would be one)."""
 
     def __init__(self, folder: Path, config: JobConfig, sink: ResultSink,
                  by_path: dict[str, Source], fmt: str) -> None:
         self.folder, self.config, self.sink, self.by_path, self.fmt = (folder, config, sink,
                                                                         by_path, fmt)
         self.next = 0
+        self.shards: list[Shard] | None = None  # the job's, read once the first one is done
 
     def write_ready(self) -> None:
         """Write every shard from the next one on that is done."""
-        from grist.batch.job import shard_id
+        from grist.batch.job import JOB_FILE, Plan, shard_id
         from grist.batch.worker import ShardCounts, ShardFiles
 
         while (files := ShardFiles(self.folder, shard_id(self.next), self.config)).done.exists():
+            if self.shards is None:
+                self.shards = Plan.from_json((self.folder / JOB_FILE).read_text("utf-8")).shards
+            shard = self.shards[self.next]
             skipped = ShardCounts.read(files.done).skipped_files
-            for record in _in_input_order(read_final(files.final), skipped):
-                _write_record(self.sink, record, self.by_path.get(record["source"]), self.fmt)
+            # (a run of files gives one record per file, a JSON-lines or WARC file all of its own)
+            files_run = shard.kind == "files"
+            names = shard.inputs if files_run else repeat(shard.inputs[0])
+            for record, name in zip(_in_input_order(read_final(files.final), skipped), names,
+                                    strict=files_run):
+                _write_record(self.sink, record, self.by_path.get(name), self.fmt)
             self.next += 1
 
 
@@ -169,9 +181,8 @@ def _run_parallel(args: argparse.Namespace, sources: list[Source], summary: Summ
     config = JobConfig(method=args.method, model=args.model, time_budget=args.time_budget,
                        page_timeout=3 * args.time_budget, text_format=args.format,
                        options=output_options(args))
-    # (a record names its source as its JSON can: a name that is not UTF-8 with U+FFFD; a WARC
-    # record is named by its own)
-    by_path = {without_surrogates(absolute(s.location)): s for s in sources
+    # (as the plan names them; a WARC record is named by its own)
+    by_path = {absolute(s.location): s for s in sources
                if s.kind != "url" and not is_warc(s.location)}
     counted = Summary("extract")
     with tempfile.TemporaryDirectory(prefix="grist-extract-") as folder, \
@@ -280,7 +291,8 @@ def _extract_pages(args: argparse.Namespace, sources: list[Source], batch: bool,
                     sink.skipped(page.input, page.reason)
                     bar.update()
                     continue
-                fields = page_fields(page if isinstance(page, RawPage) else None)
+                fields = page_fields(page if isinstance(page, RawPage) else None, page.url,
+                                     page.date)
                 try:
                     if isinstance(page, Unreadable):
                         raise page.error

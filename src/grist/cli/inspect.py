@@ -58,16 +58,22 @@ ONE_PAGE = ("grist inspect shows one page: give a page's file or URL, its HTML o
 
 
 def _pages(source: Source) -> Iterator[PageOrError]:
-    """The pages of a source: its one page, a JSON-lines file's lines, or a WARC file's page
-    records (the records that are not pages left out)."""
+    """The pages of a source: its one page, a JSON-lines file's lines, or a WARC file's pages
+    (its other records left out, error records too: a 404 response is no page; the first
+    error only when the file holds no page, to say why)."""
     if source.kind != "file" or not is_warc(source.location):
         yield from source.pages()
         return
+    error: Unreadable | None = None
+    found = False
     for item in read_warc(source.location):
         if item.page is not None:
+            found = True
             yield item.page
-        elif item.error is not None:
-            yield Unreadable(item.input, item.error)
+        elif item.error is not None and error is None:
+            error = Unreadable(item.input, item.error)
+    if error is not None and not found:
+        yield error
 
 
 def _read(page: str) -> RawPage:

@@ -169,9 +169,10 @@ class ResultSink:
             try:  # a page's file is whole or absent, even when the run is killed
                 write_atomically(self._file(name), without_surrogates(text + "\n").encode("utf-8"),
                                  sync=False)
-            except OSError as exc:  # a full disk: stop (a rerun writes every file again)
-                raise UnwritableOutput(
-                    f"cannot write into {self.out}: {exc.strerror or exc}") from None
+            except (OSError, GristError) as exc:  # a full disk, a folder where the file goes
+                # (regular_target): stop, as every page after would fail (a rerun writes all)
+                why = exc.strerror or exc if isinstance(exc, OSError) else exc
+                raise UnwritableOutput(f"cannot write into {self.out}: {why}") from None
         elif self.batch and self.fmt not in ("json", "csv"):
             gap = "\n" if self.printed else ""
             self._write(f"{gap}==> {label} <==\n{text}", sys.stdout)

@@ -57,10 +57,13 @@ _UNSAFE = str.maketrans({c: "_" for c in ':/?&=#%*"<>|\\ '})
 
 @dataclass(frozen=True)
 class Unreadable:
-    """An input that gave no page: which one, and the grist error saying why."""
+    """An input that gave no page: which one, the grist error saying why, and the url and date
+    its source gave it (a JSON line with no html may name them)."""
 
     input: str
     error: GristError
+    url: str | None = None
+    date: str | None = None
 
 
 @dataclass(frozen=True)
@@ -332,9 +335,9 @@ def _without_surrogates(value: Any) -> Any:
 def record_page(label: str, record: dict[str, Any]) -> PageOrError:
     """The page of a JSON-lines record: its ``html`` (and ``url``, ``date`` when present)."""
     html = record.get("html")
-    if not isinstance(html, str):
-        return Unreadable(label, DatasetError("the record has no 'html' string field"))
     url, name, date = (_text_field(record, field) for field in ("url", "id", "date"))
+    if not isinstance(html, str):
+        return Unreadable(label, DatasetError("the record has no 'html' string field"), url, date)
     name = name or _text_field(record, "input")
     return RawPage(html, url=url, input=f"{label} ({name})" if name else label, date=date)
 

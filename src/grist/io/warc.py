@@ -18,7 +18,9 @@ and stops quietly at a cut-off gzip member; so each record is handed out only on
 has been read (or the end of the file checked), a record whose framing is wrong becomes an error,
 and reading goes on from the next place a record starts (a gzip member, or a ``WARC/1.`` line).
 Bytes that hold no readable record become one error item per damaged range. A file compressed
-as one gzip stream is decompressed once more at its end, to see that the stream ends whole.
+as one gzip stream is decompressed once more at its end, to see that the stream ends whole; a
+record of it whose block is shorter than its length says (FastWARC hands out what it read of it)
+is the error, and so is the rest of the stream.
 ``warc_pages`` gives only the pages, for callers that replay a crawl.
 """
 
@@ -27,7 +29,7 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email.message import Message
 from email.parser import HeaderParser
 from functools import partial
@@ -205,6 +207,13 @@ def _one_record_per_member(handle: BinaryIO, offset: int, size: int) -> bool:
     return _next_record(handle, offset + 1, True, size) is not None
 
 
+def _short_block(record: Any) -> bool:
+    """Whether a record's block, read to its end, holds fewer bytes than its Content-Length says:
+    the data ends inside it."""
+    record.reader.consume()
+    return record.reader.tell() < record.content_length
+
+
 def _gzip_whole(handle: BinaryIO, offset: int) -> bool:
     """Whether the gzip data from ``offset`` on decompresses to its end, neither cut off nor
     damaged."""
@@ -252,6 +261,7 @@ class _Reader:
         pending: WarcItem | None = None
         at: int | None = None  # where the pending record starts in the file
         failure: str | None = None
+        short = False  # (one gzip stream) the pending record's block is shorter than it says
         while True:
             try:
                 record = next(records)
@@ -264,8 +274,13 @@ class _Reader:
             if pending is not None:
                 yield pending
             pending, at = item, int(record.stream_pos)
+            short = not self.framed and _short_block(record)
+        if pending is not None and short:  # (FastWARC stops quietly where the stream is cut)
+            yield replace(pending, page=None, error=WarcError(
+                f"the gzip data is cut off or damaged in the record; {self._rest_skipped()}"))
+            return None
         if not self.framed and failure is None and pending is not None \
-                and not _gzip_whole(self.handle, start):  # (FastWARC stops quietly at a cut)
+                and not _gzip_whole(self.handle, start):  # (cut after the last record's block)
             yield pending
             yield WarcItem(None, "", self.name, error=WarcError(
                 f"the gzip data is cut off or damaged after the last record read; "
