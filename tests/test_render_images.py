@@ -1,6 +1,7 @@
 """Images in the rendered formats: an image in a block without text stays where it stood (with
-the neighbouring block ``grist.segment.blocks.place_images`` gives it, on a line of its own),
-and a linked image keeps its link and title."""
+the neighbouring block ``grist.segment.blocks.place_images`` gives it, on a line of its own; in
+the list item or table cell it stood in, ``grist.render.layout``), and a linked image keeps its
+link and title."""
 
 from __future__ import annotations
 
@@ -45,30 +46,79 @@ def _html_body(found: Result, **options: bool) -> str:
 
 
 def test_an_image_alone_stays_after_its_paragraph_and_in_its_list_item():
+    """The image alone in a list's second item is that item, between the first and third."""
     found = _extract(REPORT)
     markdown = found.render("markdown", images=True)
     assert markdown.split("\n\n")[:2] == [
         "The company published its yearly report on Monday, with sales up in every region.\\\n"
         "![Chart of sales by region](https://s.org/chart.png)", "## Results"]
-    assert ("- Europe grew the most of all the regions this year\\\n"
-            "  ![Map of Europe](https://s.org/eu.png)\n"
+    assert ("- Europe grew the most of all the regions this year\n"
+            "- ![Map of Europe](https://s.org/eu.png)\n"
             "- Asia came second with a solid result overall") in markdown
     html = _html_body(found, images=True)
     assert ('every region.<br><img src="https://s.org/chart.png" alt="Chart of sales by region">'
             "</p>\n<h2>Results</h2>") in html
-    assert ('<li>Europe grew the most of all the regions this year<br><img '
+    assert ('<li>Europe grew the most of all the regions this year</li><li><img '
             'src="https://s.org/eu.png" alt="Map of Europe"></li><li>Asia came') in html
 
 
-def test_an_image_alone_in_a_cell_stays_in_its_row():
+def test_an_image_alone_in_a_cell_stays_in_its_cell():
     found = _extract(ANIMALS)
-    markdown = found.render("markdown", images=True)
-    assert "| Cat ![A cat](https://s.org/cat.png) |   |" in markdown
-    assert "| Dog ![A dog](https://s.org/dog.png) |   |" in markdown
-    assert "|   | ![An owl](https://s.org/owl.png) Owl |" in markdown
+    assert found.render("markdown", images=True).split("\n") == [
+        "| Animal | Picture |", "| --- | --- |", "| Cat | ![A cat](https://s.org/cat.png) |",
+        "| Dog | ![A dog](https://s.org/dog.png) |", "| ![An owl](https://s.org/owl.png) | Owl |"]
     html = _html_body(found, images=True)
-    assert '<td>Dog<br><img src="https://s.org/dog.png" alt="A dog"></td>' in html
-    assert '<td><img src="https://s.org/owl.png" alt="An owl"><br>Owl</td>' in html
+    assert '<td>Dog</td><td><img src="https://s.org/dog.png" alt="A dog"></td>' in html
+    assert '<td><img src="https://s.org/owl.png" alt="An owl"></td><td>Owl</td>' in html
+    tei = found.render("xml", images=True)
+    assert '<row><cell>Cat</cell><cell><graphic url="https://s.org/cat.png" n="A cat" />' in tei
+    # the text, and a format without images, are as the blocks are
+    assert found.text.split("\n") == ["Animal\tPicture", "Cat\t", "Dog\t", "\tOwl"]
+    assert "| Cat |   |" in found.render("markdown")
+
+
+def test_a_column_of_images_alone_is_written():
+    """The images' column holds no text, so no block: it is written with them, and only then."""
+    page = ("<html><body><table><tr><th>Name</th><th>Born</th></tr><tr><td>Ada</td><td>1815</td>"
+            "<td><img src='/ada.png' alt='Ada'></td></tr><tr><td>Alan</td><td>1912</td>"
+            "<td><img src='/alan.png' alt='Alan'></td></tr></table></body></html>")
+    found = _extract(page)
+    assert found.render("markdown", images=True).split("\n")[2:] == [
+        "| Ada | 1815 | ![Ada](https://s.org/ada.png) |",
+        "| Alan | 1912 | ![Alan](https://s.org/alan.png) |"]
+    assert found.render("markdown").split("\n")[2:] == ["| Ada | 1815 |", "| Alan | 1912 |"]
+
+
+def test_an_image_alone_in_a_list_s_first_item_stays_in_the_list():
+    """The block before the list is not the item before: the image is the list's first item,
+    which keeps its number."""
+    page = ("<html><body><p>The survey was sent to every member in the spring of this year.</p>"
+            "<ol start='4'><li><img src='/a.png' alt='Answers chart'></li>"
+            "<li>Most members answered within a week of receiving it</li></ol></body></html>")
+    found = _extract(page)
+    assert found.render("markdown", images=True).split("\n\n") == [
+        "The survey was sent to every member in the spring of this year.",
+        "4. ![Answers chart](https://s.org/a.png)\n"
+        "5. Most members answered within a week of receiving it"]
+    assert ('<ol start="4"><li><img src="https://s.org/a.png" alt="Answers chart"></li>'
+            "<li>Most members answered") in _html_body(found, images=True)
+    # without images= the list is the blocks' (the image is no item; the item keeps its number)
+    assert found.render("markdown").split("\n\n")[1] == (
+        "5. Most members answered within a week of receiving it")
+
+
+def test_an_image_alone_in_a_list_s_first_item_goes_to_the_list_s_next_item():
+    """Where the segmenter puts it: with a block of its list over the text before the list (the
+    blocks, the model's input, are the same); an image alone in a table's first row stays with
+    the text before the table (the next row is often the image's caption)."""
+    page = ("<html><body><p>Text before the list and the table.</p><ul><li><img src='/a.png'>"
+            "</li><li>Second item</li></ul><p>Between the list and the table.</p><table>"
+            "<tr><td><img src='/b.png'></td></tr><tr><td>The picture's caption</td></tr></table>"
+            "</body></html>")
+    found = _extract(page)
+    assert [(b.text, [s.url for s in b.inline if s.alone]) for b in found.blocks] == [
+        ("Text before the list and the table.", []), ("Second item", ["/a.png"]),
+        ("Between the list and the table.", ["/b.png"]), ("The picture's caption", [])]
 
 
 def test_a_figure_image_stays_without_its_caption_and_a_last_image_is_kept():

@@ -65,10 +65,18 @@ PAGES = {
         <li>z</li></ol><ol reversed start="2"><li><p>two</p><p>again</p></li><li>one</li>
         <li>zero</li></ol><ol start="99999999999"><li value="-4">minus</li><li value="x">
         next</li></ol><li>no list</li><ul><li value="5">bullet</li></ul></body></html>""",
+    "images alone in items": """<html><body><p>Before the list</p><ol><li><img src="/first.png"></li><li>second</li>
+        <li><a href="/l"><img src="/third.png" alt="3"></a></li><li>fourth<ul>
+        <li><img src="/nested.png"></li></ul></li><li><p><img src="/p.png"></p><p>in p</p></li>
+        </ol><ul><li>only item</li><li><img src="/last.png"></li></ul><p>After</p></body></html>""",
     "spans": """<html><body><table><tr><th rowspan="2">A</th><th colspan=" 2nd">B</th>
         <td rowspan="0">z</td></tr><tr><td>b1</td><td>b2</td><td colspan="0">c</td></tr><tr>
         <td colspan="3" rowspan="99999">wide<table><tr><td rowspan=2>in</td><td>x</td></tr>
         <tr><td>y</td></tr></table></td><td>d</td></tr><tr><td>e</td></tr></table></body></html>""",
+    "images alone in cells": """<html><body><p>Before the table</p><table><tr><td><img src="/corner.png"></td><th>Name</th></tr>
+        <tr><td colspan="2"><img src="/wide.png"></td></tr><tr><td>Cat</td>
+        <td rowspan="2"><a href="/cat"><img src="/cat.png"></a></td></tr><tr><td><img
+        src="/row.png"></td></tr></table><p>After</p></body></html>""",
     "no body": "plain text only",
     "invisible": """<html><body><p>An extra\u00ad<a href="/o">ordi\u00adnary</a> word,
         zero\u200bwidth <b>\u2060joined\ufeff</b> and ZW\u200cN\u200dJ kept.</p>
@@ -93,12 +101,20 @@ def walked(html: str, config: SegmentConfig, budget: Budget | None = None):
         fields = {f.name: getattr(block, f.name) for f in dataclasses.fields(block)
                   if f.name not in ("marks", "table")}
         marks = None if block.marks is None else (
-            list(block.marks[0]),
-            [(at, kind, node.tag if node is not None else None, op)
-             for at, kind, node, op in block.marks[1]])
+            list(block.marks[0]), [(at, kind, _element(node), op)
+                                   for at, kind, node, op in block.marks[1]])
         table = None if block.table is None else dataclasses.astuple(block.table)
         made.append((fields, marks, table, block.inline))
     return made, elements.rows, elements.end
+
+
+def _element(node):
+    """A mark's element in comparable form: a node by its tag, an image that stood alone (an
+    ``Alone``) by its image's and link's tags and the list item and cell it stood in."""
+    if isinstance(node, tuple):
+        image, link, item, cell = node
+        return image.tag, _element(link), item, cell
+    return node.tag if node is not None else None
 
 
 def test_the_compiled_walk_is_built():
@@ -193,6 +209,11 @@ def test_the_pages_reach_the_walks_branches():
     assert any(t[6] for t in tables)  # nested
     made, _, _ = walked(PAGES["code"], CONFIGS["default"])
     assert {"python", "js", "ts"} <= {fields["code_language"] for fields, *_ in made}
+    for page, place in (("images alone in items", 2), ("images alone in cells", 3)):  # images alone in items and in cells
+        made, _, _ = walked(PAGES[page], CONFIGS["default"])
+        alone = [mark[2] for _, marks, _, _ in made if marks for mark in marks[1] if mark[3] == 4]
+        assert len(alone) >= 4 and all(image[place] for image in alone)
+        assert any(image[1] == "a" for image in alone)  # (one in a link)
 
 
 @pytest.fixture(params=["compiled", "python"])

@@ -163,7 +163,7 @@ def render(result: Extraction, options: RenderOptions) -> str:
     base = metadata.base_url if options.links or options.images else None
     out: list[str] = []
     depth = 0
-    for part in layout(result.content_blocks):
+    for part in layout(result.content_blocks, images=options.images):
         while depth < part.quote:
             out.append("<blockquote>")
             depth += 1

@@ -8,16 +8,22 @@ its item: further paragraphs, headings, code, tables, and blockquotes (whether a
 an item or around its list, and a table inside an item or a list inside a cell, is read from the
 block's path). A ``caption`` right before a data table's cells is the table's. Parts hold the
 blocks themselves, so a renderer can write their inline markup (links, images, emphasis).
+
+An image that stood alone in a list item or a data table's cell was put with a neighbouring
+block (``grist.segment.blocks.place_images``); when images are written (``images=``) and that
+block is in another item of the same list or another cell of the same table, the image is
+written as a block of its own in the item or cell it stood in (``_apart``).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 
 from grist.document import Block
 from grist.render.inline import shown_text
+from grist.segment.inline import Alone, alone_marks, set_apart
 from grist.segment.tables import cell_contents, looks_like_data
 
 # Slots a table's spanning cells may cover, summed over them (overlapping ones included): past it
@@ -28,6 +34,9 @@ MAX_SPANNED_SLOTS = 100_000
 MAX_LIST_NESTING = 32
 _LISTS = frozenset(("ol", "ul"))
 _CELLS = frozenset(("td", "th"))
+# Per place a block has where an image may have stood alone: where an ``Alone`` holds it, and
+# how many of its first numbers name the place ((list, item), (table, row, column)).
+_PLACES = {"list_item": (2, 2), "cell": (3, 3)}
 
 
 @dataclass(frozen=True)
@@ -129,14 +138,39 @@ def _outer_levels(levels: list[_Level], quotes: list[int], level: int
     return level, quotes, kept, []
 
 
-def list_items(blocks: list[Block]) -> list[Item]:
+def _apart(block: Block, place_name: str) -> list[Block]:
+    """The block as written where its images that stood alone in another item of its list or
+    another cell of its table stood (``place_name``: ``list_item`` or ``cell``, the block's
+    place): each such image a block of its own, without text, in the place it stood, before or
+    after the block as it is before or after the block's text."""
+    place = getattr(block, place_name)
+    if block.marks is None or place is None:
+        return [block]
+    index, named = _PLACES[place_name]
+
+    def elsewhere(image: Alone) -> bool:
+        stood = image[index]
+        return stood is not None and stood[0] == place[0] and stood[:named] != place[:named]
+
+    at_start, marks, at_end = set_apart(block.marks, elsewhere)
+    if not (at_start or at_end):
+        return [block]
+    own = [replace(block, text="", marks=alone_marks(image), **{place_name: image[index]})
+           for image in at_start + at_end]
+    return [*own[: len(at_start)], replace(block, marks=marks), *own[len(at_start) :]]
+
+
+def list_items(blocks: list[Block], images: bool = False) -> list[Item]:
     """The list blocks of a run as ``Item``s: where each list opens, each item begins, and the
-    blockquotes inside items open and close."""
+    blockquotes inside items open and close; with ``images``, an image that stood alone in
+    another item of its block's list is an item of its own (``_apart``)."""
+    if images:
+        blocks = [written for block in blocks for written in _apart(block, "list_item")]
     low = min(b.list_depth for b in blocks)
     levels: list[_Level] = []
     open_count = 0  # the containers open: per level its list, its item and their quotes
     items = []
-    for block, part in _item_parts(blocks):
+    for block, part in _item_parts(blocks, images):
         deep = block.list_depth - low >= MAX_LIST_NESTING  # written at the deepest level
         level = min(block.list_depth - low, len(levels), MAX_LIST_NESTING - 1)
         level, quotes, kept, opens = _outer_levels(levels, _item_quotes(block, low, level), level)
@@ -166,15 +200,17 @@ def list_items(blocks: list[Block]) -> list[Item]:
     return items
 
 
-def _item_parts(blocks: list[Block]) -> list[tuple[Block, Part]]:
+def _item_parts(blocks: list[Block], images: bool) -> list[tuple[Block, Part]]:
     """What a run's list items hold, each with the block that places it in its list: a data
-    table inside an item (with its caption) is one table placed by its outermost block (a list
-    inside a cell is not the table's place), the other blocks are parts of their own."""
+    table inside an item (with its caption; ``images`` as ``table_rows``) is one table placed by
+    its outermost block (a list inside a cell is not the table's place), the other blocks are
+    parts of their own."""
     parts = []
     i = 0
     while i < len(blocks):
         j = _table_end(blocks, i)
-        table = _table_part(blocks[i:j]) if j > i and _lists_around_table(blocks[j - 1]) else None
+        table = (_table_part(blocks[i:j], images) if j > i and _lists_around_table(blocks[j - 1])
+                 else None)
         if table is None:
             j = max(j, i + 1)
             parts += [(block, _single(block)) for block in blocks[i:j]]
@@ -225,16 +261,22 @@ def _single(block: Block) -> Part:
 Cell = tuple[Block, ...]  # a table cell's blocks as written, in page order; () when empty
 
 
-def table_rows(run: list[Block]) -> list[list[Cell]] | None:
+def table_rows(run: list[Block], images: bool = False) -> list[list[Cell]] | None:
     """The rows of a run of cells from one table, or None when it is a layout table (by its
     markup, or cells that are not short values: ``cell_contents``). Cells without table markup
-    (built by hand) are judged by their shape."""
+    (built by hand) are judged by their shape. With ``images``, an image that stood alone in
+    another cell than its block's is in that cell (``_apart``; its row or column is written
+    even when it holds no text)."""
     info = run[0].table
     if info is not None and not looks_like_data(info):
         return None
     grid = cell_contents(run)
     if grid is None:
         return None
+    if images:
+        grid = {}
+        for cell in (written for block in run for written in _apart(block, "cell")):
+            grid.setdefault((cell.cell[1], cell.cell[2]), []).append(cell)
     rows = sorted({r for r, _ in grid})
     columns = sorted({c for _, c in grid})
     return [[tuple(grid.get((r, c), ())) for c in columns] for r in rows]
@@ -299,12 +341,14 @@ def table_spans(rows: list[list[Cell]]) -> TableSpans:
     return TableSpans(spans, frozenset(covered), head_rows)
 
 
-def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
+def layout(blocks: list[Block], *, in_layout_table: bool = False, images: bool = False
+           ) -> list[Part]:
     """Turn kept blocks (in page order) into parts: tables and list runs grouped.
 
     Inside a layout table (``in_layout_table``) the cells are ignored and their blocks are laid
     out like the rest of the page, so lists and headings in them keep their structure. A table
-    inside a list item is written in its list.
+    inside a list item is written in its list. With ``images`` (when they are written), an image
+    that stood alone in a list item or a data table's cell is written there (``_apart``).
     """
     parts: list[Part] = []
     i, n = 0, len(blocks)
@@ -312,8 +356,9 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
         block = blocks[i]
         j = i if in_layout_table else _table_end(blocks, i)
         if j > i and not _lists_around_table(blocks[j - 1]):
-            table = _table_part(blocks[i:j])
-            parts += [table] if table else layout(blocks[i:j], in_layout_table=True)
+            table = _table_part(blocks[i:j], images)
+            parts += [table] if table else layout(blocks[i:j], in_layout_table=True,
+                                                  images=images)
         elif _is_item(block):
             quote = _outer_quotes(block)
             j = i + 1
@@ -321,7 +366,7 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
                    and (in_layout_table or blocks[j].cell is None
                         or _lists_around_table(blocks[j]))):
                 j += 1
-            parts.append(Part("list", items=list_items(blocks[i:j]), quote=quote))
+            parts.append(Part("list", items=list_items(blocks[i:j], images), quote=quote))
         else:
             j = i + 1
             parts.append(_single(block))
@@ -370,11 +415,12 @@ def _is_caption(blocks: list[Block], i: int) -> bool:
             and (cell.table is None or cell.table.caption))
 
 
-def _table_part(run: list[Block]) -> Part | None:
-    """A table run (``_table_end``) as a table part, or None when it is a layout table."""
+def _table_part(run: list[Block], images: bool) -> Part | None:
+    """A table run (``_table_end``) as a table part (``images`` as ``table_rows``), or None when
+    it is a layout table."""
     caption = run[0] if run[0].cell is None else None
     cells = run[1:] if caption else run
-    rows = table_rows(cells)
+    rows = table_rows(cells, images)
     if rows is None:
         return None
     return Part("table", caption, rows=rows, quote=cells[0].quote_depth)

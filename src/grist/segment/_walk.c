@@ -402,6 +402,29 @@ fail:
     return NULL;
 }
 
+/* The table cell open now as Block.cell says it, or None outside cells (_cell()); a new
+ * reference. */
+static PyObject *cell_now(Walk *w)
+{
+    Table *table = w->tables.n ? &w->tables.item[w->tables.n - 1] : NULL;
+    if (table == NULL || table->col < 0)
+        return Py_NewRef(Py_None);
+    return TUPLE(PyLong_FromLong(table->id), PyLong_FromLong(table->row),
+                 PyLong_FromLongLong(table->grid), PyLong_FromLongLong(table->span_rows),
+                 PyLong_FromLongLong(table->span_columns));
+}
+
+/* The list item open now as Block.list_item says it, or None outside lists (_list_item()); a
+ * new reference. */
+static PyObject *item_now(Walk *w)
+{
+    if (!w->items.n)
+        return Py_NewRef(Py_None);
+    List *list = &w->items.item[w->items.n - 1];
+    return TUPLE(PyLong_FromLongLong(list->list), PyLong_FromLongLong(list->item),
+                 PyLong_FromLongLong(list->number));
+}
+
 /* Make the block at its first visible text, with the context it starts in (_begin()); the
  * images met before it are its own. */
 static int begin(Walk *w)
@@ -410,21 +433,12 @@ static int begin(Walk *w)
         return -1;
     Table *table = w->tables.n ? &w->tables.item[w->tables.n - 1] : NULL;
     int in_cell = table != NULL && table->col >= 0;
-    PyObject *cell = Py_None, *info = NULL, *args = NULL, *item = NULL;
+    PyObject *cell = NULL, *info = NULL, *args = NULL, *item = NULL;
     PyObject *path = path_text(w);
     if (path == NULL)
         return -1;
-    if (in_cell && (cell = TUPLE(PyLong_FromLong(table->id), PyLong_FromLong(table->row),
-                                 PyLong_FromLongLong(table->grid),
-                                 PyLong_FromLongLong(table->span_rows),
-                                 PyLong_FromLongLong(table->span_columns))) == NULL)
+    if ((cell = cell_now(w)) == NULL || (item = item_now(w)) == NULL)
         goto fail;
-    if (w->items.n) {
-        List *list = &w->items.item[w->items.n - 1];
-        if ((item = TUPLE(PyLong_FromLongLong(list->list), PyLong_FromLongLong(list->item),
-                          PyLong_FromLongLong(list->number))) == NULL)
-            goto fail;
-    }
     info = PyDict_New();
     if (info == NULL)
         goto fail;
@@ -452,7 +466,7 @@ static int begin(Walk *w)
         PyLong_FromLong(w->regions.item[w->regions.n - 1]),
         PyLong_FromLong(w->headings.n ? w->headings.item[w->headings.n - 1] : 0),
         Py_NewRef(w->lists.n ? w->lists.item[w->lists.n - 1] : s_empty),
-        PyLong_FromSsize_t(w->lists.n), Py_NewRef(item ? item : Py_None), Py_NewRef(cell),
+        PyLong_FromSsize_t(w->lists.n), Py_NewRef(item), Py_NewRef(cell),
         PyBool_FromLong(w->pre > 0),
         Py_NewRef(language), PyLong_FromLong(w->quotes), Py_NewRef(Py_None),
         Py_NewRef(in_cell ? table->info : Py_None), Py_NewRef(Py_None), Py_NewRef(Py_None),
@@ -467,38 +481,36 @@ static int begin(Walk *w)
     w->anchor_chars = w->anchor_words = 0;
     Py_DECREF(args);
     Py_DECREF(path);
-    Py_XDECREF(item);
-    if (in_cell)
-        Py_DECREF(cell);
+    Py_DECREF(item);
+    Py_DECREF(cell);
     return 0;
 fail:
     Py_XDECREF(args);
     Py_XDECREF(info);
     Py_XDECREF(item);
     Py_DECREF(path);
-    if (in_cell)
-        Py_XDECREF(cell);
+    Py_XDECREF(cell);
     return -1;
 }
 
 /* The images met since the last block ended stood in a block without text: keep them, with the
- * list item and table row they were in, for place_images() (_set_aside()). */
+ * list item and table cell they were in, for place_images() (_set_aside()). */
 static int set_aside(Walk *w)
 {
-    Table *table = w->tables.n ? &w->tables.item[w->tables.n - 1] : NULL;
-    long long item = w->items.n ? w->items.item[w->items.n - 1].item : 0;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(w->loose); i++) {
+    PyObject *item = item_now(w), *cell = item == NULL ? NULL : cell_now(w);
+    int failed = cell == NULL;
+    for (Py_ssize_t i = 0; !failed && i < PyList_GET_SIZE(w->loose); i++) {
         PyObject *met = PyList_GET_ITEM(w->loose, i);
-        PyObject *row = table != NULL && table->col >= 0
-            ? TUPLE(PyLong_FromLong(table->id), PyLong_FromLong(table->row)) : Py_NewRef(Py_None);
         PyObject *image = TUPLE(Py_NewRef(PyTuple_GET_ITEM(met, 0)),
-                                Py_NewRef(PyTuple_GET_ITEM(met, 1)), PyLong_FromLongLong(item),
-                                row);
-        int failed = image == NULL || PyList_Append(w->alone, image) < 0;
+                                Py_NewRef(PyTuple_GET_ITEM(met, 1)), Py_NewRef(item),
+                                Py_NewRef(cell));
+        failed = image == NULL || PyList_Append(w->alone, image) < 0;
         Py_XDECREF(image);
-        if (failed)
-            return -1;
     }
+    Py_XDECREF(item);
+    Py_XDECREF(cell);
+    if (failed)
+        return -1;
     if (PyList_SetSlice(w->loose, 0, PyList_GET_SIZE(w->loose), NULL) < 0)
         return -1;
     return reset(w);

@@ -33,7 +33,7 @@ from grist.segment.context import (ENTER, HANDLER_CODES, HEADINGS, LEAVE, MAX_SP
                                    cell_spans, item_value, list_numbering, new_table)
 from grist.segment.elements import NEAREST_CLASSES, OTHER_ATTRIBUTES, Elements, describe
 from grist.segment.inline import (ALONE, CLOSE, INLINE_KINDS, MAX_OPEN_INLINE, OPEN, POINT,
-                                  Mark, code_language)
+                                  Alone, Mark, code_language)
 from grist.whitespace import HUGE_TEXT, INVISIBLE, count_tokens, drop_controls, visible_text
 
 try:  # the walk in C (setup.py builds it when a compiler is there; same blocks either way)
@@ -142,7 +142,6 @@ class _BlockBuilder:
         table = o.tables[-1] if o.tables else None
         path = o.path if len(o.path) <= PATH_DEPTH else ["\u2026", *o.path[-PATH_DEPTH:]]
         in_cell = table is not None and table[2] >= 0
-        item = o.items[-1] if o.items else None
         return Block(  # positional (in the order of Block's fields): faster than keywords
             "",  # text, set by flush()
             o.block_tags[-1] if o.block_tags else "body",  # tag
@@ -156,8 +155,8 @@ class _BlockBuilder:
             o.headings[-1] if o.headings else 0,  # heading
             o.lists[-1] if o.lists else "",  # list_kind
             len(o.lists),  # list_depth
-            (item[0], item[3], item[4]) if item else None,  # list_item
-            (table[0], table[1], table[4], table[7], table[8]) if in_cell else None,  # cell
+            _list_item(o),  # list_item
+            _cell(o),  # cell
             o.pre > 0,  # preformatted
             o.code_languages[-1] if o.pre and o.code_languages else "",  # code_language
             o.quotes,  # quote_depth
@@ -227,12 +226,9 @@ class _BlockBuilder:
 
     def _set_aside(self) -> None:
         """The images met since the last block ended stood in a block without text: keep them,
-        with the list item and table row they were in, for ``place_images``."""
-        o = self.open
-        item = o.items[-1][3] if o.items else 0
-        table = o.tables[-1] if o.tables else None
-        row = (table[0], table[1]) if table is not None and table[2] >= 0 else None
-        self.alone.extend((image, link, item, row) for image, link in self.loose)
+        with the list item and table cell they were in, for ``place_images``."""
+        item, cell = _list_item(self.open), _cell(self.open)
+        self.alone.extend((image, link, item, cell) for image, link in self.loose)
         self.loose.clear()
         self._reset()
 
@@ -244,25 +240,39 @@ class _BlockBuilder:
         return self.blocks
 
 
-# An image that stood in a block without text: the image, the link around it (or None), the
-# ``li`` it was in (its id; 0 outside items) and the table row, (table id, row) or None.
-Alone = tuple[Any, Any, int, tuple[int, int] | None]
+def _list_item(o: _Open) -> tuple[int, int, int] | None:
+    """The list item open now as ``Block.list_item`` says it (None outside lists)."""
+    item = o.items[-1] if o.items else None
+    return (item[0], item[3], item[4]) if item else None
 
 
-def _shares(image: Alone, block: Block) -> bool:
-    """Whether the block is in the list item or table row the image was in."""
-    _, _, item, row = image
-    return bool((item and block.list_item is not None and block.list_item[1] == item)
-                or (row is not None and block.cell is not None and block.cell[:2] == row))
+def _cell(o: _Open) -> tuple[int, int, int, int, int] | None:
+    """The table cell open now as ``Block.cell`` says it (None outside cells)."""
+    table = o.tables[-1] if o.tables else None
+    return (table[0], table[1], table[4], table[7], table[8]) if table and table[2] >= 0 else None
+
+
+def _nearness(image: Alone, block: Block) -> int:
+    """Where a block is from the list item or table cell an image stood in: 2 in that item or
+    the cell's row, 1 elsewhere in its list (an image alone in a list's first item stays in the
+    list; not so in a table, whose row after a lone image is often its caption), else 0."""
+    _, _, item, cell = image
+    if cell is not None and block.cell is not None and cell[:2] == block.cell[:2]:
+        return 2
+    if item is None or block.list_item is None or item[0] != block.list_item[0]:
+        return 0
+    return 2 if item[1] == block.list_item[1] else 1
 
 
 def _rank(image: Alone, block: Block) -> int:
     """How well a block next to an image that stood alone suits it: one in the image's list item
-    or table row best, then other text, then a heading or a block all of whose text is a link
-    (a button, a menu's entry), and a figure's caption last (captions are left out of the text
-    unless asked for; the figure's image is the text's)."""
-    if _shares(image, block):
-        return 3
+    or table row best, then one elsewhere in its list (``_nearness``), then other text, then a
+    heading or a block all of whose text is a link (a button, a menu's entry), and a figure's
+    caption last (captions are left out of the text unless asked for; the figure's image is the
+    text's)."""
+    near = _nearness(image, block)
+    if near:
+        return 2 + near
     if block.tag == "figcaption":
         return 0
     return 1 if block.heading or block.anchor_chars >= len(block.text) else 2
@@ -276,8 +286,8 @@ def _goes_after(image: Alone, before: Block, after: Block) -> bool:
     rank_before, rank_after = _rank(image, before), _rank(image, after)
     if rank_before != rank_after:
         return rank_after > rank_before
-    _, _, item, row = image
-    return not (item or row is not None or before.heading)
+    _, _, item, cell = image
+    return not ((item and item[1]) or cell is not None or before.heading)
 
 
 def place_images(alone: list[Alone], blocks: list[Block], after: Block | None,
@@ -311,14 +321,8 @@ def place_images(alone: list[Alone], blocks: list[Block], after: Block | None,
 
 
 def _add_alone(images: list[Alone], marks: list[Mark], at: int) -> list[Mark]:
-    """Append the images' marks at piece ``at`` of ``marks`` (each in its link), and return
-    ``marks``."""
-    for image, link, _, _ in images:
-        if link is not None:
-            marks.append((at, "link", link, OPEN))
-        marks.append((at, "image", image, ALONE))
-        if link is not None:
-            marks.append((at, "link", None, CLOSE))
+    """Append the images' marks at piece ``at`` of ``marks`` and return ``marks``."""
+    marks.extend((at, "image", image, ALONE) for image in images)
     return marks
 
 

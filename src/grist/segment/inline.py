@@ -3,20 +3,23 @@ collapsed text.
 
 The segmenter records *marks* while it walks (``(piece index, kind, element, op)``: an element
 opens, closes, or an image or a ``<br>`` (element None) stands at a point; ``ALONE``: an image that
-stood in a block without text, which the segmenter put with a neighbouring block) beside the text
-pieces it joins, and reads no attribute (segmentation is on every method's hot path). ``collapse``,
-called when a renderer asks, turns pieces and marks into the block's text (whitespace collapsed and
-the characters a browser does not draw dropped, exactly as the plain path does:
-``grist.whitespace.visible_text``) and ``Inline`` spans over it with the links' and images'
-attributes. A span opened before a space starts at the next word and a closing mark ends at the
-last word, so spaces stay outside the markup; a ``br`` span is the point before the space the line
-break became. An image carries the href of the link around it (``Inline.link``): a link holding
-only an image has no span."""
+stood in a block without text, which the segmenter put with a neighbouring block, its element an
+``Alone``) beside the text pieces it joins, and reads no attribute (segmentation is on every
+method's hot path). ``collapse``, called when a renderer asks, turns pieces and marks into the
+block's text (whitespace collapsed and the characters a browser does not draw dropped, exactly as
+the plain path does: ``grist.whitespace.visible_text``) and ``Inline`` spans over it with the
+links' and images' attributes. A span opened before a space starts at the next word and a closing
+mark ends at the last word, so spaces stay outside the markup; a ``br`` span is the point before
+the space the line break became. An image carries the href of the link around it
+(``Inline.link``): a link holding only an image has no span. A renderer writing an image that
+stood alone in the list item or table cell it stood in takes it out of its block's marks
+(``set_apart``) into a block of its own (``alone_marks``)."""
 
 from __future__ import annotations
 
 import re
 
+from collections.abc import Callable
 from typing import Any
 
 from grist.document import Inline
@@ -24,6 +27,10 @@ from grist.whitespace import drop_invisible
 
 OPEN, CLOSE, POINT, ALONE = 1, 2, 3, 4
 Mark = tuple[int, str, Any, int]  # piece index, kind, element (a selectolax node) or None, op
+# An image that stood in a block without text (an ``ALONE`` mark's element): the image, the link
+# around it (or None), and the list item and table cell it stood in, as ``Block.list_item`` and
+# ``Block.cell`` say them (or None).
+Alone = tuple[Any, Any, tuple[int, int, int] | None, tuple[int, int, int, int, int] | None]
 
 # Element -> span kind. ``i``/``b`` are styled as emphasis by every browser; a superscript or a
 # subscript (an exponent, a footnote number, a formula's index) is not text on the line.
@@ -70,6 +77,11 @@ def _words(value: str | None) -> str:
     return " ".join((value or "").split())
 
 
+def _href(link: Any) -> str:
+    """A link element's href as written (``""`` without a link)."""
+    return (link.attrs.get("href") or "").strip() if link is not None else ""
+
+
 def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, ...]]:
     """The text of ``pieces`` as ``visible_text`` makes it (``" ".join("".join(pieces).split())``
     without the invisible characters) and the spans ``marks`` delimit in it; empty spans are
@@ -92,20 +104,21 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
             _, kind, node, op = marks[k]
             k += 1
             if op == OPEN:
-                url = (node.attrs.get("href") or "").strip() if node is not None else ""
-                stack.append([kind, url, None, k])
+                stack.append([kind, _href(node), None, k])
             elif op == POINT and node is None:  # a <br>
                 spans.append(Inline(length, length, kind))
                 opened.append(k)
-            elif op != CLOSE:  # an image
-                attrs = node.attributes
+            elif op != CLOSE:  # an image (an ``Alone`` with the link that was around it)
+                image, link = (node[0], _href(node[1])) if op == ALONE else (node, None)
+                attrs = image.attributes
                 src = image_source(attrs)
                 if src and (length, src) != last_image:
+                    if link is None:
+                        link = next((url for open_kind, url, *_ in reversed(stack)
+                                     if open_kind == "link"), "")
                     for j in unsettled:  # (whitespace between two images is the second's)
                         spans[j] = spans[j]._replace(spaced_after=False)
                     unsettled[:] = [len(spans)]
-                    link = next((url for open_kind, url, *_ in reversed(stack)
-                                 if open_kind == "link"), "")
                     spans.append(Inline(length, length, kind, src, _words(attrs.get("alt")),
                                         spaced_before=gap and length > 0,
                                         title=_words(attrs.get("title")), link=link,
@@ -150,3 +163,24 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
     order = sorted(range(len(spans)), key=lambda j: (
         spans[j].start, spans[j].kind != "image", -spans[j].end, opened[j]))
     return "".join(out), tuple(spans[j] for j in order)
+
+
+def set_apart(marks: tuple[list[str], list[Mark]], apart: Callable[[Alone], bool]
+              ) -> tuple[list[Alone], tuple[list[str], list[Mark]], list[Alone]]:
+    """Take the images that stood alone that ``apart`` picks out of a block's marks: those at
+    the block's start, the marks left, and those at its end."""
+    pieces, marks_in = marks
+    at_start: list[Alone] = []
+    at_end: list[Alone] = []
+    kept: list[Mark] = []
+    for mark in marks_in:
+        if mark[3] == ALONE and apart(mark[2]):
+            (at_end if mark[0] else at_start).append(mark[2])
+        else:
+            kept.append(mark)
+    return at_start, (pieces, kept), at_end
+
+
+def alone_marks(image: Alone) -> tuple[list[str], list[Mark]]:
+    """The marks of a block holding nothing but an image that stood alone."""
+    return [], [(0, "image", image, ALONE)]
