@@ -107,6 +107,15 @@ def test_an_image_alone_in_a_list_s_first_item_stays_in_the_list():
         "5. Most members answered within a week of receiving it")
 
 
+def test_an_image_no_format_writes_makes_no_empty_item():
+    # a data: or javascript: image is dropped when written: it made an empty "-" item
+    page = ("<html><body><p>The survey was sent to every member in the spring of this year.</p>"
+            "<ul><li><img src='data:image/gif;base64,R0lGOD' alt='dot'></li>"
+            "<li>Most members answered within a week of receiving it</li></ul></body></html>")
+    assert _extract(page).render("markdown", images=True).split("\n\n")[1] == (
+        "- Most members answered within a week of receiving it")
+
+
 def test_an_image_alone_in_a_list_s_first_item_goes_to_the_list_s_next_item():
     """Where the segmenter puts it: with a block of its list over the text before the list (the
     blocks, the model's input, are the same); an image alone in a table's first row stays with

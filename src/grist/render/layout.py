@@ -22,8 +22,8 @@ from dataclasses import dataclass, field, replace
 from operator import attrgetter
 
 from grist.document import Block
-from grist.render.inline import shown_text
-from grist.segment.inline import Alone, alone_marks, set_apart
+from grist.render.inline import safe_url, shown_text
+from grist.segment.inline import Alone, alone_marks, image_source, set_apart
 from grist.segment.tables import cell_contents, looks_like_data
 
 # Slots a table's spanning cells may cover, summed over them (overlapping ones included): past it
@@ -148,9 +148,10 @@ def _apart(block: Block, place_name: str) -> list[Block]:
         return [block]
     index, named = _PLACES[place_name]
 
-    def elsewhere(image: Alone) -> bool:
+    def elsewhere(image: Alone) -> bool:  # (an image no format writes makes no empty place)
         stood = image[index]
-        return stood is not None and stood[0] == place[0] and stood[:named] != place[:named]
+        return (stood is not None and stood[0] == place[0] and stood[:named] != place[:named]
+                and safe_url(image_source(image[0].attributes), None) is not None)
 
     at_start, marks, at_end = set_apart(block.marks, elsewhere)
     if not (at_start or at_end):
