@@ -143,6 +143,26 @@ def test_a_figure_image_stays_without_its_caption_and_a_last_image_is_kept():
         _html_body(found, images=True))
 
 
+HERO = """<html><body><div>Share this story by email with a friend</div>
+<p><img src="/hero.jpg" alt="Hero"></p><h2>Inside the lab</h2>
+<p>The lab sits in a quiet street of the old town and works through the night.</p>
+<h2>Outside</h2><figure><img src="/street.jpg" alt="Street"></figure></body></html>"""
+
+
+def test_an_image_given_to_a_dropped_block_goes_to_its_kept_neighbour_apart_from_a_heading():
+    """The segmenter gave the hero image to the share line before it (its text outranks a
+    heading); the method drops that line: the image was lost with it. And an image a heading
+    took is written beside it, not in it (a heading is one line)."""
+    found = _extract(HERO, keep=lambda block: not block.text.startswith("Share"))
+    assert found.render("markdown", images=True).split("\n\n") == [
+        "![Hero](https://s.org/hero.jpg)", "## Inside the lab",
+        "The lab sits in a quiet street of the old town and works through the night.",
+        "## Outside", "![Street](https://s.org/street.jpg)"]
+    assert _html_body(found, images=True).startswith(
+        '<p><img src="https://s.org/hero.jpg" alt="Hero"></p>\n<h2>Inside the lab</h2>')
+    assert "Hero" not in found.render("markdown")  # (without images= nothing changes)
+
+
 def test_an_image_alone_before_a_heading_is_not_written_in_it():
     page = ("<html><body><h2>Section</h2><p><img src='/a.png' alt='A'></p>"
             "<p>The text of the section goes on here.</p><p><img src='/b.png' alt='B'></p>"

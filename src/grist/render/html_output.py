@@ -17,7 +17,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from grist.render.inline import Node, inline_tree, shown_text
-from grist.render.layout import Item, Part, layout
+from grist.render.layout import Item, Part, layout, written_blocks
 from grist.render.markdown import encoded_url
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -163,7 +163,7 @@ def render(result: Extraction, options: RenderOptions) -> str:
     base = metadata.base_url if options.links or options.images else None
     out: list[str] = []
     depth = 0
-    for part in layout(result.content_blocks, images=options.images):
+    for part in layout(written_blocks(result.blocks, options.images), images=options.images):
         while depth < part.quote:
             out.append("<blockquote>")
             depth += 1

@@ -23,7 +23,7 @@ from operator import attrgetter
 
 from grist.document import Block
 from grist.render.inline import safe_url, shown_text
-from grist.segment.inline import Alone, alone_marks, image_source, set_apart
+from grist.segment.inline import Alone, alone_at, alone_marks, image_source, set_apart
 from grist.segment.tables import cell_contents, looks_like_data
 
 # Slots a table's spanning cells may cover, summed over them (overlapping ones included): past it
@@ -148,10 +148,10 @@ def _apart(block: Block, place_name: str) -> list[Block]:
         return [block]
     index, named = _PLACES[place_name]
 
-    def elsewhere(image: Alone) -> bool:  # (an image no format writes makes no empty place)
+    def elsewhere(image: Alone) -> bool:
         stood = image[index]
         return (stood is not None and stood[0] == place[0] and stood[:named] != place[:named]
-                and safe_url(image_source(image[0].attributes), None) is not None)
+                and _written(image))
 
     at_start, marks, at_end = set_apart(block.marks, elsewhere)
     if not (at_start or at_end):
@@ -342,6 +342,31 @@ def table_spans(rows: list[list[Cell]]) -> TableSpans:
     return TableSpans(spans, frozenset(covered), head_rows)
 
 
+def written_blocks(blocks: list[Block], images: bool) -> list[Block]:
+    """The kept blocks of a page's ``blocks`` (all of them, in order); with ``images``, a kept
+    block beside a dropped one takes the images that stood alone between the two and went to
+    the dropped one (the segmenter placed them before the method chose): a hero image given to
+    a dropped share bar goes to the kept heading after it."""
+    if not images:
+        return [block for block in blocks if block.is_content]
+    given: dict[int, Block] = {}
+    for i, block in enumerate(blocks):
+        if block.is_content or block.marks is None:
+            continue
+        at_start, _, at_end = set_apart(block.marks, lambda image: True)
+        for images_here, k, to_end in ((at_start, i - 1, True), (at_end, i + 1, False)):
+            if images_here and 0 <= k < len(blocks) and blocks[k].is_content:
+                given[k] = _with_images(given.get(k, blocks[k]), images_here, to_end)
+    return [given.get(i, block) for i, block in enumerate(blocks) if block.is_content]
+
+
+def _with_images(block: Block, images: list[Alone], to_end: bool) -> Block:
+    """A copy of ``block`` with images that stood alone added at its end or its start."""
+    pieces, marks = block.marks or ([block.text], [])
+    added = alone_at(images, len(pieces) if to_end else 0)
+    return replace(block, marks=(pieces, marks + added if to_end else added + marks))
+
+
 def layout(blocks: list[Block], *, in_layout_table: bool = False, images: bool = False
            ) -> list[Part]:
     """Turn kept blocks (in page order) into parts: tables and list runs grouped.
@@ -370,9 +395,26 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False, images: bool =
             parts.append(Part("list", items=list_items(blocks[i:j], images), quote=quote))
         else:
             j = i + 1
-            parts.append(_single(block))
+            parts += _heading_apart(block) if images and block.heading else [_single(block)]
         i = j
     return parts
+
+
+def _written(image: Alone) -> bool:
+    """Whether a format writes the image (not a data: or javascript: one): only such an image
+    is set apart, so that none makes an empty item, cell or paragraph."""
+    return safe_url(image_source(image[0].attributes), None) is not None
+
+
+def _heading_apart(block: Block) -> list[Part]:
+    """A heading's part, with the images that stood alone before or after it (the segmenter
+    gave them to it) as paragraphs of their own before or after it: a heading is one line."""
+    if block.marks is None:
+        return [_single(block)]
+    at_start, marks, at_end = set_apart(block.marks, _written)
+    own = [Part("paragraph", replace(block, text="", marks=alone_marks(image), heading=0),
+                quote=block.quote_depth) for image in at_start + at_end]
+    return [*own[: len(at_start)], _single(replace(block, marks=marks)), *own[len(at_start) :]]
 
 
 def _is_item(block: Block) -> bool:

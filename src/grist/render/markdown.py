@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from grist.render.frontmatter import front_matter
 from grist.render.inline import Node, inline_tree
-from grist.render.layout import Item, Part, layout
+from grist.render.layout import Item, Part, layout, written_blocks
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.document import Block
@@ -309,7 +309,7 @@ def render(result: Extraction, options: RenderOptions) -> str:
     base = result.metadata.base_url if options.links or options.images else None
     out: list[str] = []
     previous = 0
-    for part in layout(result.content_blocks, images=options.images):
+    for part in layout(written_blocks(result.blocks, options.images), images=options.images):
         text = render_part(part, options, base)
         if out:
             out.append("\n" + ("> " * min(part.quote, previous)).rstrip() + "\n")

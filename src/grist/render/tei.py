@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from grist.render.inline import Node, inline_tree, shown_text
-from grist.render.layout import Item, Part, layout
+from grist.render.layout import Item, Part, layout, written_blocks
 from grist.render.markdown import encoded_url
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -204,5 +204,5 @@ def render(result: Extraction, options: RenderOptions) -> str:
     base = metadata.base_url if options.links or options.images else None
     tei = ET.Element("TEI", {"xmlns": TEI_NS})
     _header(tei, metadata, result.document.title)
-    _body(_sub(tei, "text"), layout(result.content_blocks, images=options.images), options, base)
+    _body(_sub(tei, "text"), layout(written_blocks(result.blocks, options.images), images=options.images), options, base)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(tei, encoding="unicode")

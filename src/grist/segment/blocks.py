@@ -32,8 +32,8 @@ from grist.limits import Budget
 from grist.segment.context import (ENTER, HANDLER_CODES, HEADINGS, LEAVE, MAX_SPAN_SLOTS,
                                    cell_spans, item_value, list_numbering, new_table)
 from grist.segment.elements import NEAREST_CLASSES, OTHER_ATTRIBUTES, Elements, describe
-from grist.segment.inline import (ALONE, CLOSE, INLINE_KINDS, MAX_OPEN_INLINE, OPEN, POINT,
-                                  Alone, Mark, code_language)
+from grist.segment.inline import (CLOSE, INLINE_KINDS, MAX_OPEN_INLINE, OPEN, POINT, Alone,
+                                  Mark, alone_at, code_language)
 from grist.whitespace import HUGE_TEXT, INVISIBLE, count_tokens, drop_controls, visible_text
 
 try:  # the walk in C (setup.py builds it when a compiler is there; same blocks either way)
@@ -314,16 +314,10 @@ def place_images(alone: list[Alone], blocks: list[Block], after: Block | None,
     if split:
         if before.marks is None:
             before.marks = ([before.text], [])
-        _add_alone(alone[:split], before.marks[1], len(before.marks[0]))
+        before.marks[1].extend(alone_at(alone[:split], len(before.marks[0])))
     if split < len(alone):
-        marks[0:0] = _add_alone(alone[split:], [], 0)
+        marks[0:0] = alone_at(alone[split:], 0)
     alone.clear()
-
-
-def _add_alone(images: list[Alone], marks: list[Mark], at: int) -> list[Mark]:
-    """Append the images' marks at piece ``at`` of ``marks`` and return ``marks``."""
-    marks.extend((at, "image", image, ALONE) for image in images)
-    return marks
 
 
 def shows_a_character(text: str) -> bool:

@@ -181,6 +181,11 @@ def set_apart(marks: tuple[list[str], list[Mark]], apart: Callable[[Alone], bool
     return at_start, (pieces, kept), at_end
 
 
+def alone_at(images: list[Alone], at: int) -> list[Mark]:
+    """The marks of images that stood alone, put at piece ``at`` of a block."""
+    return [(at, "image", image, ALONE) for image in images]
+
+
 def alone_marks(image: Alone) -> tuple[list[str], list[Mark]]:
     """The marks of a block holding nothing but an image that stood alone."""
-    return [], [(0, "image", image, ALONE)]
+    return [], alone_at([image], 0)
