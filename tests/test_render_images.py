@@ -163,6 +163,22 @@ def test_an_image_given_to_a_dropped_block_goes_to_its_kept_neighbour_apart_from
     assert "Hero" not in found.render("markdown")  # (without images= nothing changes)
 
 
+def test_an_image_alone_goes_to_no_list_it_was_not_in_and_not_into_a_heading():
+    # a section's image after a checklist went into the list's last item; in an item holding a
+    # heading and a paragraph it went into the heading
+    page = ("<html><body><ul><li>Camp towel to dry off</li><li>Water and snacks</li></ul>"
+            "<p><img src='/tips.jpg' alt='Tips'></p><h2>Backpacking tips</h2>"
+            "<p>Start by weeding out the things you do not need on the trail.</p>"
+            "<ol><li><h3>Kia PV5</h3><p><img src='/kia.jpg' alt='Kia'></p>"
+            "<p>Another impressive entry from a brand that can do little wrong.</p></li>"
+            "</ol></body></html>")
+    assert _extract(page).render("markdown", images=True).split("\n\n") == [
+        "- Camp towel to dry off\n- Water and snacks", "![Tips](https://s.org/tips.jpg)",
+        "## Backpacking tips", "Start by weeding out the things you do not need on the trail.",
+        "1. ### Kia PV5", "   ![Kia](https://s.org/kia.jpg)\\\n"
+        "   Another impressive entry from a brand that can do little wrong."]
+
+
 def test_an_image_alone_before_a_heading_is_not_written_in_it():
     page = ("<html><body><h2>Section</h2><p><img src='/a.png' alt='A'></p>"
             "<p>The text of the section goes on here.</p><p><img src='/b.png' alt='B'></p>"

@@ -267,27 +267,31 @@ def _nearness(image: Alone, block: Block) -> int:
 def _rank(image: Alone, block: Block) -> int:
     """How well a block next to an image that stood alone suits it: one in the image's list item
     or table row best, then one elsewhere in its list (``_nearness``), then other text, then a
-    heading or a block all of whose text is a link (a button, a menu's entry), and a figure's
-    caption last (captions are left out of the text unless asked for; the figure's image is the
-    text's)."""
+    heading or a block all of whose text is a link (a button, a menu's entry), and last a
+    figure's caption (captions are left out of the text unless asked for; the figure's image is
+    the text's) or a block in a list or table the image was not in."""
     near = _nearness(image, block)
     if near:
         return 2 + near
-    if block.tag == "figcaption":
+    _, _, item, cell = image
+    if block.tag == "figcaption" or (item is None and block.list_item is not None) or (
+            cell is None and block.cell is not None):
         return 0
     return 1 if block.heading or block.anchor_chars >= len(block.text) else 2
 
 
 def _goes_after(image: Alone, before: Block, after: Block) -> bool:
     """Whether an image that stood alone between two blocks goes with the one after it: the one
-    that suits it better (``_rank``), else the one after (the text an image illustrates usually
-    follows it) but in a list item or table row (which goes on from the item or row before)
-    and after a heading that another heading follows (the image is in the first's section)."""
+    that suits it better (``_rank``), else the one that is no heading (a heading is one line),
+    else the one after (the text an image illustrates usually follows it) but in a table, beside
+    a block of its own list item or list (which goes on from the one before) and between two
+    headings (the image is in the first one's section)."""
     rank_before, rank_after = _rank(image, before), _rank(image, after)
     if rank_before != rank_after:
         return rank_after > rank_before
-    _, _, item, cell = image
-    return not ((item and item[1]) or cell is not None or before.heading)
+    if bool(before.heading) != bool(after.heading):
+        return bool(before.heading)
+    return not (image[3] is not None or _nearness(image, before) or before.heading)
 
 
 def place_images(alone: list[Alone], blocks: list[Block], after: Block | None,
