@@ -107,9 +107,11 @@ def test_code_spans_side_by_side_are_written_as_one() -> None:
 def test_a_style_around_code_of_the_same_words_is_kept() -> None:
     # <b><code>b</code></b>: the two spans cover the same text; the bold was read as inside
     # the code and dropped
-    result = _kept("<p>Use <code>a</code> or <b><code>b</code></b> and <i><b>both</b></i>.</p>")
-    assert result.to_markdown() == "Use `a` or **`b`** and *__both__*."
+    result = _kept("<p>Use <code>a</code> or <b><code>b</code></b> and <i><b>both</b></i>, "
+                   "<code><i>c</i></code>.</p>")
+    assert result.to_markdown() == "Use `a` or **`b`** and *__both__*, *`c`*."
     assert "<strong><code>b</code></strong>" in _article(result.to_html())
+    assert "<em><code>c</code></em>" in _article(result.to_html())  # (nothing is inside code)
 
 
 def test_link_urls_are_encoded_alike_in_markdown_html_and_tei() -> None:

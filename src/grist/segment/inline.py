@@ -159,9 +159,12 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
         if start is not None and start < length:
             spans.append(Inline(start, length, kind, url))
             opened.append(order)
-    # outer spans first: the longer, or of two alike (<b><code>x</code></b>) the one opened first
+    # outer spans first: the longer, or of two alike (<b><code>x</code></b>) the one opened
+    # first, but code innermost (nothing is written inside code: <code><i>x</i></code> keeps
+    # its emphasis around the code)
     order = sorted(range(len(spans)), key=lambda j: (
-        spans[j].start, spans[j].kind != "image", -spans[j].end, opened[j]))
+        spans[j].start, spans[j].kind != "image", -spans[j].end, spans[j].kind == "code",
+        opened[j]))
     return "".join(out), tuple(spans[j] for j in order)
 
 
