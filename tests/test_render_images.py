@@ -13,6 +13,7 @@ import grist
 from grist.document import BOILERPLATE, CONTENT, Block
 from grist.result import Result
 from grist.segment import blocks as segment_blocks
+from grist.segment import inline as segment_inline
 
 URL = "https://s.org/r"
 REPORT = """<html><body>
@@ -210,3 +211,17 @@ def test_the_python_walk_places_images_as_the_compiled_one(page, monkeypatch):
     monkeypatch.setattr(segment_blocks, "_walk", None)
     assert [(b.text, b.inline) for b in _extract(page).blocks] == compiled
     assert sum(s.alone for _, spans in compiled for s in spans) >= 2
+
+
+@pytest.mark.parametrize("attrs, source", [
+    ({"src": "/img/spacer.gif"}, ""), ({"src": "//:0"}, ""), ({"src": "https://:0"}, ""),
+    ({"src": "/wiki/Special:CentralAutoLogin/start?type=1x1"}, ""),
+    ({"src": "/photo.jpg", "width": "1", "height": "1"}, ""),
+    ({"src": "/a.png", "height": "0px"}, ""),
+    ({"src": "/lazy_placeholder.gif", "data-src": "/real.jpg"}, "/real.jpg"),
+    ({"src": "/lazy_placeholder.gif"}, "/lazy_placeholder.gif"),  # (nothing better: kept)
+    ({"src": "/clearance-sale.jpg", "width": "640"}, "/clearance-sale.jpg"),
+])
+def test_an_image_that_shows_nothing_has_no_source(attrs, source):
+    # spacers, tracking pixels and host-less placeholders were written as images
+    assert segment_inline.image_source(attrs) == source

@@ -45,21 +45,30 @@ INLINE_KINDS = {
 MAX_OPEN_INLINE = 32
 # Lazy-loading pages put the real image here and a placeholder in ``src``.
 _LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original", "data-srcset", "srcset")
+_PLACEHOLDER = re.compile(r"placeholder|lazy", re.IGNORECASE)
+# Images that show nothing: spacers and tracking pixels by name, an address without a host.
+_SHOWS_NOTHING = re.compile(r"(?:^|/)(?:spacer|blank|clear|pixel|transparent|trans)\.(?:gif|png)"
+                            r"|\b1x1\b|^(?:https?:)?//:", re.IGNORECASE)
 _LANGUAGE = re.compile(
     r"(?:^|\s)(?:language-|lang-|highlight-source-|brush:\s*|sourceCode\s+)([A-Za-z0-9_+#.-]{1,30})"
 )
 
 
 def image_source(attrs: dict[str, str | None]) -> str:
-    """The URL an ``<img>`` shows: ``src`` unless it is missing or a ``data:`` placeholder."""
+    """The URL an ``<img>`` shows: ``src``, or a lazy-loading page's real image when ``src`` is
+    missing or a placeholder; none for an image that shows nothing (a spacer or a tracking
+    pixel: a file name or a size of one pixel, an address with no host, such as ``//:0``)."""
+    if any((attrs.get(side) or "").strip().removesuffix("px") in ("0", "1")
+           for side in ("width", "height")):
+        return ""
     src = (attrs.get("src") or "").strip()
-    if src and not src.startswith("data:"):
-        return src
+    if src and not src.startswith("data:") and not _PLACEHOLDER.search(src):
+        return "" if _SHOWS_NOTHING.search(src) else src
     for name in _LAZY_SOURCES:
         value = (attrs.get(name) or "").strip()
         if value and not value.startswith("data:"):
             return value.split(",")[0].split()[0]  # first candidate of a srcset
-    return ""
+    return "" if not src or src.startswith("data:") or _SHOWS_NOTHING.search(src) else src
 
 
 def code_language(attrs: dict[str, str | None]) -> str:
