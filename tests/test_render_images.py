@@ -180,6 +180,18 @@ def test_an_image_alone_goes_to_no_list_it_was_not_in_and_not_into_a_heading():
         "   Another impressive entry from a brand that can do little wrong."]
 
 
+def test_an_image_after_a_list_that_went_to_its_last_item_is_written_after_the_list():
+    page = ("<html><body><p>The watches we tested this year, from the cheapest to the best.</p>"
+            "<ul><li>Coros Pace 3, light and cheap</li><li>Polar Grit X2, for long races</li>"
+            "</ul><div><img src='/suunto.jpg' alt='Suunto 9'></div></body></html>")
+    found = _extract(page)
+    assert found.render("markdown", images=True).split("\n\n")[1:] == [
+        "- Coros Pace 3, light and cheap\n- Polar Grit X2, for long races",
+        "![Suunto 9](https://s.org/suunto.jpg)"]
+    assert _html_body(found, images=True).endswith(
+        '</li></ul>\n<p><img src="https://s.org/suunto.jpg" alt="Suunto 9"></p>')
+
+
 def test_an_image_alone_before_a_heading_is_not_written_in_it():
     page = ("<html><body><h2>Section</h2><p><img src='/a.png' alt='A'></p>"
             "<p>The text of the section goes on here.</p><p><img src='/b.png' alt='B'></p>"

@@ -392,7 +392,9 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False, images: bool =
                    and (in_layout_table or blocks[j].cell is None
                         or _lists_around_table(blocks[j]))):
                 j += 1
-            parts.append(Part("list", items=list_items(blocks[i:j], images), quote=quote))
+            run, lead, trail = (_outside_list(blocks[i:j], quote) if images
+                                else (blocks[i:j], [], []))
+            parts += [*lead, Part("list", items=list_items(run, images), quote=quote), *trail]
         else:
             j = i + 1
             parts += _heading_apart(block) if images and block.heading else [_single(block)]
@@ -406,15 +408,41 @@ def _written(image: Alone) -> bool:
     return safe_url(image_source(image[0].attributes), None) is not None
 
 
+def _outside_list(run: list[Block], quote: int) -> tuple[list[Block], list[Part], list[Part]]:
+    """A list run without the images that stood alone outside any list and went to its first
+    block's start or its last block's end, and those images as paragraphs (in the list's
+    ``quote``) before and after the list: a figure after a list is no part of its last item."""
+    run = list(run)
+    lead: list[Alone] = []
+    trail: list[Alone] = []
+    if run[0].marks is not None:
+        lead, (pieces, marks), at_end = set_apart(run[0].marks, _outside)
+        run[0] = replace(run[0], marks=(pieces, marks + alone_at(at_end, len(pieces))))
+    if run[-1].marks is not None:
+        at_start, (pieces, marks), trail = set_apart(run[-1].marks, _outside)
+        run[-1] = replace(run[-1], marks=(pieces, alone_at(at_start, 0) + marks))
+    return run, _paragraphs(lead, run[0], quote), _paragraphs(trail, run[-1], quote)
+
+
+def _outside(image: Alone) -> bool:
+    """Whether an image that stood alone stood outside any list, and a format writes it."""
+    return image[2] is None and _written(image)
+
+
+def _paragraphs(images: list[Alone], block: Block, quote: int) -> list[Part]:
+    """Images that stood alone, each a paragraph of its own (``block`` lends its place)."""
+    return [Part("paragraph", replace(block, text="", marks=alone_marks(image), heading=0),
+                 quote=quote) for image in images]
+
+
 def _heading_apart(block: Block) -> list[Part]:
     """A heading's part, with the images that stood alone before or after it (the segmenter
     gave them to it) as paragraphs of their own before or after it: a heading is one line."""
     if block.marks is None:
         return [_single(block)]
     at_start, marks, at_end = set_apart(block.marks, _written)
-    own = [Part("paragraph", replace(block, text="", marks=alone_marks(image), heading=0),
-                quote=block.quote_depth) for image in at_start + at_end]
-    return [*own[: len(at_start)], _single(replace(block, marks=marks)), *own[len(at_start) :]]
+    return [*_paragraphs(at_start, block, block.quote_depth), _single(replace(block, marks=marks)),
+            *_paragraphs(at_end, block, block.quote_depth)]
 
 
 def _is_item(block: Block) -> bool:
