@@ -1,4 +1,4 @@
-"""Review fixes of WARC, extract and inspect input and output: a cut-off WARC of one gzip stream,
+"""Edges of WARC, extract and inspect input and output: a cut-off WARC of one gzip stream,
 ``extract -j`` with file names that are not UTF-8, an --out file that is not a regular one, a
 JSON line's url and date on its error record, and a WARC of one page beside a 404 inspected."""
 
