@@ -110,10 +110,10 @@ def walked(html: str, config: SegmentConfig, budget: Budget | None = None):
 
 def _element(node):
     """A mark's element in comparable form: a node by its tag, an image that stood alone (an
-    ``Alone``) by its image's and link's tags and the list item and cell it stood in."""
+    ``Alone``) by its image's and link's tags and the list item, cell and quotes it stood in."""
     if isinstance(node, tuple):
-        image, link, item, cell = node
-        return image.tag, _element(link), item, cell
+        image, link, *where = node
+        return image.tag, _element(link), *where
     return node.tag if node is not None else None
 
 
@@ -209,7 +209,7 @@ def test_the_pages_reach_the_walks_branches():
     assert any(t[6] for t in tables)  # nested
     made, _, _ = walked(PAGES["code"], CONFIGS["default"])
     assert {"python", "js", "ts"} <= {fields["code_language"] for fields, *_ in made}
-    for page, place in (("images alone in items", 2), ("images alone in cells", 3)):  # images alone in items and in cells
+    for page, place in (("images alone in items", 2), ("images alone in cells", 3)):
         made, _, _ = walked(PAGES[page], CONFIGS["default"])
         alone = [mark[2] for _, marks, _, _ in made if marks for mark in marks[1] if mark[3] == 4]
         assert len(alone) >= 4 and all(image[place] for image in alone)

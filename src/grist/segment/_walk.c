@@ -503,7 +503,7 @@ static int set_aside(Walk *w)
         PyObject *met = PyList_GET_ITEM(w->loose, i);
         PyObject *image = TUPLE(Py_NewRef(PyTuple_GET_ITEM(met, 0)),
                                 Py_NewRef(PyTuple_GET_ITEM(met, 1)), Py_NewRef(item),
-                                Py_NewRef(cell));
+                                Py_NewRef(cell), PyLong_FromLong(w->quotes));
         failed = image == NULL || PyList_Append(w->alone, image) < 0;
         Py_XDECREF(image);
     }

@@ -226,9 +226,9 @@ class _BlockBuilder:
 
     def _set_aside(self) -> None:
         """The images met since the last block ended stood in a block without text: keep them,
-        with the list item and table cell they were in, for ``place_images``."""
-        item, cell = _list_item(self.open), _cell(self.open)
-        self.alone.extend((image, link, item, cell) for image, link in self.loose)
+        with the list item, table cell and quote depth they were in, for ``place_images``."""
+        item, cell, quotes = _list_item(self.open), _cell(self.open), self.open.quotes
+        self.alone.extend((image, link, item, cell, quotes) for image, link in self.loose)
         self.loose.clear()
         self._reset()
 
@@ -256,7 +256,7 @@ def _nearness(image: Alone, block: Block) -> int:
     """Where a block is from the list item or table cell an image stood in: 2 in that item or
     the cell's row, 1 elsewhere in its list (an image alone in a list's first item stays in the
     list; not so in a table, whose row after a lone image is often its caption), else 0."""
-    _, _, item, cell = image
+    _, _, item, cell, _ = image
     if cell is not None and block.cell is not None and cell[:2] == block.cell[:2]:
         return 2
     if item is None or block.list_item is None or item[0] != block.list_item[0]:
@@ -269,13 +269,13 @@ def _rank(image: Alone, block: Block) -> int:
     or table row best, then one elsewhere in its list (``_nearness``), then other text, then a
     heading or a block all of whose text is a link (a button, a menu's entry), and last a
     figure's caption (captions are left out of the text unless asked for; the figure's image is
-    the text's) or a block in a list or table the image was not in."""
+    the text's) or a block in a list, table or quote the image was not in."""
     near = _nearness(image, block)
     if near:
         return 2 + near
-    _, _, item, cell = image
+    _, _, item, cell, quotes = image
     if block.tag == "figcaption" or (item is None and block.list_item is not None) or (
-            cell is None and block.cell is not None):
+            cell is None and block.cell is not None) or block.quote_depth > quotes:
         return 0
     return 1 if block.heading or block.anchor_chars >= len(block.text) else 2
 

@@ -28,9 +28,9 @@ from grist.whitespace import drop_invisible
 OPEN, CLOSE, POINT, ALONE = 1, 2, 3, 4
 Mark = tuple[int, str, Any, int]  # piece index, kind, element (a selectolax node) or None, op
 # An image that stood in a block without text (an ``ALONE`` mark's element): the image, the link
-# around it (or None), and the list item and table cell it stood in, as ``Block.list_item`` and
-# ``Block.cell`` say them (or None).
-Alone = tuple[Any, Any, tuple[int, int, int] | None, tuple[int, int, int, int, int] | None]
+# around it (or None), the list item and table cell it stood in, as ``Block.list_item`` and
+# ``Block.cell`` say them (or None), and the blockquotes around it (``Block.quote_depth``).
+Alone = tuple[Any, Any, tuple[int, int, int] | None, tuple[int, int, int, int, int] | None, int]
 
 # Element -> span kind. ``i``/``b`` are styled as emphasis by every browser; a superscript or a
 # subscript (an exponent, a footnote number, a formula's index) is not text on the line.
