@@ -41,9 +41,7 @@ _TAIL = re.compile(r"\s(?:on|at|in|from|@)(?:\s|$)"
 _NOT_A_NAME = re.compile(r"https?://|www\.|@.*\.|\d{3,}|^\W+$|[\[\]{}<>#:]")
 _UNBALANCED = re.compile(r"\([^)]*$|^[^(]*\)")  # a fragment: "(Duration", "verified 10/28/02)"
 _ASIDE = re.compile(r"\s*\(([^()]*)\)")  # "Ann Lee (avec Bo Chen et Cleo Park)"
-_SAYS_BY = re.compile(r"\bby\b", re.IGNORECASE)
-# A title's trailing part that credits its author: "Story | by Ann Lee | Site".
-_TITLE_BYLINE = re.compile(r"by\s", re.IGNORECASE)
+_SAYS_BY = re.compile(r"\bby\b", re.IGNORECASE)  # (at a part's start: "Story | by Ann Lee")
 # The lower-case words a name may hold ("Ludwig van Beethoven", "Ana de la Cruz", "the Food
 # Team", "Ann Lee with Bo Chen").
 _PARTICLES = frozenset(("van", "von", "der", "den", "de", "da", "di", "del", "della", "la", "le",
@@ -170,7 +168,7 @@ def clean_title(title: str, sitenames: Iterable[str] = (), url: str | None = Non
 def _credits_author(part: str) -> bool:
     """Whether a part of a title credits its author: "by" and a person's names, two words or
     more, capitalised but for particles ("by Ann Lee"; not "By the Sea", "By Night")."""
-    if not _TITLE_BYLINE.match(part):
+    if not _SAYS_BY.match(part):
         return False
     names = clean_authors(part)
     return bool(names) and all(_reads_as_person(name) for name in names)

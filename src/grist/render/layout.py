@@ -416,11 +416,11 @@ def _outside_list(run: list[Block], quote: int) -> tuple[list[Block], list[Part]
     lead: list[Alone] = []
     trail: list[Alone] = []
     if run[0].marks is not None:
-        lead, (pieces, marks), at_end = set_apart(run[0].marks, _outside)
-        run[0] = replace(run[0], marks=(pieces, marks + alone_at(at_end, len(pieces))))
+        lead, marks, _ = set_apart(run[0].marks, _outside, sides=(True, False))
+        run[0] = replace(run[0], marks=marks)
     if run[-1].marks is not None:
-        at_start, (pieces, marks), trail = set_apart(run[-1].marks, _outside)
-        run[-1] = replace(run[-1], marks=(pieces, alone_at(at_start, 0) + marks))
+        _, marks, trail = set_apart(run[-1].marks, _outside, sides=(False, True))
+        run[-1] = replace(run[-1], marks=marks)
     return run, _paragraphs(lead, run[0], quote), _paragraphs(trail, run[-1], quote)
 
 

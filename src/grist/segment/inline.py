@@ -177,16 +177,18 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
     return "".join(out), tuple(spans[j] for j in order)
 
 
-def set_apart(marks: tuple[list[str], list[Mark]], apart: Callable[[Alone], bool]
+def set_apart(marks: tuple[list[str], list[Mark]], apart: Callable[[Alone], bool],
+              sides: tuple[bool, bool] = (True, True)
               ) -> tuple[list[Alone], tuple[list[str], list[Mark]], list[Alone]]:
-    """Take the images that stood alone that ``apart`` picks out of a block's marks: those at
-    the block's start, the marks left, and those at its end."""
+    """Take the images that stood alone that ``apart`` picks out of a block's marks, at its
+    start and at its end as ``sides`` says: those at the block's start, the marks left, and
+    those at its end."""
     pieces, marks_in = marks
     at_start: list[Alone] = []
     at_end: list[Alone] = []
     kept: list[Mark] = []
     for mark in marks_in:
-        if mark[3] == ALONE and apart(mark[2]):
+        if mark[3] == ALONE and sides[bool(mark[0])] and apart(mark[2]):
             (at_end if mark[0] else at_start).append(mark[2])
         else:
             kept.append(mark)
