@@ -4,6 +4,7 @@ import gzip
 import importlib.util
 import json
 import re
+import sys
 
 import pytest
 
@@ -108,7 +109,23 @@ def test_bench_command_writes_reports(tmp_path, capsys):
     assert report["systems"][f"grist:{method}"]["peak_rss_mib"] > 0
     plotted = importlib.util.find_spec("matplotlib") is not None
     assert len(list((tmp_path / "out").glob("bench-*.png"))) == (2 if plotted else 0)
+    # without matplotlib the run says why it wrote no plots, and which extra brings them
+    assert ("no plots written" in printed.err) is not plotted
+    assert plotted or "pip install 'grist[bench]'" in printed.err
     assert "## tiny (2 pages)" in next((tmp_path / "out").glob("bench-*.md")).read_text()
+
+
+def test_a_bench_without_matplotlib_says_which_extra_plots(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # (importing it fails, as uninstalled)
+    data = _tiny_dataset(tmp_path / "tiny.jsonl.gz")
+    status = main(["bench", "--datasets", str(data), "--methods", "lineblock", "--rounds", "20",
+                   "--jobs", "1", "--out", str(tmp_path / "out"),
+                   "--scores-dir", str(tmp_path / "scores")])
+    assert status == 0
+    err = capsys.readouterr().err
+    assert "note: no plots written: plotting the results needs the 'bench' extra" in err
+    assert "and 0 plots" in err and not list((tmp_path / "out").glob("*.png"))
+    assert list((tmp_path / "out").glob("bench-*.md"))  # the tables are written all the same
 
 
 def test_bench_reads_only_the_page_datasets_of_a_folder(tmp_path, capsys):

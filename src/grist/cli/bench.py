@@ -26,6 +26,7 @@ from grist.evaluate.report import (
     worst_pages,
 )
 from grist.evaluate.systems import GRIST_PREFIX, system_available
+from grist.optional import MissingExtraError
 
 DEFAULT_METHODS = ("justext", "lineblock", "tagscore", "auto")
 QUICK_PAGES = 8  # per dataset in --quick
@@ -140,7 +141,11 @@ def handle(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     stem = out / (args.name or f"bench-{now:%Y-%m-%d}{'-quick' if limit else ''}")
-    images = plots(results, list(golds), stem)
+    try:
+        images = plots(results, list(golds), stem)
+    except MissingExtraError as exc:
+        images = []
+        print(f"note: no plots written: {exc}", file=sys.stderr)
     stem.with_suffix(".md").write_text(markdown(meta, golds, results, worst, images))
     stem.with_suffix(".json").write_text(to_json(meta, results, worst))
     scores = Path(args.scores_dir)

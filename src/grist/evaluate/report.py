@@ -10,6 +10,7 @@ from typing import Any
 
 from grist.evaluate.bench import Gold, SystemResult
 from grist.evaluate.systems import system_version
+from grist.optional import require
 
 REFERENCE = "trafilatura"
 
@@ -188,13 +189,9 @@ def page_scores_json(results: dict[str, SystemResult]) -> str:
 def plots(results: dict[str, SystemResult], datasets: list[str], stem: Path) -> list[str]:
     """Two PNGs: shingle F1 per dataset per system, and mean F1 against pages/s.
 
-    Returns no paths when matplotlib (the ``bench`` extra) is not installed.
+    MissingExtraError when matplotlib (the ``bench`` extra) is not installed.
     """
-    try:
-        import matplotlib
-    except ImportError:
-        return []
-
+    matplotlib = require("matplotlib", "bench", "plotting the results")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
