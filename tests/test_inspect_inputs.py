@@ -90,6 +90,14 @@ def test_a_file_of_no_or_several_pages_is_refused_before_a_server_starts(
         f"grist: error: {said.format(path=path)}")
 
 
+def test_a_missing_warc_file_is_said_as_a_missing_json_lines_file_is(tmp_path: Path) -> None:
+    """It was "cannot read PATH: No such file or directory", said once reading began."""
+    for name in ("missing.warc.gz", "missing.jsonl"):
+        done = _inspect(str(tmp_path / name))
+        assert done.returncode == 1
+        assert done.stderr == f"grist: error: {tmp_path / name}: no such file\n"
+
+
 def test_a_folder_is_refused_even_of_one_page(tmp_path: Path) -> None:
     """It was said to hold several pages."""
     (tmp_path / "a.html").write_text(page_html(1), encoding="utf-8")

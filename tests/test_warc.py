@@ -11,6 +11,7 @@ import brotli
 import pytest
 
 from grist.errors import GristError, NotWarcError, WarcError
+from grist.io.sources import Skipped
 from grist.io.warc import read_record, read_warc, warc_pages
 from warc_files import page_html, response, warc_record, write_warc
 
@@ -32,7 +33,9 @@ def test_pages_carry_url_date_charset_and_offset(tmp_path):
     assert page.url == "https://site1.example/1" and page.date == "2024-05-06T07:08:09Z"
     assert page.input == "<urn:uuid:00000000-0000-0000-0000-000000000001>"
     assert items[3].page.http_charset and b"Caf\xe9" in items[3].page.content
-    assert not items[0].is_page and not items[2].is_page
+    assert [(i.page, i.error) for i in (items[0], items[2])] == [(None, None)] * 2
+    assert items[2].entry() == Skipped(items[2].input, "a request record, not a page",
+                                       "request")
     import grist
     assert "Café crème" in grist.extract(items[3].page, method="lineblock").text
     assert [p.url for p in warc_pages(tmp_path / "a.warc.gz")] == [

@@ -24,7 +24,6 @@ from grist.io.atomic import write_atomically
 from grist.io.dates import warc_date
 from grist.io.locks import lock_exclusively
 from grist.io.sources import Source, expand, names_a_scheme
-from grist.io.warc import is_warc
 
 JOB_FILE = "job.json"
 JOB_FORMAT = "grist-batch-job"
@@ -134,28 +133,16 @@ def plan(inputs: Sequence[str | Source], config: JobConfig, files_per_shard: int
         found.clear()
 
     for item in inputs:
-        location = item.location if isinstance(item, Source) else item
-        if location != "-" and is_warc(location):
-            if not Path(location).is_file():
-                raise GristError(f"{location}: no such file")
-            flush()
-            job.shards.append(Shard(shard_id(len(job.shards)), "warc",
-                                    (absolute(location),)))
-            continue
-        if location == "-":
+        if (item.location if isinstance(item, Source) else item) == "-":
             raise GristError("grist batch reads files, folders and URLs, not stdin")
         for source in [item] if isinstance(item, Source) else _sources(item):
-            if source.kind == "jsonl":
+            if source.holds_many:  # a JSON-lines or WARC file: a shard of its own
                 flush()
-                job.shards.append(Shard(shard_id(len(job.shards)), "jsonl",
+                job.shards.append(Shard(shard_id(len(job.shards)), source.kind,
                                         (absolute(source.location),)))
             elif source.kind == "url":
                 loose.append(source.location)
                 found.append(False)
-            elif is_warc(source.location):
-                flush()
-                job.shards.append(Shard(shard_id(len(job.shards)), "warc",
-                                        (absolute(source.location),)))
             else:
                 loose.append(absolute(source.location))
                 found.append(source.sniff)
@@ -171,17 +158,9 @@ def absolute(path: str) -> str:
 
 
 def _sources(item: str) -> list[Source]:
-    """The sources of one input; a folder gives its WARC files as well as its pages."""
-    if not Path(item).is_dir():
-        return expand([item])[0]
-    warcs = sorted(p for p in Path(item).rglob("*") if p.is_file() and is_warc(p))
-    found = [Source("file", str(p), p.name, str(p)) for p in warcs]
-    try:
-        found += [s for s in expand([item])[0] if not is_warc(s.location)]
-    except GristError:
-        if not found:
-            raise
-    return found
+    """The sources of one input, a folder's WARC files first (each part in path order: jobs
+    have always been planned so, and a job planned before resumes as planned)."""
+    return sorted(expand([item])[0], key=lambda source: source.kind != "warc")
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -33,7 +33,6 @@ from grist.io.dates import warc_date
 from grist.io.records import FINAL_SUFFIX, write_final
 from grist.io.sinks import message_of, page_fields, reason_of
 from grist.io.sources import Source, Unreadable, url_name
-from grist.io.warc import read_warc
 from grist.limits import Limits
 from grist.methods import method_config, registrations_undone
 from grist.render.json_output import dumps
@@ -127,24 +126,16 @@ class Silent:
 def shard_items(shard: Shard, limits: Limits) -> Iterator[Item]:
     """Every record of the shard, in input order."""
     for index, name in enumerate(shard.inputs):
-        if shard.kind == "warc":
-            try:
-                for entry in read_warc(name, limits):
-                    if entry.is_page:
-                        yield Item(entry.input, name, entry.offset, entry.page, entry.error,
-                                   url=entry.url, date=entry.date)
-                    else:
-                        yield Item(entry.input, name, entry.offset, skipped=entry.record_type)
-            except GristError as exc:  # not a WARC file at all: one error record for the file
-                yield Item(name, name, error=exc)
-            continue
-        kind = shard.kind if shard.kind == "jsonl" else ("url" if "://" in name else "file")
+        kind = shard.kind if shard.kind != "files" else ("url" if "://" in name else "file")
         source = Source(kind, name, url_name(name), name, sniff=shard.in_folder(index))
-        for page in source.pages(limits):
+        for offset, page in source.records(limits):
             if isinstance(page, RawPage):
-                yield Item(page.input, name, page=page)
+                yield Item(page.input, name, offset, page=page)
             elif isinstance(page, Unreadable):
-                yield Item(page.input, name, error=page.error, url=page.url, date=page.date)
+                yield Item(page.input, name, offset, error=page.error, url=page.url,
+                           date=page.date)
+            elif page.record_type:  # a WARC record of a type that holds no page: counted
+                yield Item(page.input, name, offset, skipped=page.record_type)
             else:  # a file a source passes over as no page at all: counted, not written
                 yield Item(page.input, name, skipped=NOT_A_PAGE, reason=page.reason)
 

@@ -2,8 +2,9 @@
 stream of ``grist extract --format json`` records, with a persistent fingerprint index.
 
 Inputs (read with ``grist.io.sources``, as ``grist extract`` reads them): pages (files, folders
-searched recursively, URLs), a ``.jsonl``/``.jsonl.gz`` file, or ``-`` for stdin: JSON lines
-when it starts with ``{`` (gzip-compressed or not), else one page. A record with ``blocks``
+searched recursively, URLs), a ``.jsonl``/``.jsonl.gz`` file, a ``.warc``/``.warc.gz`` file (its
+pages), or ``-`` for stdin: JSON lines when it starts with ``{`` (gzip-compressed or not), else
+one page. A record with ``blocks``
 (``grist extract --format json``) or ``text`` is used as extracted; a record with ``html`` (a
 dataset file) is extracted first with ``--method``; an error record (``input``, ``error``,
 ``reason``) is that input's failure. Duplicate groups go to stdout as JSON lines; progress, the
@@ -42,12 +43,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``dedup`` subcommand."""
     parser = subparsers.add_parser(
         "dedup",
-        help="find near-duplicate documents or blocks (folder, JSON lines, stdin)",
+        help="find near-duplicate documents or blocks (folder, JSON lines, WARC, stdin)",
         description="Report groups of near-duplicate documents or content blocks. The exit "
         "status is 1 if any input failed (a folder's files that are not pages are skipped).",
     )
     parser.add_argument("inputs", nargs="+", metavar="FOLDER|FILE.jsonl[.gz]|-",
-                        help="pages, folders, URLs, JSON-lines files, or - for stdin (JSON lines "
+                        help="pages, folders, URLs, JSON-lines or WARC files, or - for stdin (JSON lines "
                         "when it starts with {, else one page)")
     parser.add_argument("--level", choices=("document", "block"), default="document",
                         help="compare whole documents or their content blocks (default: "

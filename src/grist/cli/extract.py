@@ -33,7 +33,6 @@ from grist.io.records import read_final
 from grist.io.sinks import (PAGE_FIELDS, ResultSink, Summary, UnwritableOutput, json_line,
                             message_of, page_fields)
 from grist.io.sources import Skipped, Source, Unreadable, expand, url_name
-from grist.io.warc import is_warc
 from grist.limits import Limits
 from grist.methods import DEFAULT_METHOD, available_methods, method_config
 from grist.progress import progress
@@ -51,8 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Extract the main content of web pages. A folder gives every file under it "
         "that is an HTML page (gzip-compressed too; the others are skipped and named); a "
         ".jsonl[.gz] file holds one page per line (fields html, url), and so does stdin (-) "
-        "when it starts with {; several inputs are "
-        "processed as a batch.",
+        "when it starts with {; a .warc[.gz] file holds a crawl's pages (its HTML responses); "
+        "several inputs are processed as a batch.",
     )
     parser.add_argument("inputs", nargs="*", metavar="PATH|URL|-", help="pages to extract")
     add_input_list_option(parser)
@@ -182,8 +181,7 @@ def _run_parallel(args: argparse.Namespace, sources: list[Source], summary: Summ
                        page_timeout=3 * args.time_budget, text_format=args.format,
                        options=output_options(args))
     # (as the plan names them; a WARC record is named by its own)
-    by_path = {absolute(s.location): s for s in sources
-               if s.kind != "url" and not is_warc(s.location)}
+    by_path = {absolute(s.location): s for s in sources if s.kind not in ("url", "warc")}
     counted = Summary("extract")
     with tempfile.TemporaryDirectory(prefix="grist-extract-") as folder, \
             progress(unit="page", quiet=args.quiet) as bar:
@@ -252,7 +250,7 @@ def run(args: argparse.Namespace) -> int:
     inputs = named_inputs(args, "pages, folders, URLs, - for stdin")
     site = _site_model(args.site)
     sources, batch = _sources(args, inputs)  # (once: a folder is walked, stdin looked at)
-    crawl = any(s.kind == "file" and is_warc(s.location) for s in sources)
+    crawl = any(s.kind == "warc" for s in sources)
     if site is not None and crawl:
         raise GristError("--site reads pages in one process and WARC files go to the batch "
                          "executor: use grist batch --site-aware for a crawl")
@@ -282,7 +280,7 @@ def _extract_pages(args: argparse.Namespace, sources: list[Source], batch: bool,
                    extractor: Extractor, site: CrossPageModel | None, summary: Summary) -> None:
     """Extract and write every page in one process: a batch writes a page's failure as its
     record and goes on; one page's failure is raised as a GristError naming the input."""
-    total = None if any(s.kind == "jsonl" for s in sources) else len(sources)
+    total = None if any(s.holds_many for s in sources) else len(sources)
     with progress(total=total, unit="page", quiet=args.quiet or not batch) as bar:
         sink = ResultSink(args.format, args.out, batch, bar, args.quiet, summary)
         for source in sources:

@@ -17,11 +17,10 @@ from urllib.parse import quote
 from grist.api import Extractor
 from grist.cli.values import whole
 from grist.document import RawPage
-from grist.errors import GristError, LimitExceededError, NotWarcError
+from grist.errors import GristError, LimitExceededError
 from grist.html.load import load_document
 from grist.io import is_url
 from grist.io.sources import PageOrError, Source, Unreadable, expand
-from grist.io.warc import is_warc, read_warc
 from grist.limits import Limits
 from grist.methods import DEFAULT_METHOD
 
@@ -59,19 +58,16 @@ ONE_PAGE = ("grist inspect shows one page: give a page's file or URL, its HTML o
 
 def _pages(source: Source) -> Iterator[PageOrError]:
     """The pages of a source: its one page, a JSON-lines file's lines, or a WARC file's pages
-    (its other records left out, error records too: a 404 response is no page; the first
-    error only when the file holds no page, to say why)."""
-    if source.kind != "file" or not is_warc(source.location):
-        yield from source.pages()
-        return
+    (its error records left out: a 404 response is no page; the first one only when the file
+    holds no page, to say why)."""
     error: Unreadable | None = None
     found = False
-    for item in read_warc(source.location):
-        if item.page is not None:
-            found = True
-            yield item.page
-        elif item.error is not None and error is None:
-            error = Unreadable(item.input, item.error)
+    for page in source.pages():
+        if source.kind == "warc" and isinstance(page, Unreadable):
+            error = error or page
+            continue
+        found = True
+        yield page
     if error is not None and not found:
         yield error
 
@@ -83,10 +79,7 @@ def _read(page: str) -> RawPage:
     if page != "-" and not is_url(page) and Path(page).is_dir():
         raise GristError(f"{page} is a folder; {ONE_PAGE}")
     pages = _pages(expand([page])[0][0])
-    try:
-        first, second = next(pages, None), next(pages, None)
-    except NotWarcError as exc:
-        raise GristError(f"{page}: {exc}") from None
+    first, second = next(pages, None), next(pages, None)
     name = "stdin" if page == "-" else page
     if first is None:
         raise GristError(f"{name} holds no page")

@@ -1,9 +1,9 @@
 """``grist templates``: cluster pages by template (seed 002) and print, and save, what was learnt.
 
-Pages come from files, folders, URLs, JSON-lines files (``grist.io.sources``) or WARC files
-(``grist.io.warc``); pages with a URL are clustered per site (host). Text output lists each cluster, its pages and template paths;
-``--format json`` writes one object per input page (``input``, ``site``, ``cluster``, or its
-``error``) and then one per cluster (``cluster``, ``site``, ``pages``, ``members``,
+Pages come from files, folders, URLs, JSON-lines or WARC files (``grist.io.sources``); pages
+with a URL are clustered per site (host). Text output lists each cluster, its pages and template
+paths; ``--format json`` writes one object per input page (``input``, ``site``, ``cluster``, or
+its ``error``) and then one per cluster (``cluster``, ``site``, ``pages``, ``members``,
 ``template``). ``--save MODEL`` writes the site model for ``grist extract --site MODEL``, unless
 no page could be read (the file there is kept).
 """
@@ -19,7 +19,6 @@ from grist.cli.values import output_file, whole
 from grist.document import RawPage
 from grist.io.sinks import Summary, counted, message_of, name_skipped, reason_of
 from grist.io.sources import Skipped, Unreadable, expand
-from grist.io.warc import is_warc, read_warc
 from grist.progress import progress
 from grist.render.json_output import dumps
 from grist.sites.model import DECISIONS, SiteConfig, SiteModel
@@ -35,7 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Cluster pages by the DOM paths their templates share (seed 002: TEXT-MDL, "
         "TEXT-HASH or LSH) and print each cluster's template paths. A folder gives every file "
         "under it that is an HTML page, whatever its name (gzip-compressed too; the others are "
-        "skipped and named); a .jsonl[.gz] file holds one page per line (html, url).",
+        "skipped and named); a .jsonl[.gz] file holds one page per line (html, url), a "
+        ".warc[.gz] file a crawl's pages.",
     )
     parser.add_argument("inputs", nargs="+", metavar="PATH|URL|-", help="pages to learn from")
     parser.add_argument("--method", choices=METHODS, default=SiteConfig.method,
@@ -65,13 +65,10 @@ Failures = dict[str, tuple[str, str]]  # input -> (message, reason)
 
 def _pages(inputs: list[str], order: list[str], failed: Failures, others: list[Skipped],
            quiet: bool) -> Iterator[RawPage]:
-    """The readable pages of the inputs (WARC records included); every page's name goes to
-    ``order``, an unreadable one's error to ``failed``, a folder's files that are not pages to
-    ``others``."""
-    warcs = [i for i in inputs if is_warc(i)]
-    sources, _ = expand([i for i in inputs if not is_warc(i)]) if len(warcs) < len(inputs) \
-        else ([], True)
-    total = None if warcs or any(s.kind == "jsonl" for s in sources) else len(sources)
+    """The readable pages of the inputs, in input order; every page's name goes to ``order``, an
+    unreadable one's error to ``failed``, a folder's files that are not pages to ``others``."""
+    sources, _ = expand(inputs)
+    total = None if any(s.holds_many for s in sources) else len(sources)
     with progress(total=total, unit="page", quiet=quiet) as bar:
         for source in sources:
             for page in source.pages():
@@ -84,16 +81,6 @@ def _pages(inputs: list[str], order: list[str], failed: Failures, others: list[S
                     failed[page.input] = (message_of(page.error), reason_of(page.error))
                 else:
                     yield page
-        for path in warcs:
-            for item in read_warc(path):
-                if not item.is_page:
-                    continue
-                order.append(item.page.input if item.page is not None else item.input)
-                bar.update()
-                if item.page is None:
-                    failed[item.input] = (message_of(item.error), reason_of(item.error))
-                else:
-                    yield item.page
 
 
 def _text(model: SiteModel, show: int) -> str:

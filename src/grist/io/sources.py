@@ -1,13 +1,16 @@
-"""Where pages come from: files, folders, stdin, URLs and JSON-lines files, read as RawPages.
+"""Where pages come from: files, folders, stdin, URLs, JSON-lines and WARC files, read as RawPages.
 
 ``expand(inputs)`` turns what a user typed into ``Source``s without reading them (a folder of a
 million files costs a directory walk, not a million reads); ``Source.pages()`` then yields a
 ``RawPage`` per page, an ``Unreadable`` record naming the input and the reason, or, for a file
 found in a folder that is not an HTML page, a ``Skipped`` record saying why, so that a caller can
-report every input exactly once and go on. gzip-compressed files are decompressed whatever their
-name (one whose gzip data is damaged is an Unreadable, never a Skipped, wherever the damage is);
-``read_list`` reads a file of inputs (``-i``). Every command that reads pages
-(``extract``, ``dedup``, ``templates``, ``stream --replay``, ``batch``) reads them through here.
+report every input exactly once and go on. ``Source.records()`` gives the same with each one's
+offset in its input, and a WARC file's records that hold no page as Skipped too (a batch records
+the one and counts the other; ``grist.io.warc`` reads the records). gzip-compressed files are
+decompressed whatever their name (one whose gzip data is damaged is an Unreadable, never a
+Skipped, wherever the damage is); ``read_list`` reads a file of inputs (``-i``). Every command
+that reads pages (``extract``, ``dedup``, ``templates``, ``inspect``, ``stream --replay``,
+``batch``) reads them through here.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from grist.io.json_text import loads
 from grist.limits import Limits
 
 JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
+WARC_SUFFIXES = (".warc", ".warc.gz")
 ARC_SUFFIXES = (".arc", ".arc.gz")
 _ARC_START = b"filedesc://"  # the first line of every ARC file
 _SNIFF_BYTES = 4096
@@ -58,7 +62,7 @@ _UNSAFE = str.maketrans({c: "_" for c in ':/?&=#%*"<>|\\ '})
 @dataclass(frozen=True)
 class Unreadable:
     """An input that gave no page: which one, the grist error saying why, and the url and date
-    its source gave it (a JSON line with no html may name them)."""
+    its source gave it (a JSON line with no html may name them, a WARC record names them)."""
 
     input: str
     error: GristError
@@ -68,10 +72,13 @@ class Unreadable:
 
 @dataclass(frozen=True)
 class Skipped:
-    """A file in a folder that is not an HTML page (an image, a stylesheet, an empty file)."""
+    """An input that holds no page: a file in a folder that is not an HTML page (an image, a
+    stylesheet, an empty file), or a WARC record of a type that holds none (``record_type``:
+    request, metadata, warcinfo, ...; only ``Source.records`` gives those, for a batch to count)."""
 
     input: str
     reason: str
+    record_type: str | None = None
 
 
 PageOrError = RawPage | Unreadable | Skipped
@@ -252,6 +259,14 @@ def is_json_lines(path: str | Path) -> bool:
     return name.endswith(JSON_LINES_SUFFIXES)
 
 
+def container_kind(path: str | Path) -> str | None:
+    """The source kind a file name says holds many pages: ``jsonl`` (``is_json_lines``),
+    ``warc`` (``.warc``, ``.warc.gz``); None for a page."""
+    if is_json_lines(path):
+        return "jsonl"
+    return "warc" if str(path).lower().endswith(WARC_SUFFIXES) else None
+
+
 def line_cap(limits: Limits) -> int:
     """The longest JSON line read: one holding a page at the size cap with every character
     escaped (``\\u0000`` is 6 bytes for 1), and room for the other fields."""
@@ -387,8 +402,9 @@ def _too_large(limits: Limits) -> LimitExceededError:
 
 @dataclass(frozen=True)
 class Source:
-    """One input: ``kind`` is ``file``, ``stdin``, ``url`` or ``jsonl``; ``input`` names it in
-    outputs and errors; ``name`` is the stem of its output file; ``location`` its path or URL."""
+    """One input: ``kind`` is ``file``, ``stdin``, ``url``, ``jsonl`` or ``warc``; ``input``
+    names it in outputs and errors; ``name`` is the stem of its output file; ``location`` its
+    path or URL."""
 
     kind: str
     input: str
@@ -396,10 +412,32 @@ class Source:
     location: str = ""
     sniff: bool = False  # found in a folder: skipped unless it is an HTML page
 
+    @property
+    def holds_many(self) -> bool:
+        """Whether the input can hold several pages (JSON lines, WARC): none are counted ahead."""
+        return self.kind in ("jsonl", "warc")
+
     def pages(self, limits: Limits | None = None,
               fetch_config: FetchConfig | None = None) -> Iterator[PageOrError]:
-        """The input's pages (one, or one per JSON line), each a RawPage or an Unreadable."""
+        """The input's pages (one, or one per JSON line or WARC record that holds a page), each
+        a RawPage, an Unreadable or, for a folder's file that is not a page, a Skipped."""
+        return (page for _, page in self.records(limits, fetch_config)
+                if not (isinstance(page, Skipped) and page.record_type))
+
+    def records(self, limits: Limits | None = None, fetch_config: FetchConfig | None = None
+                ) -> Iterator[tuple[int | None, PageOrError]]:
+        """``pages()`` with where each starts in the input (a WARC record's byte offset; None
+        for other inputs and in a WARC file compressed as one gzip stream), and a WARC file's
+        records that hold no page as Skipped (``record_type`` set): all a batch accounts for."""
         limits = limits or Limits()
+        if self.kind == "warc":
+            from grist.io.warc import warc_records  # (it reads gzip with this module's helpers)
+
+            return warc_records(self.input, self.location, limits)
+        return ((None, page) for page in self._read(limits, fetch_config))
+
+    def _read(self, limits: Limits, fetch_config: FetchConfig | None) -> Iterator[PageOrError]:
+        """The pages of an input that is not a WARC file."""
         if self.kind == "jsonl":
             for label, record in json_records(self.location, line_cap(limits)):
                 if isinstance(record, GristError):
@@ -476,12 +514,12 @@ def _file_or_dangling_link(path: Path) -> bool:
 
 
 def expand(inputs: Sequence[str]) -> tuple[list[Source], bool]:
-    """The sources the inputs name, and whether they form a batch (several inputs, a folder or
-    a JSON-lines file). ``-`` is stdin, a page or, when it starts with ``{``, JSON lines
+    """The sources the inputs name, and whether they form a batch (several inputs, a folder, a
+    JSON-lines or a WARC file). ``-`` is stdin, a page or, when it starts with ``{``, JSON lines
     (``stdin_holds_json_lines``); a folder gives every regular file under it (hidden
-    folders and files aside), its ``.jsonl[.gz]`` files read as JSON lines, as when named, and
-    each other file only if it sniffs as HTML; a missing path or an empty
-    folder raises GristError before anything is read."""
+    folders and files aside), its ``.jsonl[.gz]`` and ``.warc[.gz]`` files read as JSON lines
+    and WARC, as when named, and each other file only if it sniffs as HTML; a missing JSON-lines
+    or WARC file or an empty folder raises GristError before anything is read."""
     sources: list[Source] = []
     batch = len(inputs) > 1
     for item in inputs:
@@ -499,15 +537,13 @@ def expand(inputs: Sequence[str]) -> tuple[list[Source], bool]:
                            and not any(part.startswith(".") for part in p.relative_to(root).parts))
             if not files:
                 raise GristError(f"{item}: no files in this folder")
-            sources += [Source("jsonl", str(p), _stem(p.relative_to(root)), str(p))
-                        if is_json_lines(p) else
-                        Source("file", str(p), _stem(p.relative_to(root)), str(p), sniff=True)
-                        for p in files]
-        elif is_json_lines(item):
+            sources += [Source(container_kind(p) or "file", str(p), _stem(p.relative_to(root)),
+                               str(p), sniff=container_kind(p) is None) for p in files]
+        elif kind := container_kind(item):
             batch = True
             if not Path(item).is_file():
                 raise GristError(f"{item}: no such file")
-            sources.append(Source("jsonl", item, Path(item).name.split(".")[0], item))
+            sources.append(Source(kind, item, Path(item).name.split(".")[0], item))
         else:
             sources.append(Source("file", item, Path(item).stem or "page", item))
     return sources, batch

@@ -21,7 +21,8 @@ Bytes that hold no readable record become one error item per damaged range. A fi
 as one gzip stream is decompressed once more at its end, to see that the stream ends whole; a
 record of it whose block is shorter than its length says (FastWARC hands out what it read of it)
 is the error, and so is the rest of the stream.
-``warc_pages`` gives only the pages, for callers that replay a crawl.
+``warc_pages`` gives only the pages, for callers that replay a crawl; ``warc_records`` gives
+every record as ``grist.io.sources.Source.records`` does, which is how commands read WARC files.
 """
 
 from __future__ import annotations
@@ -41,11 +42,11 @@ from grist.document import RawPage
 from grist.errors import CorruptInputError, GristError, HttpStatusError, LimitExceededError, \
     NotHTMLError, NotWarcError, WarcError
 from grist.io.content_encoding import GZIP_MAGIC, ContentDecoder
-from grist.io.sources import gzip_chunks, gzip_head, not_html_reason
+from grist.io.sources import PageOrError, Skipped, Unreadable, gzip_chunks, gzip_head, \
+    not_html_reason
 from grist.limits import Limits
 from grist.optional import require
 
-WARC_SUFFIXES = (".warc", ".warc.gz")
 PAGE_TYPES = ("response", "resource")
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 # Content types under which crawls hold HTML pages as well as other text: sniffed.
@@ -73,15 +74,14 @@ class WarcItem:
     url: str | None = None  # the record's WARC-Target-URI (a damaged record's error too)
     date: str | None = None  # its WARC-Date
 
-    @property
-    def is_page(self) -> bool:
-        """Whether this item counts as a page (a result or an error record in a batch)."""
-        return self.page is not None or self.error is not None
-
-
-def is_warc(path: str | Path) -> bool:
-    """Whether a file name says WARC (``.warc`` or ``.warc.gz``)."""
-    return str(path).lower().endswith(WARC_SUFFIXES)
+    def entry(self) -> PageOrError:
+        """The record as a source gives it: its page; its error, with the record's URL and date;
+        or, for a record of a type that holds no page, a Skipped naming the type."""
+        if self.page is not None:
+            return self.page
+        if self.error is not None:
+            return Unreadable(self.input, self.error, self.url, self.date)
+        return Skipped(self.input, f"a {self.record_type} record, not a page", self.record_type)
 
 
 def read_warc(path: str | Path, limits: Limits | None = None) -> Iterator[WarcItem]:
@@ -131,6 +131,17 @@ def read_record(path: str | Path, offset: int, limits: Limits | None = None) -> 
             for item in _Reader(handle, str(path), size, gz, True, limits or Limits()).run(offset):
                 return item
     raise WarcError(f"no WARC record at offset {offset} of {path}")
+
+
+def warc_records(name: str, path: str | Path, limits: Limits | None = None
+                 ) -> Iterator[tuple[int | None, PageOrError]]:
+    """Every record of a WARC file as ``WarcItem.entry`` gives it, with its offset; a file with
+    no WARC record, or that cannot be read, is one Unreadable named ``name`` (the input)."""
+    try:
+        for item in read_warc(path, limits):
+            yield item.offset, item.entry()
+    except GristError as exc:
+        yield None, Unreadable(name, exc)
 
 
 def warc_pages(path: str | Path, limits: Limits | None = None) -> Iterator[RawPage]:

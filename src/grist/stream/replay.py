@@ -1,9 +1,9 @@
 """Stored pages for ``grist stream --replay``: JSON lines, WARC files and folders, in time or
 file order.
 
-JSON-lines records are read through ``grist.io.sources`` (``html``, ``url``, optional ``date``;
-an ``id`` is kept in the page's name), WARC files through ``grist.io.warc`` (response records:
-URL, WARC-Date and HTTP charset; the ``warc`` extra); a folder is read recursively: its
+JSON-lines records and WARC files are read through ``grist.io.sources`` (``html``, ``url``,
+optional ``date``; an ``id`` is kept in the page's name; a WARC file's response records: URL,
+WARC-Date and HTTP charset; the ``warc`` extra); a folder is read recursively: its
 JSON-lines and WARC files, and its pages (``*.htm*``), whose URL comes from
 ``<link rel=canonical>`` or ``og:url``. Pages come out as ``grist.document.RawPage`` (``input``
 names each one: ``file:line``, the WARC record id, or the path) and inputs that give no page as
@@ -23,9 +23,9 @@ from pathlib import Path
 from grist.document import RawPage
 from grist.errors import ConfigError, CorruptInputError, DatasetError, GristError
 from grist.io.dates import epoch_seconds
-from grist.io.sources import PageOrError, Unreadable, cut_off, gzip_lines, is_json_lines, \
-    json_object, json_records, read_capped, record_page
-from grist.io.warc import WarcItem, is_warc, read_record, read_warc
+from grist.io.sources import PageOrError, Skipped, Source, Unreadable, container_kind, \
+    cut_off, gzip_lines, json_object, json_records, read_capped, record_page
+from grist.io.warc import read_record
 from grist.limits import Limits
 
 ORDERS = ("time", "file")
@@ -36,7 +36,7 @@ def _files(paths: Sequence[Path]) -> list[Path]:
     for path in paths:
         if path.is_dir():
             found += sorted(p for p in path.rglob("*") if p.is_file() and (
-                is_json_lines(p) or is_warc(p) or p.suffix.lower() in (".html", ".htm")))
+                container_kind(p) or p.suffix.lower() in (".html", ".htm")))
         elif path.is_file():
             found.append(path)
         else:
@@ -70,29 +70,20 @@ def _with_url(page: PageOrError) -> PageOrError:
     return page
 
 
-def _warc_item(item: WarcItem) -> PageOrError | None:
-    """A WARC record's page or error (None for records that are not pages)."""
-    if item.error is not None:
-        return Unreadable(item.input, item.error)
-    return _with_url(item.page) if item.page is not None else None
-
-
-def _warc(path: Path) -> Iterator[tuple[WarcItem, PageOrError]]:
-    try:
-        for item in read_warc(path):
-            page = _warc_item(item)
-            if page is not None:
-                yield item, page
-    except GristError as exc:  # not a WARC file, or the warc extra is missing
-        yield WarcItem(0, "", str(path)), Unreadable(str(path), exc)
+def _warc(path: Path) -> Iterator[tuple[int | None, PageOrError]]:
+    """A WARC file's pages (with a URL) and errors, each with its record's offset."""
+    for offset, page in Source("warc", str(path), path.name, str(path)).records():
+        if not isinstance(page, Skipped):
+            yield offset, _with_url(page)
 
 
 def file_order(paths: Sequence[Path]) -> Iterator[PageOrError]:
     for path in _files(paths):
-        if is_warc(path):
+        kind = container_kind(path)
+        if kind == "warc":
             yield from (page for _, page in _warc(path))
             continue
-        if not is_json_lines(path):
+        if kind is None:
             yield _html_page(path)
             continue
         for label, record in json_records(str(path)):
@@ -127,8 +118,10 @@ def _decompress(path: Path, target: Path) -> Unreadable | None:
 
 
 def _again(path: Path, offset: int) -> PageOrError:
-    item = read_record(path, offset)
-    return _warc_item(item) or Unreadable(item.input, GristError("the record is not a page"))
+    page = read_record(path, offset).entry()
+    if isinstance(page, Skipped):
+        return Unreadable(page.input, GristError("the record is not a page"))
+    return _with_url(page)
 
 
 def _moment(page: PageOrError) -> float:
@@ -154,15 +147,15 @@ def time_order(paths: Sequence[Path]) -> Iterator[PageOrError]:
     with tempfile.TemporaryDirectory(prefix="grist-replay-") as scratch:
         index: list[tuple[float, int, Path, int | None, str | PageOrError]] = []
         for path in _files(paths):
-            if is_warc(path):
-                for item, page in _warc(path):  # a page is read again later, an error kept (and
-                    # a page of a file compressed as one gzip stream: it has no offset to read)
-                    at = (None if item.offset is None or isinstance(page, Unreadable)
-                          else -1 - item.offset)
+            kind = container_kind(path)
+            if kind == "warc":
+                for offset, page in _warc(path):  # a page is read again later, an error kept
+                    # (and a page of a file compressed as one gzip stream: it has no offset)
+                    at = None if offset is None or isinstance(page, Unreadable) else -1 - offset
                     index.append((_moment(page), len(index), path, at,
-                                  page if at is None else item.input))
+                                  page if at is None else page.input))
                 continue
-            if not is_json_lines(path):
+            if kind is None:
                 index.append((float("inf"), len(index), path, None, str(path)))
                 continue
             readable, damage = path, None
