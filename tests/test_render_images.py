@@ -1,7 +1,8 @@
-"""Images in the rendered formats: an image in a block without text stays where it stood (with
-the neighbouring block ``grist.segment.blocks.place_images`` gives it, on a line of its own; in
-the list item or table cell it stood in, ``grist.render.layout``), and a linked image keeps its
-link and title."""
+"""Images in the rendered formats: an image in a block without text stays where it stood (the
+segmenter records it there, ``grist.segment.blocks.record_alone``; once the blocks are chosen,
+``grist.render.layout.written_blocks`` writes it beside a kept neighbour, on a line of its own
+or as a block of its own in the list item or table cell it stood in), and a linked image keeps
+its link and title."""
 
 from __future__ import annotations
 
@@ -117,18 +118,24 @@ def test_an_image_no_format_writes_makes_no_empty_item():
         "- Most members answered within a week of receiving it")
 
 
-def test_an_image_alone_in_a_list_s_first_item_goes_to_the_list_s_next_item():
-    """Where the segmenter puts it: with a block of its list over the text before the list (the
-    blocks, the model's input, are the same); an image alone in a table's first row stays with
-    the text before the table (the next row is often the image's caption)."""
+def test_an_image_alone_is_recorded_before_the_block_after_it():
+    """The segmenter only records where an image stood: at the start of the next block, or at
+    the end of the page's last (the blocks, the model's input, are the same); the renderers
+    place it. An image alone in a table's first row is written with the text before the table
+    (the next row is often the image's caption), one alone in a list's first item in the list."""
     page = ("<html><body><p>Text before the list and the table.</p><ul><li><img src='/a.png'>"
             "</li><li>Second item</li></ul><p>Between the list and the table.</p><table>"
             "<tr><td><img src='/b.png'></td></tr><tr><td>The picture's caption</td></tr></table>"
-            "</body></html>")
+            "<p><img src='/c.png'></p></body></html>")
     found = _extract(page)
     assert [(b.text, [s.url for s in b.inline if s.alone]) for b in found.blocks] == [
         ("Text before the list and the table.", []), ("Second item", ["/a.png"]),
-        ("Between the list and the table.", ["/b.png"]), ("The picture's caption", [])]
+        ("Between the list and the table.", []), ("The picture's caption", ["/b.png", "/c.png"])]
+    assert found.render("markdown", images=True).split("\n\n") == [
+        "Text before the list and the table.",
+        "- ![](https://s.org/a.png)\n- Second item",
+        "Between the list and the table.\\\n![](https://s.org/b.png)",
+        "The picture's caption\\\n![](https://s.org/c.png)"]
 
 
 def test_a_figure_image_stays_without_its_caption_and_a_last_image_is_kept():
@@ -231,12 +238,87 @@ def test_an_image_after_a_quote_is_not_written_in_it():
         "It is sold apart and links up to eight cameras in a house."]
 
 
-@pytest.mark.parametrize("page", [REPORT, ANIMALS, FIGURE, QUOTED])
-def test_the_python_walk_places_images_as_the_compiled_one(page, monkeypatch):
+CODE = """<html><body><p>Build the project with the one command below, from its folder.</p>
+<figure><img src="/make.png" alt="Make"></figure><pre>make all</pre>
+<p><img src="/done.png" alt="Done"></p></body></html>"""
+
+
+def test_an_image_beside_code_is_written_beside_it_and_one_after_the_last_block_is_kept():
+    # the image after the page's last block, a code block, was lost
+    assert _extract(CODE).render("markdown", images=True).split("\n\n") == [
+        "Build the project with the one command below, from its folder.\\\n"
+        "![Make](https://s.org/make.png)", "```\nmake all\n```", "![Done](https://s.org/done.png)"]
+
+
+def test_an_image_whose_only_kept_neighbour_is_a_quote_is_written_outside_it():
+    page = ("<html><body><p>Share this review with your friends on the networks.</p>"
+            "<p><img src='/card.jpg' alt='Card'></p><blockquote><p>The best camera of the "
+            "year, and by far the cheapest of them.</p></blockquote></body></html>")
+    found = _extract(page, keep=lambda block: not block.text.startswith("Share"))
+    assert found.render("markdown", images=True).split("\n\n") == [
+        "![Card](https://s.org/card.jpg)",
+        "> The best camera of the year, and by far the cheapest of them."]
+
+
+def test_an_image_alone_in_an_item_with_a_heading_is_in_the_item_not_in_the_heading():
+    page = ("<html><body><p>The three cars we liked the most this year.</p><ul>"
+            "<li><a href='/a'><img src='/a.jpg' alt='A'></a><h3>First car</h3></li>"
+            "<li><img src='/b.jpg' alt='B'><h3>Second car</h3></li></ul></body></html>")
+    found = _extract(page)
+    assert found.render("markdown", images=True, links=True).split("\n\n")[1:] == [
+        "- [![A](https://s.org/a.jpg)](https://s.org/a)",
+        "  ### First car\n- ![B](https://s.org/b.jpg)", "  ### Second car"]
+    assert _html_body(found, images=True).endswith(
+        '<li><img src="https://s.org/b.jpg" alt="B"><h3>Second car</h3></li></ul>')
+
+
+def test_an_image_between_two_lists_is_written_between_them():
+    # it stood in neither: it was written in the second list's first item
+    page = ("<html><body><ul><li>Pack a camp towel to dry off</li></ul><div><img src='/t.jpg' "
+            "alt='Towel'></div><ul><li>Bring water and snacks for the day</li></ul></body></html>")
+    assert _extract(page).render("markdown", images=True).split("\n\n") == [
+        "- Pack a camp towel to dry off", "![Towel](https://s.org/t.jpg)",
+        "- Bring water and snacks for the day"]
+
+
+def test_an_image_outside_a_data_table_is_not_written_in_its_cells():
+    page = ("<html><body><p><img src='/logo.png' alt='Logo'></p><table><tr><th>Animal</th>"
+            "<th>Legs</th></tr><tr><td>Cat</td><td>4</td></tr></table></body></html>")
+    assert _extract(page).render("markdown", images=True).split("\n\n") == [
+        "![Logo](https://s.org/logo.png)", "| Animal | Legs |\n| --- | --- |\n| Cat | 4 |"]
+
+
+def test_an_image_alone_in_a_layout_table_s_cell_is_written_with_its_row_s_text():
+    # a layout table's cells are laid out as the page's paragraphs: the image joins its row
+    page = ("<html><body><table><tr><td><img src='/icon.gif' alt='Post'></td><td>Posted on "
+            "Monday by the moderator of the forum, who wrote a long message.</td></tr>"
+            "</table></body></html>")
+    assert _extract(page).render("markdown", images=True) == (
+        "![Post](https://s.org/icon.gif)\\\n"
+        "Posted on Monday by the moderator of the forum, who wrote a long message.")
+
+
+def test_an_image_with_no_kept_neighbour_is_not_written_and_a_noscript_copy_is_not_repeated():
+    page = ("<html><body><div>Menu</div><p><img src='/ad.gif' alt='Ad'></p><div>Footer</div>"
+            "<h2>Inside the lab</h2><figure><img data-src='/lab.jpg' src='/lazy.gif' alt='Lab'>"
+            "<noscript><img src='/lab.jpg' alt='Lab'></noscript></figure>"
+            "<h2>The street</h2><p>It is quiet at night.</p></body></html>")
+    found = _extract(page, keep=lambda block: block.text not in ("Menu", "Footer"))
+    assert found.render("markdown", images=True).split("\n\n") == [
+        "## Inside the lab", "![Lab](https://s.org/lab.jpg)", "## The street",
+        "It is quiet at night."]
+
+
+@pytest.mark.parametrize("page", [REPORT, ANIMALS, FIGURE, QUOTED, CODE])
+def test_the_python_walk_records_images_as_the_compiled_one(page, monkeypatch):
     compiled = [(b.text, b.inline) for b in _extract(page).blocks]
     monkeypatch.setattr(segment_blocks, "_walk", None)
     assert [(b.text, b.inline) for b in _extract(page).blocks] == compiled
     assert sum(s.alone for _, spans in compiled for s in spans) >= (1 if page is QUOTED else 2)
+    # a code block, which keeps no marks, holds those before it and, last, those after it
+    if page is CODE:
+        assert [b.marks and [m[0] for m in b.marks[1]] for b in _extract(page).blocks] == [
+            None, [0, 1]]
 
 
 @pytest.mark.parametrize("attrs, source", [

@@ -67,10 +67,11 @@ class Inline(NamedTuple):
     around it (``link``: a link holding only an image has no span, as it holds no character),
     whether the page has whitespace right before and right after it (``spaced_before``,
     ``spaced_after``: the text holds one space for both, at ``start``, so it cannot say on which
-    side it was), and whether it stood alone in a block without text that the segmenter put at
-    this block's start or end (``alone``: renderers give it a line of its own); a ``br`` is a
-    point where the line breaks (the space at ``start``, when text follows, is where the
-    ``<br>`` stood)."""
+    side it was), and whether it stood alone in a block without text just before this block
+    (``alone``: recorded at the block's start, or after the page's last block at its end; the
+    renderers write it beside a kept block on a line of its own: ``grist.render.layout``'s
+    ``written_blocks``); a ``br`` is a point where the line breaks (the space at ``start``,
+    when text follows, is where the ``<br>`` stood)."""
 
     start: int
     end: int

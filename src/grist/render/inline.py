@@ -6,8 +6,8 @@ resolves their URLs against the page's base and drops the unsafe ones (``javascr
 active schemes), and returns nested ``Node``s over plain text pieces. Renderers write the tree
 in their own syntax. An image inside a link is written in it (a ``link`` node around the image
 when the link holds no text); an image that stood alone in a block without text
-(``Inline.alone``) is on a line of its own, after a ``br`` at the block's end or before one at
-its start (in a heading, which is one line, beside the text).
+(``Inline.alone``, which ``grist.render.layout.written_blocks`` puts in no heading) is on a line
+of its own, after a ``br`` at the block's end or before one at its start.
 
 A permalink (a link to an anchor of the page whose text is a glyph, such as the ``¶``
 documentation generators put after every heading and API signature, or rustdoc's ``§`` before a
@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 from grist.document import Block, Inline
@@ -183,8 +183,7 @@ def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
             continue
         if span.kind == "image":
             linked = any(open_node.kind == "link" for open_node, _ in stack)
-            position = _add_images(parent, images_at[span.start], text, position, first,
-                                   _Around(linked, not block.heading))
+            position = _add_images(parent, images_at[span.start], text, position, first, linked)
             continue
         if span.kind in _STYLES and any(open_node.kind == span.kind for open_node, _ in stack):
             continue  # bold inside bold is bold: written twice, Markdown would misread it
@@ -198,45 +197,30 @@ def inline_tree(block: Block, options: RenderOptions, base: str | None) -> Node:
     return root
 
 
-class _Around(NamedTuple):
-    """Where images are written: inside a link (``linked``: their own links are not written,
-    links do not nest) and in a block of several lines (``lines``: not a heading)."""
-
-    linked: bool
-    lines: bool
-
-
 def _add_images(parent: Node, images: list[Inline], text: str, position: int, first: int,
-                around: _Around) -> int:
+                linked: bool) -> int:
     """Write the images that stand at ``position``: between words with the whitespace the page
     has on either side of each (the text's one space there, if any, stands for it and is passed
     over), at the start or end of the block apart from its text, and one that stood alone on a
-    line of its own. Returns the position the text goes on from."""
+    line of its own. Inside a link (``linked``) their own links are not written (links do not
+    nest). Returns the position the text goes on from."""
     if text.startswith(" ", position) and any(i.spaced_before or i.spaced_after for i in images):
         position += 1
     text_before, text_after = position > first, position < len(text)
     last = len(images) - 1
     for n, image in enumerate(images):
         if image.alone and not text_after and (text_before or n):
-            _add_break(parent, around.lines)
+            parent.children.append(Node("br"))
         elif text_before and (image.spaced_before or (n == 0 and not text_after)):
             _add_text(parent, " ")
         node = Node("image", image.url, image.alt, title=image.title)
-        linked = image.link and not around.linked
-        parent.children.append(Node("link", image.link, children=[node]) if linked else node)
+        in_link = image.link and not linked
+        parent.children.append(Node("link", image.link, children=[node]) if in_link else node)
         if image.alone and not text_before and (text_after or n < last):
-            _add_break(parent, around.lines)
+            parent.children.append(Node("br"))
         elif text_after and (image.spaced_after or (n == last and not text_before)):
             _add_text(parent, " ")
     return position
-
-
-def _add_break(parent: Node, lines: bool) -> None:
-    """A line break, or a space where the block is one line."""
-    if lines:
-        parent.children.append(Node("br"))
-    else:
-        _add_text(parent, " ")
 
 
 def _add_text(node: Node, piece: str) -> None:

@@ -9,10 +9,14 @@ an item or around its list, and a table inside an item or a list inside a cell, 
 block's path). A ``caption`` right before a data table's cells is the table's. Parts hold the
 blocks themselves, so a renderer can write their inline markup (links, images, emphasis).
 
-An image that stood alone in a list item or a data table's cell was put with a neighbouring
-block (``grist.segment.blocks.place_images``); when images are written (``images=``) and that
-block is in another item of the same list or another cell of the same table, the image is
-written as a block of its own in the item or cell it stood in (``_apart``).
+An image that stood alone (in a block without text: a picture paragraph, a figure, a list item or
+table cell of its own) is recorded by the segmenter where it stood, between two blocks
+(``grist.segment.blocks.record_alone``). Where it is written is decided once, after the method
+chose the blocks, by ``written_blocks``: beside a kept block next to where it stood (the one
+that suits it better, ``_goes_after``), either in that block's text on a line of its own or, when
+the block is a heading, code, or in a quote, list item or table cell the image did not stand
+in, as a block of its own without text in the list item or cell it stood in (``_own_block``).
+Layout then treats such a block as any other.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from operator import attrgetter
 
 from grist.document import Block
 from grist.render.inline import safe_url, shown_text
-from grist.segment.inline import Alone, alone_at, alone_marks, image_source, set_apart
+from grist.segment.inline import ALONE, Alone, alone_at, alone_marks, image_source, set_apart
 from grist.segment.tables import cell_contents, looks_like_data
 
 # Slots a table's spanning cells may cover, summed over them (overlapping ones included): past it
@@ -34,9 +38,6 @@ MAX_SPANNED_SLOTS = 100_000
 MAX_LIST_NESTING = 32
 _LISTS = frozenset(("ol", "ul"))
 _CELLS = frozenset(("td", "th"))
-# Per place a block has where an image may have stood alone: where an ``Alone`` holds it, and
-# how many of its first numbers name the place ((list, item), (table, row, column)).
-_PLACES = {"list_item": (2, 2), "cell": (3, 3)}
 
 
 @dataclass(frozen=True)
@@ -138,40 +139,14 @@ def _outer_levels(levels: list[_Level], quotes: list[int], level: int
     return level, quotes, kept, []
 
 
-def _apart(block: Block, place_name: str) -> list[Block]:
-    """The block as written where its images that stood alone in another item of its list or
-    another cell of its table stood (``place_name``: ``list_item`` or ``cell``, the block's
-    place): each such image a block of its own, without text, in the place it stood, before or
-    after the block as it is before or after the block's text."""
-    place = getattr(block, place_name)
-    if block.marks is None or place is None:
-        return [block]
-    index, named = _PLACES[place_name]
-
-    def elsewhere(image: Alone) -> bool:
-        stood = image[index]
-        return (stood is not None and stood[0] == place[0] and stood[:named] != place[:named]
-                and _written(image))
-
-    at_start, marks, at_end = set_apart(block.marks, elsewhere)
-    if not (at_start or at_end):
-        return [block]
-    own = [replace(block, text="", marks=alone_marks(image), **{place_name: image[index]})
-           for image in at_start + at_end]
-    return [*own[: len(at_start)], replace(block, marks=marks), *own[len(at_start) :]]
-
-
-def list_items(blocks: list[Block], images: bool = False) -> list[Item]:
+def list_items(blocks: list[Block]) -> list[Item]:
     """The list blocks of a run as ``Item``s: where each list opens, each item begins, and the
-    blockquotes inside items open and close; with ``images``, an image that stood alone in
-    another item of its block's list is an item of its own (``_apart``)."""
-    if images:
-        blocks = [written for block in blocks for written in _apart(block, "list_item")]
+    blockquotes inside items open and close."""
     low = min(b.list_depth for b in blocks)
     levels: list[_Level] = []
     open_count = 0  # the containers open: per level its list, its item and their quotes
     items = []
-    for block, part in _item_parts(blocks, images):
+    for block, part in _item_parts(blocks):
         deep = block.list_depth - low >= MAX_LIST_NESTING  # written at the deepest level
         level = min(block.list_depth - low, len(levels), MAX_LIST_NESTING - 1)
         level, quotes, kept, opens = _outer_levels(levels, _item_quotes(block, low, level), level)
@@ -201,16 +176,15 @@ def list_items(blocks: list[Block], images: bool = False) -> list[Item]:
     return items
 
 
-def _item_parts(blocks: list[Block], images: bool) -> list[tuple[Block, Part]]:
+def _item_parts(blocks: list[Block]) -> list[tuple[Block, Part]]:
     """What a run's list items hold, each with the block that places it in its list: a data
-    table inside an item (with its caption; ``images`` as ``table_rows``) is one table placed by
-    its outermost block (a list inside a cell is not the table's place), the other blocks are
-    parts of their own."""
+    table inside an item (with its caption) is one table placed by its outermost block (a list
+    inside a cell is not the table's place), the other blocks are parts of their own."""
     parts = []
     i = 0
     while i < len(blocks):
         j = _table_end(blocks, i)
-        table = (_table_part(blocks[i:j], images) if j > i and _lists_around_table(blocks[j - 1])
+        table = (_table_part(blocks[i:j]) if j > i and _lists_around_table(blocks[j - 1])
                  else None)
         if table is None:
             j = max(j, i + 1)
@@ -262,22 +236,20 @@ def _single(block: Block) -> Part:
 Cell = tuple[Block, ...]  # a table cell's blocks as written, in page order; () when empty
 
 
-def table_rows(run: list[Block], images: bool = False) -> list[list[Cell]] | None:
+def table_rows(run: list[Block]) -> list[list[Cell]] | None:
     """The rows of a run of cells from one table, or None when it is a layout table (by its
     markup, or cells that are not short values: ``cell_contents``). Cells without table markup
-    (built by hand) are judged by their shape. With ``images``, an image that stood alone in
-    another cell than its block's is in that cell (``_apart``; its row or column is written
-    even when it holds no text)."""
+    (built by hand) are judged by their shape, that of the cells with text: an image that stood
+    alone in a cell (``written_blocks``) is written in it, its row or column even when it holds
+    no text, but makes no table a data table."""
     info = run[0].table
     if info is not None and not looks_like_data(info):
         return None
-    grid = cell_contents(run)
-    if grid is None:
+    if cell_contents([block for block in run if block.text]) is None:
         return None
-    if images:
-        grid = {}
-        for cell in (written for block in run for written in _apart(block, "cell")):
-            grid.setdefault((cell.cell[1], cell.cell[2]), []).append(cell)
+    grid: dict[tuple[int, int], list[Block]] = {}
+    for block in run:
+        grid.setdefault((block.cell[1], block.cell[2]), []).append(block)
     rows = sorted({r for r, _ in grid})
     columns = sorted({c for _, c in grid})
     return [[tuple(grid.get((r, c), ())) for c in columns] for r in rows]
@@ -343,38 +315,189 @@ def table_spans(rows: list[list[Cell]]) -> TableSpans:
 
 
 def written_blocks(blocks: list[Block], images: bool) -> list[Block]:
-    """The kept blocks of a page's ``blocks`` (all of them, in order); with ``images``, a kept
-    block beside a dropped one takes the images that stood alone between the two and went to
-    the dropped one (the segmenter placed them before the method chose): a hero image given to
-    a dropped share bar goes to the kept heading after it."""
+    """The kept blocks of a page's ``blocks`` (all of them, in order) as they are written; with
+    ``images``, with the images that stood alone between them: each image is written beside a
+    kept block next to where it stood (one with neither neighbour kept is not), the one after it
+    or before it as ``_goes_after`` says (once one goes after, those following it do too), in
+    that block's text on a line of its own or, when it stood apart from the block
+    (``_stood_apart``), as a block of its own (``_own_block``)."""
     if not images:
         return [block for block in blocks if block.is_content]
-    given: dict[int, Block] = {}
-    for i, block in enumerate(blocks):
-        if block.is_content or block.marks is None:
+    plain, gaps = _gaps(blocks)
+    data = _data_tables([block for block in plain if block.is_content])
+    n = len(plain)
+    at_start: list[list[Alone]] = [[] for _ in range(n)]
+    at_end: list[list[Alone]] = [[] for _ in range(n)]
+    own: list[list[Block]] = [[] for _ in range(n + 1)]  # the blocks of their own, per gap
+    for g, alone in enumerate(gaps):
+        before = plain[g - 1] if g and plain[g - 1].is_content else None
+        after = plain[g] if g < n and plain[g].is_content else None
+        if before is None and after is None:
             continue
-        at_start, _, at_end = set_apart(block.marks, lambda image: True)
-        for images_here, k, to_end in ((at_start, i - 1, True), (at_end, i + 1, False)):
-            if images_here and 0 <= k < len(blocks) and blocks[k].is_content:
-                given[k] = _with_images(given.get(k, blocks[k]), images_here, to_end)
-    return [given.get(i, block) for i, block in enumerate(blocks) if block.is_content]
+        goes_after = before is None
+        for image in _shown(alone):
+            goes_after = goes_after or (after is not None and _goes_after(image, before, after))
+            beside = after if goes_after else before
+            if _stood_apart(image, beside, data):
+                own[g].append(_own_block(image, beside))
+            else:
+                (at_start[g] if goes_after else at_end[g - 1]).append(image)
+    written = []
+    for g, block in enumerate(plain):
+        written += own[g]
+        if block.is_content:
+            written.append(_with_images(block, at_start[g], at_end[g]))
+    return written + own[n]
 
 
-def _with_images(block: Block, images: list[Alone], to_end: bool) -> Block:
-    """A copy of ``block`` with images that stood alone added at its end or its start."""
+def _gaps(blocks: list[Block]) -> tuple[list[Block], list[list[Alone]]]:
+    """The blocks, the kept ones without the images that stood alone, and those images per gap
+    between two blocks (gap ``g`` is before ``blocks[g]``; the last one after the last block)."""
+    plain = []
+    gaps: list[list[Alone]] = [[] for _ in range(len(blocks) + 1)]
+    for g, block in enumerate(blocks):
+        if block.marks is not None and any(mark[3] == ALONE for mark in block.marks[1]):
+            before, marks, after = set_apart(block.marks)
+            gaps[g] += before
+            gaps[g + 1] += after
+            if block.is_content:
+                block = replace(block, marks=marks if marks[1] else None)
+        plain.append(block)
+    return plain, gaps
+
+
+def _shown(alone: list[Alone]) -> list[Alone]:
+    """The images of a gap a format writes: not a ``data:`` or ``javascript:`` one, which would
+    make an empty item, cell or paragraph, nor a ``noscript`` copy of the image before it (a
+    lazy-loading page's fallback)."""
+    shown: list[Alone] = []
+    last = ""
+    for image in alone:
+        src = image_source(image[0].attributes)
+        copy = src == last and getattr(image[0].parent, "tag", None) == "noscript"
+        if safe_url(src, None) is not None and not copy:
+            shown.append(image)
+            last = src
+    return shown
+
+
+def _with_images(block: Block, at_start: list[Alone], at_end: list[Alone]) -> Block:
+    """``block`` with images that stood alone written at its start and its end."""
+    if not (at_start or at_end):
+        return block
     pieces, marks = block.marks or ([block.text], [])
-    added = alone_at(images, len(pieces) if to_end else 0)
-    return replace(block, marks=(pieces, marks + added if to_end else added + marks))
+    return replace(block, marks=(pieces, [*alone_at(at_start, 0), *marks,
+                                          *alone_at(at_end, len(pieces))]))
 
 
-def layout(blocks: list[Block], *, in_layout_table: bool = False, images: bool = False
-           ) -> list[Part]:
+def _nearness(image: Alone, block: Block) -> int:
+    """Where a block is from the list item or table cell an image stood in: 2 in that item or
+    the cell's row, 1 elsewhere in its list (an image alone in a list's first item stays in the
+    list; not so in a table, whose row after a lone image is often its caption), else 0."""
+    _, _, item, cell, _ = image
+    if cell is not None and block.cell is not None and cell[:2] == block.cell[:2]:
+        return 2
+    if item is None or block.list_item is None or item[0] != block.list_item[0]:
+        return 0
+    return 2 if item[1] == block.list_item[1] else 1
+
+
+def _rank(image: Alone, block: Block) -> int:
+    """How well a block next to an image that stood alone suits it: one in the image's list item
+    or table row best, then one elsewhere in its list (``_nearness``), then other text, then a
+    heading or a block all of whose text is a link (a button, a menu's entry), and last code, a
+    figure's caption (captions are left out of the text unless asked for; the figure's image is
+    the text's) or a block in a list, table or quote the image was not in."""
+    near = _nearness(image, block)
+    if near:
+        return 2 + near
+    _, _, item, cell, quotes = image
+    if block.preformatted or block.tag == "figcaption" or (
+            item is None and block.list_item is not None) or (
+            cell is None and block.cell is not None) or block.quote_depth > quotes:
+        return 0
+    return 1 if block.heading or block.anchor_chars >= len(block.text) else 2
+
+
+def _goes_after(image: Alone, before: Block, after: Block) -> bool:
+    """Whether an image that stood alone between two kept blocks goes with the one after it: the
+    one that suits it better (``_rank``), else the one that is no heading (a heading is one
+    line), else the one after (the text an image illustrates usually follows it) but in a table,
+    beside a block of its own list item or list (which goes on from the one before) and between
+    two headings (the image is in the first one's section)."""
+    rank_before, rank_after = _rank(image, before), _rank(image, after)
+    if rank_before != rank_after:
+        return rank_after > rank_before
+    if bool(before.heading) != bool(after.heading):
+        return bool(before.heading)
+    return not (image[3] is not None or _nearness(image, before) or before.heading)
+
+
+def _data_tables(kept: list[Block]) -> set[int]:
+    """The tables whose kept cells are written as a data table (``table_rows``)."""
+    tables = set()
+    i = 0
+    while i < len(kept):
+        j = _table_end(kept, i)
+        if j > i and table_rows(kept[i + (kept[i].cell is None):j]) is not None:
+            tables.add(kept[j - 1].cell[0])
+        i = max(j, i + 1)
+    return tables
+
+
+def _stood_apart(image: Alone, block: Block, data_tables: set[int]) -> bool:
+    """Whether an image written beside ``block`` stood apart from it: the block is a heading (one
+    line) or code, or in a quote the image was not in, or in a list item or a data table's cell
+    (the table in ``data_tables``; a layout table's cells are laid out like the rest of the page)
+    the image did not stand in (``_elsewhere``)."""
+    _, _, item, cell, quotes = image
+    data_cell = block.cell if block.cell is not None and block.cell[0] in data_tables else None
+    return bool(block.heading or block.preformatted or block.quote_depth > quotes
+                or _elsewhere(item, block.list_item) or _elsewhere(cell, data_cell))
+
+
+def _elsewhere(stood: tuple[int, ...] | None, place: tuple[int, ...] | None) -> bool:
+    """Whether an image that stood in the list item or table cell ``stood`` (None: in none)
+    stood outside the item or cell ``place`` of a block: in none, or in another of the same list
+    or table (the first three numbers name an item or a cell). One in another list or table (a
+    nested one) is taken to stand in the block's."""
+    return place is not None and (stood is None or (stood[0] == place[0]
+                                                    and stood[:3] != place[:3]))
+
+
+def _own_block(image: Alone, block: Block) -> Block:
+    """A block without text holding an image that stood alone, written beside ``block`` (which
+    lends it its place): no heading or code, in the quotes around both, and in the list item
+    and table cell the image stood in (``_where``; out of the block's lists, its path too, when
+    it stood in none)."""
+    _, _, item, cell, quotes = image
+    list_item, cell = _where(item, block.list_item), _where(cell, block.cell)
+    in_list = list_item is not None
+    tags = block.path.split(">")
+    path = block.path if in_list else ">".join(
+        tags[: next((k for k, tag in enumerate(tags) if tag in _LISTS), len(tags))])
+    return replace(block, text="", path=path, marks=alone_marks(image), heading=0,
+                   preformatted=False, quote_depth=min(quotes, block.quote_depth),
+                   list_kind=block.list_kind if in_list else "",
+                   list_depth=block.list_depth if in_list else 0, list_item=list_item,
+                   cell=cell, table=block.table if cell is not None else None)
+
+
+def _where(stood: tuple[int, ...] | None, place: tuple[int, ...] | None) -> tuple | None:
+    """The list item (table cell) a block of its own for an image is in, beside a block in
+    ``place``: the one it ``stood`` in when that is in the block's list (table), the block's when
+    it stood in another (a nested one), none when either is in none."""
+    if stood is None or place is None:
+        return None
+    return stood if stood[0] == place[0] else place
+
+
+def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
     """Turn kept blocks (in page order) into parts: tables and list runs grouped.
 
     Inside a layout table (``in_layout_table``) the cells are ignored and their blocks are laid
     out like the rest of the page, so lists and headings in them keep their structure. A table
-    inside a list item is written in its list. With ``images`` (when they are written), an image
-    that stood alone in a list item or a data table's cell is written there (``_apart``).
+    inside a list item is written in its list.
     """
     parts: list[Part] = []
     i, n = 0, len(blocks)
@@ -382,9 +505,8 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False, images: bool =
         block = blocks[i]
         j = i if in_layout_table else _table_end(blocks, i)
         if j > i and not _lists_around_table(blocks[j - 1]):
-            table = _table_part(blocks[i:j], images)
-            parts += [table] if table else layout(blocks[i:j], in_layout_table=True,
-                                                  images=images)
+            table = _table_part(blocks[i:j])
+            parts += [table] if table else layout(blocks[i:j], in_layout_table=True)
         elif _is_item(block):
             quote = _outer_quotes(block)
             j = i + 1
@@ -392,57 +514,12 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False, images: bool =
                    and (in_layout_table or blocks[j].cell is None
                         or _lists_around_table(blocks[j]))):
                 j += 1
-            run, lead, trail = (_outside_list(blocks[i:j], quote) if images
-                                else (blocks[i:j], [], []))
-            parts += [*lead, Part("list", items=list_items(run, images), quote=quote), *trail]
+            parts.append(Part("list", items=list_items(blocks[i:j]), quote=quote))
         else:
             j = i + 1
-            parts += _heading_apart(block) if images and block.heading else [_single(block)]
+            parts.append(_single(block))
         i = j
     return parts
-
-
-def _written(image: Alone) -> bool:
-    """Whether a format writes the image (not a data: or javascript: one): only such an image
-    is set apart, so that none makes an empty item, cell or paragraph."""
-    return safe_url(image_source(image[0].attributes), None) is not None
-
-
-def _outside_list(run: list[Block], quote: int) -> tuple[list[Block], list[Part], list[Part]]:
-    """A list run without the images that stood alone outside any list and went to its first
-    block's start or its last block's end, and those images as paragraphs (in the list's
-    ``quote``) before and after the list: a figure after a list is no part of its last item."""
-    run = list(run)
-    lead: list[Alone] = []
-    trail: list[Alone] = []
-    if run[0].marks is not None:
-        lead, marks, _ = set_apart(run[0].marks, _outside, sides=(True, False))
-        run[0] = replace(run[0], marks=marks)
-    if run[-1].marks is not None:
-        _, marks, trail = set_apart(run[-1].marks, _outside, sides=(False, True))
-        run[-1] = replace(run[-1], marks=marks)
-    return run, _paragraphs(lead, run[0], quote), _paragraphs(trail, run[-1], quote)
-
-
-def _outside(image: Alone) -> bool:
-    """Whether an image that stood alone stood outside any list, and a format writes it."""
-    return image[2] is None and _written(image)
-
-
-def _paragraphs(images: list[Alone], block: Block, quote: int) -> list[Part]:
-    """Images that stood alone, each a paragraph of its own (``block`` lends its place)."""
-    return [Part("paragraph", replace(block, text="", marks=alone_marks(image), heading=0),
-                 quote=quote) for image in images]
-
-
-def _heading_apart(block: Block) -> list[Part]:
-    """A heading's part, with the images that stood alone before or after it (the segmenter
-    gave them to it) as paragraphs of their own before or after it: a heading is one line."""
-    if block.marks is None:
-        return [_single(block)]
-    at_start, marks, at_end = set_apart(block.marks, _written)
-    return [*_paragraphs(at_start, block, block.quote_depth), _single(replace(block, marks=marks)),
-            *_paragraphs(at_end, block, block.quote_depth)]
 
 
 def _is_item(block: Block) -> bool:
@@ -486,12 +563,11 @@ def _is_caption(blocks: list[Block], i: int) -> bool:
             and (cell.table is None or cell.table.caption))
 
 
-def _table_part(run: list[Block], images: bool) -> Part | None:
-    """A table run (``_table_end``) as a table part (``images`` as ``table_rows``), or None when
-    it is a layout table."""
+def _table_part(run: list[Block]) -> Part | None:
+    """A table run (``_table_end``) as a table part, or None when it is a layout table."""
     caption = run[0] if run[0].cell is None else None
     cells = run[1:] if caption else run
-    rows = table_rows(cells, images)
+    rows = table_rows(cells)
     if rows is None:
         return None
     return Part("table", caption, rows=rows, quote=cells[0].quote_depth)

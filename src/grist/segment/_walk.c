@@ -88,7 +88,7 @@ typedef struct {
     PyObject *plans, *known, *plan_for, *budget, *rows, *ends, *others;
     PyObject *block_type, *describe, *code_language, *new_table, *collapse, *drop_controls;
     PyObject *count_tokens;
-    PyObject *too_many, *invisible, *list_numbering, *item_value, *cell_spans, *place_images;
+    PyObject *too_many, *invisible, *list_numbering, *item_value, *cell_spans, *record_alone;
     int by_id, keep_classes;
     long min_br_run, nearest, path_depth, max_open_inline, check_every;
     Py_ssize_t huge_text;
@@ -104,7 +104,7 @@ typedef struct {
     int start_pre;
     PyObject *link;
     /* images met since the last block ended, before any text: (image, link or None); and the
-     * images that stood in a block without text, waiting for place_images() (blocks.py) */
+     * images that stood in a block without text, waiting for record_alone() (blocks.py) */
     PyObject *loose, *alone;
     Objects open_marks; /* kinds of the inline elements open now (borrowed from plans) */
     long unmarked, brs, first_node, last_node, text_node, region_count, table_count;
@@ -494,7 +494,7 @@ fail:
 }
 
 /* The images met since the last block ended stood in a block without text: keep them, with the
- * list item and table cell they were in, for place_images() (_set_aside()). */
+ * list item, table cell and quote depth they were in, for record_alone() (_set_aside()). */
 static int set_aside(Walk *w)
 {
     PyObject *item = item_now(w), *cell = item == NULL ? NULL : cell_now(w);
@@ -516,10 +516,10 @@ static int set_aside(Walk *w)
     return reset(w);
 }
 
-/* place_images(alone, blocks, after, marks) */
-static int place_images(Walk *w, PyObject *after, PyObject *marks)
+/* record_alone(alone, blocks, after, marks) */
+static int record_alone(Walk *w, PyObject *after, PyObject *marks)
 {
-    PyObject *done = PyObject_CallFunctionObjArgs(w->place_images, w->alone, w->blocks, after,
+    PyObject *done = PyObject_CallFunctionObjArgs(w->record_alone, w->alone, w->blocks, after,
                                                   marks, NULL);
     Py_XDECREF(done);
     return done == NULL ? -1 : 0;
@@ -537,8 +537,8 @@ static int set_marks(Walk *w)
 }
 
 /* End the current block; keep it if it shows a character, with the images that stood alone
- * before it that place_images() gives it (flush()). Without a block, the images met since the
- * last one stood alone. */
+ * before it (record_alone(); flush()). Without a block, the images met since the last one stood
+ * alone. */
 static int flush(Walk *w)
 {
     if (w->start == NULL)
@@ -572,7 +572,7 @@ static int flush(Walk *w)
             || PyObject_SetAttr(w->start, s_anchor_chars, chars) < 0
             || PyObject_SetAttr(w->start, s_anchor_words, words) < 0
             || PyDict_SetItem(w->info, s_text_nodes, nodes) < 0
-            || (PyList_GET_SIZE(w->alone) && place_images(w, w->start, w->marks) < 0)
+            || (PyList_GET_SIZE(w->alone) && record_alone(w, w->start, w->marks) < 0)
             || set_marks(w) < 0 || PyList_Append(w->blocks, w->start) < 0)
             keep = -1;
         Py_XDECREF(chars);
@@ -1223,7 +1223,7 @@ static PyObject *run(Walk *w, PyObject *root)
             if (w->open.n == 0) { /* the root: its siblings are not walked */
                 Py_DECREF(node);
                 if (flush(w) < 0
-                    || (PyList_GET_SIZE(w->alone) && place_images(w, Py_None, Py_None) < 0))
+                    || (PyList_GET_SIZE(w->alone) && record_alone(w, Py_None, Py_None) < 0))
                     return NULL;
                 return Py_NewRef(w->blocks);
             }
@@ -1248,7 +1248,7 @@ static const char *walk_doc =
     "drops, the grid slots cells spanning rows may take); helpers is (Block, describe, the attributes describe() reads besides id and\n"
     "class, code_language, a TableInfo maker, visible_text, drop_controls (for preformatted\n"
     "text), count_tokens, the too-many-blocks\n"
-    "error, list_numbering, item_value, cell_spans, place_images).";
+    "error, list_numbering, item_value, cell_spans, record_alone).";
 
 static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
 {
@@ -1265,7 +1265,7 @@ static PyObject *walk(PyObject *Py_UNUSED(module), PyObject *args)
                           &w.block_type, &w.describe, &PyFrozenSet_Type, &w.others,
                           &w.code_language, &w.new_table, &w.collapse, &w.drop_controls,
                           &w.count_tokens, &w.too_many, &w.list_numbering, &w.item_value,
-                          &w.cell_spans, &w.place_images))
+                          &w.cell_spans, &w.record_alone))
         return NULL;
     if (w.check_every < 1) {
         PyErr_SetString(PyExc_ValueError, "the elements between two budget checks must be 1+");

@@ -7,8 +7,10 @@ Inline tags, ``<a>`` above all, do not split a block, so link density can be com
 The traversal is iterative: no recursion limit on deeply nested pages.
 
 An image in a block without text (a picture paragraph, a figure, a list item or table cell
-holding only an image) cannot make a block of its own: ``place_images`` puts it with a
-neighbouring block, where a reader of that block sees it (``Inline.alone``).
+holding only an image) cannot make a block of its own: ``record_alone`` records it, with the
+list item, table cell and quotes it stood in, at the start of the next block (at the end of the
+page's last one), and the renderers decide where it is written once the method has chosen the
+blocks (``grist.render.layout.written_blocks``).
 
 Each block records in ``info["text_nodes"]`` the ordinals of its first and last visible text node
 among the text nodes the walk visits (document order, skipped subtrees not counted), so a tool
@@ -122,7 +124,7 @@ class _BlockBuilder:
         self.first_node = self.last_node = -1  # the current block's first and last text node
         # images met since the last block ended, before any text: (image, the link open there)
         self.loose: list[tuple[Any, Any]] = []
-        self.alone: list[Alone] = []  # images that stood in a block without text, to be placed
+        self.alone: list[Alone] = []  # images that stood in a block without text, to record
         self._reset()
 
     def _reset(self) -> None:
@@ -197,8 +199,8 @@ class _BlockBuilder:
 
     def flush(self) -> None:
         """End the current block; keep it if it shows a character (``shows_a_character``), with
-        the images that stood alone before it that ``place_images`` gives it. A run of BRs
-        survives. Without a block, the images met since the last one stood alone."""
+        the images that stood alone before it (``record_alone``). A run of BRs survives. Without
+        a block, the images met since the last one stood alone."""
         block = self.start
         if block is None:
             if self.loose:
@@ -214,7 +216,7 @@ class _BlockBuilder:
             if block.anchor_chars > len(text):
                 block.anchor_chars = len(text)
             if self.alone:
-                place_images(self.alone, self.blocks, block, self.marks)
+                record_alone(self.alone, self.blocks, block, self.marks)
             if self.marks and not block.preformatted:  # spans are computed when asked
                 block.marks = (pieces, self.marks)
             block.info["text_nodes"] = (self.first_node, self.last_node)
@@ -226,17 +228,17 @@ class _BlockBuilder:
 
     def _set_aside(self) -> None:
         """The images met since the last block ended stood in a block without text: keep them,
-        with the list item, table cell and quote depth they were in, for ``place_images``."""
+        with the list item, table cell and quote depth they were in, for ``record_alone``."""
         item, cell, quotes = _list_item(self.open), _cell(self.open), self.open.quotes
         self.alone.extend((image, link, item, cell, quotes) for image, link in self.loose)
         self.loose.clear()
         self._reset()
 
     def finish(self) -> list[Block]:
-        """End the walk: the last block, and the images left alone after it placed."""
+        """End the walk: the last block, and the images left alone after it recorded."""
         self.flush()
         if self.alone:
-            place_images(self.alone, self.blocks, None, None)
+            record_alone(self.alone, self.blocks, None, None)
         return self.blocks
 
 
@@ -252,75 +254,24 @@ def _cell(o: _Open) -> tuple[int, int, int, int, int] | None:
     return (table[0], table[1], table[4], table[7], table[8]) if table and table[2] >= 0 else None
 
 
-def _nearness(image: Alone, block: Block) -> int:
-    """Where a block is from the list item or table cell an image stood in: 2 in that item or
-    the cell's row, 1 elsewhere in its list (an image alone in a list's first item stays in the
-    list; not so in a table, whose row after a lone image is often its caption), else 0."""
-    _, _, item, cell, _ = image
-    if cell is not None and block.cell is not None and cell[:2] == block.cell[:2]:
-        return 2
-    if item is None or block.list_item is None or item[0] != block.list_item[0]:
-        return 0
-    return 2 if item[1] == block.list_item[1] else 1
-
-
-def _rank(image: Alone, block: Block) -> int:
-    """How well a block next to an image that stood alone suits it: one in the image's list item
-    or table row best, then one elsewhere in its list (``_nearness``), then other text, then a
-    heading or a block all of whose text is a link (a button, a menu's entry), and last a
-    figure's caption (captions are left out of the text unless asked for; the figure's image is
-    the text's) or a block in a list, table or quote the image was not in."""
-    near = _nearness(image, block)
-    if near:
-        return 2 + near
-    _, _, item, cell, quotes = image
-    if block.tag == "figcaption" or (item is None and block.list_item is not None) or (
-            cell is None and block.cell is not None) or block.quote_depth > quotes:
-        return 0
-    return 1 if block.heading or block.anchor_chars >= len(block.text) else 2
-
-
-def _goes_after(image: Alone, before: Block, after: Block) -> bool:
-    """Whether an image that stood alone between two blocks goes with the one after it: the one
-    that suits it better (``_rank``), else the one that is no heading (a heading is one line),
-    else the one after (the text an image illustrates usually follows it) but in a table, beside
-    a block of its own list item or list (which goes on from the one before) and between two
-    headings (the image is in the first one's section)."""
-    rank_before, rank_after = _rank(image, before), _rank(image, after)
-    if rank_before != rank_after:
-        return rank_after > rank_before
-    if bool(before.heading) != bool(after.heading):
-        return bool(before.heading)
-    return not (image[3] is not None or _nearness(image, before) or before.heading)
-
-
-def place_images(alone: list[Alone], blocks: list[Block], after: Block | None,
+def record_alone(alone: list[Alone], blocks: list[Block], after: Block | None,
                  marks: list[Mark] | None) -> None:
-    """Put the images that stood alone (``alone``, in page order; emptied) with a neighbour,
-    which shows them on a line of their own: ``after`` (the block being kept, whose ``marks``
-    are given), at its start, or the block before them (``blocks[-1]``), at its end, as
-    ``_goes_after`` says; once one goes after, those following it do too. A code block shows
-    no image: the other neighbour takes them (with none, they wait for the next block, or are
-    dropped at the page's end)."""
-    before = blocks[-1] if blocks and not blocks[-1].preformatted else None
-    if after is not None and after.preformatted:
-        after = None
-    if before is None and after is None:
-        if marks is None:
-            alone.clear()
-        return
-    split = len(alone)  # the first image that goes after (so do all that follow it)
-    if before is None:
-        split = 0
-    elif after is not None:
-        split = next((n for n, image in enumerate(alone) if _goes_after(image, before, after)),
-                     split)
-    if split:
-        if before.marks is None:
-            before.marks = ([before.text], [])
-        before.marks[1].extend(alone_at(alone[:split], len(before.marks[0])))
-    if split < len(alone):
-        marks[0:0] = alone_at(alone[split:], 0)
+    """Record the images that stood alone since the last block ended (``alone``, in page order;
+    emptied) where they stood: at the start of ``after``, the block being kept (in ``marks``,
+    its marks; a code block, which keeps no marks, holds them alone), or, at the page's end
+    (``after`` None), at the end of its last block (a page without blocks drops them). Which
+    kept block writes each, and how, is decided once the method has chosen the blocks
+    (``grist.render.layout.written_blocks``)."""
+    if after is None:
+        if blocks:
+            last = blocks[-1]
+            if last.marks is None:
+                last.marks = ([last.text], [])
+            last.marks[1].extend(alone_at(alone, len(last.marks[0])))
+    elif after.preformatted:
+        after.marks = ([after.text], alone_at(alone, 0))
+    else:
+        marks[0:0] = alone_at(alone, 0)
     alone.clear()
 
 
@@ -415,7 +366,7 @@ def _compiled_walk(root: Any, config: SegmentConfig, budget: Budget | None,
          _FIRST_IDEOGRAPH, INVISIBLE, MAX_SPAN_SLOTS),
         (Block, describe, OTHER_ATTRIBUTES, code_language, new_table, visible_text,
          drop_controls, count_tokens, LimitExceededError, list_numbering, item_value,
-         cell_spans, place_images))
+         cell_spans, record_alone))
 
 
 def compiled_segmenter() -> bool:

@@ -3,23 +3,22 @@ collapsed text.
 
 The segmenter records *marks* while it walks (``(piece index, kind, element, op)``: an element
 opens, closes, or an image or a ``<br>`` (element None) stands at a point; ``ALONE``: an image that
-stood in a block without text, which the segmenter put with a neighbouring block, its element an
-``Alone``) beside the text pieces it joins, and reads no attribute (segmentation is on every
-method's hot path). ``collapse``, called when a renderer asks, turns pieces and marks into the
-block's text (whitespace collapsed and the characters a browser does not draw dropped, exactly as
-the plain path does: ``grist.whitespace.visible_text``) and ``Inline`` spans over it with the
-links' and images' attributes. A span opened before a space starts at the next word and a closing
-mark ends at the last word, so spaces stay outside the markup; a ``br`` span is the point before
-the space the line break became. An image carries the href of the link around it
-(``Inline.link``): a link holding only an image has no span. A renderer writing an image that
-stood alone in the list item or table cell it stood in takes it out of its block's marks
-(``set_apart``) into a block of its own (``alone_marks``)."""
+stood in a block without text, its element an ``Alone``, recorded at the start of the next block
+or the end of the page's last) beside the text pieces it joins, and reads no attribute
+(segmentation is on every method's hot path). ``collapse``, called when a renderer asks, turns
+pieces and marks into the block's text (whitespace collapsed and the characters a browser does
+not draw dropped, exactly as the plain path does: ``grist.whitespace.visible_text``) and
+``Inline`` spans over it with the links' and images' attributes. A span opened before a space
+starts at the next word and a closing mark ends at the last word, so spaces stay outside the
+markup; a ``br`` span is the point before the space the line break became. An image carries the
+href of the link around it (``Inline.link``): a link holding only an image has no span. The
+renderers take the images that stood alone out of the blocks' marks (``set_apart``) and write
+each in a kept block's marks, at its start or end (``alone_at``), or in a block of its own
+(``alone_marks``): ``grist.render.layout.written_blocks``."""
 
 from __future__ import annotations
 
 import re
-
-from collections.abc import Callable
 from typing import Any
 
 from grist.document import Inline
@@ -177,18 +176,16 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
     return "".join(out), tuple(spans[j] for j in order)
 
 
-def set_apart(marks: tuple[list[str], list[Mark]], apart: Callable[[Alone], bool],
-              sides: tuple[bool, bool] = (True, True)
+def set_apart(marks: tuple[list[str], list[Mark]]
               ) -> tuple[list[Alone], tuple[list[str], list[Mark]], list[Alone]]:
-    """Take the images that stood alone that ``apart`` picks out of a block's marks, at its
-    start and at its end as ``sides`` says: those at the block's start, the marks left, and
-    those at its end."""
+    """Take the images that stood alone out of a block's marks: those at the block's start, the
+    marks left, and those at its end."""
     pieces, marks_in = marks
     at_start: list[Alone] = []
     at_end: list[Alone] = []
     kept: list[Mark] = []
     for mark in marks_in:
-        if mark[3] == ALONE and sides[bool(mark[0])] and apart(mark[2]):
+        if mark[3] == ALONE:
             (at_end if mark[0] else at_start).append(mark[2])
         else:
             kept.append(mark)
