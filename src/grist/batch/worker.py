@@ -31,7 +31,7 @@ from grist.document import RawPage
 from grist.errors import GristError
 from grist.io.dates import warc_date
 from grist.io.records import FINAL_SUFFIX, write_final
-from grist.io.sinks import message_of, page_fields, reason_of
+from grist.io.sinks import message_of, page_fields, page_output, reason_of
 from grist.io.sources import Source, Unreadable, url_name
 from grist.limits import Limits
 from grist.methods import method_config, registrations_undone
@@ -209,7 +209,7 @@ def result_record(item: Item, extractor: Extractor, config: JobConfig,
         assert item.page is not None
         site = sites.for_page(item.page) if sites is not None else None
         result = extractor(item.page, site=site)
-        text = result.render(config.text_format)
+        text = page_output(result, config.text_format, record)
     except Exception as exc:  # noqa: BLE001 - one bad page never stops a shard
         return error_record(record, exc)
     record["title"] = result.title

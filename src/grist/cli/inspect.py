@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+import shlex
 import sys
 import threading
 import time
@@ -20,7 +21,8 @@ from grist.document import RawPage
 from grist.errors import GristError, LimitExceededError
 from grist.html.load import load_document
 from grist.io import is_url
-from grist.io.sources import PageOrError, Source, Unreadable, expand
+from grist.io.sinks import counted
+from grist.io.sources import PageOrError, Skipped, Source, Unreadable, expand
 from grist.limits import Limits
 from grist.methods import DEFAULT_METHOD
 
@@ -42,7 +44,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "it), is an error and no server starts.",
     )
     parser.add_argument("page", metavar="PATH|URL|-", help="the page to inspect (a JSON-lines "
-                        "or WARC file: the one page it holds)")
+                        "or WARC file: the one page it holds, or the one --record names)")
+    parser.add_argument("--record", metavar="ID", default=None,
+                        help="the page of a WARC or JSON-lines file to inspect: a WARC record's "
+                        "WARC-Record-ID, byte offset or target URL; a JSON line's label "
+                        "(FILE:LINE), line number, id or url")
     parser.add_argument("--method", default=None, help="method to show first (default: auto)")
     parser.add_argument("--url", default=None, help="the page's address, for a file or stdin")
     parser.add_argument("--port", type=whole(0, 65535), default=0, help="port (default: any free one)")
@@ -72,23 +78,103 @@ def _pages(source: Source) -> Iterator[PageOrError]:
         yield error
 
 
-def _read(page: str) -> RawPage:
+def _read(page: str, record: str | None = None) -> RawPage:
     """The one page the user named: a page's file or URL (fetched here, without the service's
-    address guard: the user asked for it on their own machine), stdin, or a JSON-lines or WARC
-    file that holds one page; GristError for a folder, or for an input of no or several pages."""
+    address guard: the user asked for it on their own machine), stdin, a JSON-lines or WARC
+    file that holds one page, or the page of one that ``record`` names (``_picked``);
+    GristError for a folder, or for an input of no or several pages."""
     if page != "-" and not is_url(page) and Path(page).is_dir():
         raise GristError(f"{page} is a folder; {ONE_PAGE}")
-    pages = _pages(expand([page])[0][0])
-    first, second = next(pages, None), next(pages, None)
+    source = expand([page])[0][0]
     name = "stdin" if page == "-" else page
+    if record is not None:
+        return _picked(source, name, record)
+    pages = _pages(source)
+    first, second = next(pages, None), next(pages, None)
     if first is None:
         raise GristError(f"{name} holds no page")
     if second is not None:
-        raise GristError(f"{name} holds several pages; {ONE_PAGE}")
-    if isinstance(first, Unreadable):
-        raise GristError(f"{first.input}: {first.error}")
-    assert isinstance(first, RawPage)  # (a file named is read, never skipped as not a page)
-    return first
+        example = first if isinstance(first, RawPage) else second
+        raise GristError(f"{name} holds several pages; {ONE_PAGE}, or name one of its pages "
+                         f"with --record (e.g. --record {shlex.quote(example.input)})")
+    return _page(first)
+
+
+def _page(found: PageOrError) -> RawPage:
+    """The page found, or the GristError saying why the record found is none."""
+    if isinstance(found, Unreadable):
+        raise GristError(f"{found.input}: {found.error}")
+    if isinstance(found, Skipped):  # (a WARC record of another type, named by its offset)
+        raise GristError(f"{found.input}: {found.reason}")
+    return found
+
+
+EXAMPLES = 3  # pages named when --record names none
+
+
+def _picked(source: Source, name: str, record: str) -> RawPage:
+    """The page of a WARC or JSON-lines file that ``record`` names (see ``_names``); a WARC
+    record given by its byte offset is read there, without reading the records before it."""
+    if source.kind not in ("warc", "jsonl"):
+        raise GristError(f"--record applies to WARC and JSON-lines files; {name} is one page")
+    by_offset = source.kind == "warc" and record.isascii() and record.isdigit()
+    found = _at_offset(source, int(record)) if by_offset else None
+    if found is None:
+        found, count, examples = _scan(source, None if by_offset else record)
+    if found is None:
+        held = counted(count, "page") if count else "no page"
+        more = ", ..." if count > len(examples) else ""
+        listed = f", e.g. {', '.join(examples)}{more}" if examples else ""
+        what = f"at offset {record}" if by_offset else record
+        raise GristError(f"no record {what} in {name}; it holds {held}{listed}")
+    return _page(found)
+
+
+def _at_offset(source: Source, offset: int) -> PageOrError | None:
+    """The record of a WARC file that starts at byte ``offset`` (as batch records' ``offset``
+    gives it); None when no record starts there."""
+    from grist.io.warc import WarcError, read_record
+
+    try:
+        item = read_record(source.location, offset)
+    except WarcError:  # (past the end of the file)
+        return None
+    return item.entry() if item.record_type else None  # (none: bytes inside a record)
+
+
+def _scan(source: Source, record: str | None) -> tuple[PageOrError | None, int, list[str]]:
+    """The first page or error record of ``source`` that ``record`` names (a record named by
+    its URL: its first page, else its first error record), and, when none is, how many pages
+    the file holds and the names of the first ``EXAMPLES``. A WARC file that cannot be read at
+    all is its error."""
+    count, examples = 0, []
+    by_url: PageOrError | None = None
+    for entry in source.pages():
+        if isinstance(entry, Skipped):  # (none: a WARC file's other records are left out)
+            continue
+        if (record is not None and record in _names(source, entry)) or entry.input == source.input:
+            return entry, count, examples  # (a WARC file that cannot be read: its error)
+        if record is not None and record == entry.url:
+            if isinstance(entry, RawPage):
+                return entry, count, examples
+            by_url = by_url or entry
+        if isinstance(entry, RawPage):
+            count += 1
+            if len(examples) < EXAMPLES:
+                examples.append(entry.input)
+    return by_url, count, examples
+
+
+def _names(source: Source, entry: RawPage | Unreadable) -> tuple[str, ...]:
+    """What ``--record`` may call a page or error record of ``source`` besides its URL: a WARC
+    record's WARC-Record-ID with or without its angle brackets (or ``FILE@OFFSET`` for one
+    without); a JSON line's label as grist names it (``FILE:LINE (id)``), ``FILE:LINE``, its
+    line number and its ``id``."""
+    if source.kind == "warc":
+        return entry.input, entry.input.removeprefix("<").removesuffix(">")
+    file = "<stdin>" if source.location == "-" else source.location
+    line, _, named = entry.input.removeprefix(f"{file}:").partition(" (")
+    return (entry.input, f"{file}:{line}", line) + ((named[:-1],) if named else ())
 
 
 def _shown(page: RawPage, url: str | None, extractor: Extractor, max_body: int) -> str:
@@ -132,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from(args, workers=args.workers or 1)
     extractor = Extractor(method=args.method or DEFAULT_METHOD,
                           limits=Limits(time_budget=settings.time_budget))
-    page = _read(args.page)
+    page = _read(args.page, args.record)
     url = args.url or page.url
     token = secrets.token_urlsafe(12)
     app = create_app(settings, preload={token: Page(_shown(page, url, extractor,

@@ -58,6 +58,14 @@ def page_fields(page: RawPage | None, url: str | None = None,
     return fields
 
 
+def page_output(result: Result, fmt: str, fields: dict[str, Any]) -> str:
+    """A page's result in ``fmt`` with its ``page_fields`` where the format has a place for
+    them: CSV's ``crawl_date`` column (its ``url`` column is the result's)."""
+    if fmt == "csv":
+        return csv_output.render(result, result.options, crawl_date=fields.get("date"))
+    return result.render(fmt)
+
+
 def json_line(label: str, fields: dict[str, Any], record: dict[str, Any]) -> str:
     """A page's line of a batch's JSON lines: its input, its ``page_fields``, then its result or
     error record (a result's own ``url`` wins)."""
@@ -155,7 +163,7 @@ class ResultSink:
         if self.fmt == "json" and self.batch and self.out is None:
             text = json_line(label, fields, result_dict(result, result.options))
         elif self.fmt == "csv":  # the input named; on stdout one table, the header once
-            text = csv_output.row(result, result.options, label)
+            text = csv_output.row(result, result.options, label, fields.get("date"))
             if self.out is not None or not self.printed:
                 text = csv_output.header() + "\n" + text
         else:
