@@ -423,7 +423,7 @@ def test_a_permalink_ending_any_block_is_left_out_but_one_starting_a_paragraph_s
     markdown = shown.render("markdown", links=True)
     assert "#textwrap.wrap" not in markdown and "#comment-7" not in markdown
     assert "[\u00a7](#v1)1.0.0" in markdown
-    assert "<p>textwrap.wrap(text, width=70)</p>" in shown.render("html", links=True)
+    assert "<dt>textwrap.wrap(text, width=70)</dt>" in shown.render("html", links=True)
     # the blocks keep their text: features and methods read it as before
     assert found.blocks[0].text == "textwrap.wrap(text, width=70)\u00b6"
 

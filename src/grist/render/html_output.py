@@ -1,5 +1,6 @@
 """Clean HTML: a minimal page holding only the kept blocks as h1-h6, p, ul/ol/li, table (with its
-caption), pre and blockquote, with emphasis and (``links=`` / ``images=``) links and images.
+caption), dl/dt/dd, pre and blockquote, with emphasis and (``links=`` / ``images=``) links and
+images.
 
 Safe by construction: the page is written from the blocks' text, never copied from the source, so
 no script, style, event handler or attribute of the source survives; all text is escaped; the only
@@ -120,6 +121,22 @@ def _table(part: Part, options: RenderOptions, base: str | None) -> str:
     return f"<table>{caption_html}<thead>{head}</thead><tbody>{body}</tbody></table>"
 
 
+def _definitions(part: Part, options: RenderOptions, base: str | None) -> str:
+    """A definition list: per entry its ``dt``s and ``dd``s (an empty one for a term without
+    definition or a definition whose term was not kept, as HTML's ``dl`` pairs them); a term's
+    blocks on lines of their own, a definition's of several blocks in ``p``s."""
+    out = []
+    for entry in part.entries:
+        for term in entry.terms or ((),):
+            out.append(f"<dt>{'<br>'.join(inline(block, options, base) for block in term)}</dt>")
+        for definition in entry.definitions or ((),):
+            text = ("".join(f"<p>{inline(block, options, base)}</p>" for block in definition)
+                    if len(definition) > 1 else
+                    "".join(inline(block, options, base) for block in definition))
+            out.append(f"<dd>{text}</dd>")
+    return f"<dl>{''.join(out)}</dl>"
+
+
 def render_part(part: Part, options: RenderOptions, base: str | None) -> str:
     """One part as an HTML element (without its blockquotes)."""
     if part.kind == "heading":
@@ -130,6 +147,8 @@ def render_part(part: Part, options: RenderOptions, base: str | None) -> str:
         return _list(part.items, options, base)
     if part.kind == "table":
         return _table(part, options, base)
+    if part.kind == "definitions":
+        return _definitions(part, options, base)
     return f"<p>{inline(part.block, options, base)}</p>"
 
 

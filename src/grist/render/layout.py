@@ -6,8 +6,11 @@ of consecutive kept table cells is written as a table only when its table is a d
 table are laid out like the rest of the page. A run of list blocks keeps what a ``li`` holds in
 its item: further paragraphs, headings, code, tables, and blockquotes (whether a quote is inside
 an item or around its list, and a table inside an item or a list inside a cell, is read from the
-block's path). A ``caption`` right before a data table's cells is the table's. Parts hold the
-blocks themselves, so a renderer can write their inline markup (links, images, emphasis).
+block's path). A ``caption`` of a data table is the table's, before its cells or after them (a
+browser's parser keeps a ``caption`` written after the rows where it stands). A run of
+consecutive kept terms and definitions (``dt``, ``dd``) of one definition list (``dl``, read
+from the blocks' paths) is a definition list, also in a list item. Parts hold the blocks
+themselves, so a renderer can write their inline markup (links, images, emphasis).
 
 An image that stood alone (in a block without text: a picture paragraph, a figure, a list item or
 table cell of its own) is recorded by the segmenter where it stood, between two blocks
@@ -22,6 +25,7 @@ Layout then treats such a block as any other.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 
@@ -38,6 +42,11 @@ MAX_SPANNED_SLOTS = 100_000
 MAX_LIST_NESTING = 32
 _LISTS = frozenset(("ol", "ul"))
 _CELLS = frozenset(("td", "th"))
+_DEFINED = frozenset(("dt", "dd"))
+# elements inside a term or definition whose blocks are written as parts of their own (a list,
+# a table, a quote, code), not in the definition list
+_OUT_OF_DEFINITIONS = frozenset(("ul", "ol", "li", "table", "td", "th", "caption", "blockquote",
+                                 "pre"))
 
 
 @dataclass(frozen=True)
@@ -53,7 +62,7 @@ class Item:
     (``list``, ``item``, ``quote``: a list and an item at the block's level, so the item's
     number and kind are this item's). A list opens at the block's level for the first item
     there, the page's next list, or a list of another kind. ``part``: what is written there (a
-    heading, paragraph, code or table ``Part``).
+    heading, paragraph, code, table or definitions ``Part``).
     """
 
     kind: str
@@ -179,30 +188,46 @@ def list_items(blocks: list[Block]) -> list[Item]:
 def _item_parts(blocks: list[Block]) -> list[tuple[Block, Part]]:
     """What a run's list items hold, each with the block that places it in its list: a data
     table inside an item (with its caption) is one table placed by its outermost block (a list
-    inside a cell is not the table's place), the other blocks are parts of their own."""
+    inside a cell is not the table's place), a definition list inside an item one definitions
+    part placed by its first block, the other blocks are parts of their own."""
     parts = []
     i = 0
     while i < len(blocks):
         j = _table_end(blocks, i)
         table = (_table_part(blocks[i:j]) if j > i and _lists_around_table(blocks[j - 1])
                  else None)
-        if table is None:
+        if table is not None:
+            parts.append((min(blocks[i:j], key=attrgetter("list_depth")), table[0]))
+            parts += [(block, _single(block)) for block in table[1]]
+        elif blocks[i].cell is None and _defined(blocks[i])[0]:
+            j = _definitions_end(blocks, i, lambda block: block.cell is None)
+            parts.append((blocks[i], _definitions_part(blocks[i:j])))
+        else:
             j = max(j, i + 1)
             parts += [(block, _single(block)) for block in blocks[i:j]]
-        else:
-            parts.append((min(blocks[i:j], key=attrgetter("list_depth")), table))
         i = j
     return parts
 
 
 @dataclass(frozen=True)
+class Entry:
+    """A definition list's entry: its ``terms`` (``dt``) and the ``definitions`` (``dd``) that
+    follow them, each as its blocks in page order (a ``dd`` holding paragraphs has several).
+    Either may be empty: a ``dt`` without a ``dd``, or a ``dd`` whose term the method dropped."""
+
+    terms: tuple[tuple[Block, ...], ...]
+    definitions: tuple[tuple[Block, ...], ...]
+
+
+@dataclass(frozen=True)
 class Part:
-    """One rendered unit: ``kind`` is heading, paragraph, code, list or table.
+    """One rendered unit: ``kind`` is heading, paragraph, code, list, table or definitions.
 
     heading/paragraph/code hold their ``block`` (and ``level`` for headings); a list holds its
     ``items`` (``Item``); a table holds its ``rows`` of ``Cell``s (the cell's blocks; none for
     an empty slot or one a spanning cell covers), the first row being the header, and
-    ``table_spans``, and its caption's ``block`` when it has one.
+    ``table_spans``, and its caption's ``block`` when it has one; a definition list holds its
+    ``entries`` (``Entry``).
     ``quote`` is how many blockquotes enclose the part (a list's: those around the list, not
     the ones inside its items).
     """
@@ -213,6 +238,7 @@ class Part:
     items: list[Item] = field(default_factory=list)
     rows: list[list[Cell]] = field(default_factory=list)
     quote: int = 0
+    entries: list[Entry] = field(default_factory=list)
 
     @property
     def table_spans(self) -> TableSpans:
@@ -242,6 +268,8 @@ def table_rows(run: list[Block]) -> list[list[Cell]] | None:
     (built by hand) are judged by their shape, that of the cells with text: an image that stood
     alone in a cell (``written_blocks``) is written in it, its row or column even when it holds
     no text, but makes no table a data table."""
+    if not run:  # (a late caption whose table's cells were all dropped)
+        return None
     info = run[0].table
     if info is not None and not looks_like_data(info):
         return None
@@ -439,7 +467,7 @@ def _data_tables(kept: list[Block]) -> set[int]:
     i = 0
     while i < len(kept):
         j = _table_end(kept, i)
-        if j > i and table_rows(kept[i + (kept[i].cell is None):j]) is not None:
+        if j > i and table_rows(_caption(kept[i:j])[1]) is not None:
             tables.add(kept[j - 1].cell[0])
         i = max(j, i + 1)
     return tables
@@ -506,7 +534,8 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
         j = i if in_layout_table else _table_end(blocks, i)
         if j > i and not _lists_around_table(blocks[j - 1]):
             table = _table_part(blocks[i:j])
-            parts += [table] if table else layout(blocks[i:j], in_layout_table=True)
+            parts += ([table[0], *map(_single, table[1])] if table
+                      else layout(blocks[i:j], in_layout_table=True))
         elif _is_item(block):
             quote = _outer_quotes(block)
             j = i + 1
@@ -515,11 +544,69 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
                         or _lists_around_table(blocks[j]))):
                 j += 1
             parts.append(Part("list", items=list_items(blocks[i:j]), quote=quote))
+        elif _defined(block)[0]:
+            j = _definitions_end(blocks, i, lambda b: in_layout_table or b.cell is None)
+            parts.append(_definitions_part(blocks[i:j]))
         else:
             j = i + 1
             parts.append(_single(block))
         i = j
     return parts
+
+
+def _defined(block: Block) -> tuple[str, str]:
+    """Where the block is written in a definition list: the path of the innermost ``dl`` of its
+    path and ``dt`` or ``dd``, when a term or definition of it (also inside ``div``s grouping
+    them, as HTML allows and pages nest) holds the block and no list, table, quote or code
+    inside the ``dl`` does (those are parts of their own); ("", "") when there is none, or the
+    block is a heading or code."""
+    if block.heading or block.preformatted or "dl" not in block.path:
+        return "", ""
+    tags = block.path.split(">")
+    k = len(tags) - 1 - tags[::-1].index("dl")  # (there is one: "dl" is in the path)
+    inside = tags[k + 1 :]
+    kind = next((tag for tag in inside if tag in _DEFINED), "")
+    if not kind or not _OUT_OF_DEFINITIONS.isdisjoint(inside):
+        return "", ""
+    return ">".join(tags[: k + 1]), kind
+
+
+def _definitions_end(blocks: list[Block], i: int, fits: Callable[[Block], bool]) -> int:
+    """Where the run of blocks of the definition list of ``blocks[i]`` ends: past the
+    consecutive blocks of that list (``_defined``) in the same quotes and list item that
+    ``fits`` (no table cell, but in a layout table)."""
+    def where(block: Block) -> tuple:
+        return _defined(block)[0], block.quote_depth, block.list_item
+
+    here = where(blocks[i])
+    j = i + 1
+    while j < len(blocks) and fits(blocks[j]) and where(blocks[j]) == here:
+        j += 1
+    return j
+
+
+def _definitions_part(run: list[Block]) -> Part:
+    """A run of a definition list's blocks (``_definitions_end``) as its entries: a block
+    straight in a ``dt`` or ``dd`` begins a term or definition, one in an element inside it (a
+    ``p`` in a ``dd``) goes on with the one before when that is of the same kind (so two ``dd``
+    each holding a ``p`` read as one: their blocks' paths are the same); a term after a
+    definition begins an entry."""
+    entries: list[Entry] = []
+    terms: list[list[Block]] = []
+    definitions: list[list[Block]] = []
+    previous = ""
+    for block in run:
+        kind = _defined(block)[1]
+        if kind == "dt" and definitions:
+            entries.append(Entry(tuple(map(tuple, terms)), tuple(map(tuple, definitions))))
+            terms, definitions = [], []
+        group = terms if kind == "dt" else definitions
+        if kind != previous or block.tag == kind:
+            group.append([])
+        group[-1].append(block)
+        previous = kind
+    entries.append(Entry(tuple(map(tuple, terms)), tuple(map(tuple, definitions))))
+    return Part("definitions", entries=entries, quote=run[0].quote_depth)
 
 
 def _is_item(block: Block) -> bool:
@@ -532,9 +619,11 @@ def _is_item(block: Block) -> bool:
 
 def _lists_around_table(cell: Block) -> int:
     """How many lists enclose a cell's table: the cell's lists but those its path names inside
-    the cell (a table in a list item is written in the item, a list in a cell in the cell)."""
+    the cell (a table in a list item is written in the item, a list in a cell in the cell), or
+    inside the table's ``caption`` for a block of a caption after the rows (``_caption``)."""
     tags = cell.path.split(">")
-    inner = next((i for i in range(len(tags) - 1, -1, -1) if tags[i] in _CELLS), -1)
+    inner = next((i for i in range(len(tags) - 1, -1, -1)
+                  if tags[i] in _CELLS or tags[i] == "caption"), -1)
     return cell.list_depth - sum(tag in _LISTS for tag in tags[inner + 1 :])
 
 
@@ -563,11 +652,35 @@ def _is_caption(blocks: list[Block], i: int) -> bool:
             and (cell.table is None or cell.table.caption))
 
 
-def _table_part(run: list[Block]) -> Part | None:
-    """A table run (``_table_end``) as a table part, or None when it is a layout table."""
-    caption = run[0] if run[0].cell is None else None
-    cells = run[1:] if caption else run
+def _table_part(run: list[Block]) -> tuple[Part, list[Block]] | None:
+    """A table run (``_table_end``) as a table part and the blocks of its caption written after
+    it as paragraphs (``_caption``), or None when it is a layout table."""
+    caption, cells, after = _caption(run)
     rows = table_rows(cells)
     if rows is None:
         return None
-    return Part("table", caption, rows=rows, quote=cells[0].quote_depth)
+    return Part("table", caption, rows=rows, quote=cells[0].quote_depth), after
+
+
+def _caption(run: list[Block]) -> tuple[Block | None, list[Block], list[Block]]:
+    """A table run's caption, its cells, and the blocks of a caption that came after the rows
+    and cannot be the table's. The segmenter gives the blocks of such a late ``caption`` the
+    place of the cell before it; its path (the table's ``caption`` past its innermost
+    ``table``) tells them apart. A late caption of one block is the table's when the table has
+    none before its rows; else they are written after the table."""
+    first = run[0] if run[0].cell is None else None
+    rest = run[1:] if first else run
+    late = [block for block in rest if _in_late_caption(block)]
+    if not late:
+        return first, rest, []
+    cells = [block for block in rest if not _in_late_caption(block)]
+    if first is None and len(late) == 1 and late[0].tag == "caption":
+        return late[0], cells, []
+    return first, cells, late
+
+
+def _in_late_caption(block: Block) -> bool:
+    """Whether a block of a table's run (with a cell) is in the table's ``caption``."""
+    tags = block.path.split(">")
+    return ("caption" in tags and "table" in tags
+            and tags[len(tags) - tags[::-1].index("table"):][:1] == ["caption"])

@@ -14,6 +14,14 @@ whitespace and is never escaped; its fence is longer than any backtick run insid
 side by side are written as one (CommonMark would read the backticks between them as code), and
 in a table cell their pipes are escaped (a GFM row ends a cell at every other pipe). A table
 inside a list item is indented under it; a table's caption is a paragraph before it.
+
+A definition list is written as Pandoc and PHP Markdown Extra read one: each term on its own
+line, then each definition on a line of its own after ``: ``, a blank line between entries (a
+CommonMark parser reads an entry as one paragraph, its lines in order). Every block of a
+definition is such a line (those extensions would indent further paragraphs by four spaces,
+which CommonMark reads as code); a term without definition, and a definition whose term was
+not kept, is a paragraph. A line of a term or definition that would begin with ``:`` is
+escaped, so it reads as neither a definition nor a term.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _SPECIAL = re.compile(r"(?P<word>(?<=[^\W_])_+(?=[^\W_]))|[\\*_\[\]#<>|`~]|&(?=#?[A-Za-z0-9]+;)")
 _LEADING_MARK = re.compile(r"^([-+=])")
 _LEADING_NUMBER = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
+_LEADING_COLON = re.compile(r"^:", re.MULTILINE)  # a definition's marker (in a definition list)
 _BACKTICKS = re.compile(r"`+")
 _INDENT = "    "  # four spaces nest a list item under both "- " and "1. " markers
 _MAX_NUMBER = 999_999_999  # CommonMark's longest list number has nine digits
@@ -284,6 +293,23 @@ def _table(part: Part, options: RenderOptions, base: str | None) -> str:
     return "\n".join(lines)
 
 
+def _definitions(part: Part, options: RenderOptions, base: str | None) -> str:
+    """A definition list: per entry its terms' lines, then a ``: `` line per block of its
+    definitions; entries (and the paragraphs of a term or definition alone) apart."""
+    def lines(groups: tuple[tuple[Block, ...], ...]) -> list[str]:
+        return [_LEADING_COLON.sub(r"\\:", inline(block, options, base, True))
+                for group in groups for block in group]
+
+    paragraphs = []
+    for entry in part.entries:
+        terms, definitions = lines(entry.terms), lines(entry.definitions)
+        if terms and definitions:
+            paragraphs.append("\n".join([*terms, *(": " + text for text in definitions)]))
+        else:
+            paragraphs += terms or definitions
+    return "\n\n".join(paragraphs)
+
+
 def render_part(part: Part, options: RenderOptions, base: str | None) -> str:
     """One part as Markdown (without its blockquote markers)."""
     if part.kind == "heading":
@@ -294,6 +320,8 @@ def render_part(part: Part, options: RenderOptions, base: str | None) -> str:
         return _list(part.items, options, base)
     if part.kind == "table":
         return _table(part, options, base)
+    if part.kind == "definitions":
+        return _definitions(part, options, base)
     return inline(part.block, options, base, True)
 
 

@@ -3,11 +3,13 @@
 What digital-humanities corpora expect: ``teiHeader`` (title, authors, publisher = site name,
 date, canonical URL, language, keywords and categories) and a ``body`` of ``div``s, a new one at
 each heading (TEI allows a ``head`` only at the start of a division), holding ``p``, ``list``
-(nested; an item holds its paragraphs, code, quotes and tables), ``table`` (its caption a
-``head``, header row ``role="label"``), ``quote`` and code; inline ``hi`` for emphasis, ``code``,
-``del``, and with ``links=`` / ``images=`` ``ref`` and ``graphic``, their URLs percent-encoded as
-in Markdown (a pointer holds no space). The output is valid against the TEI P5 ``tei_all`` schema
-(tested with its RELAX NG grammar). Characters XML 1.0 does not allow are dropped.
+(nested; an item holds its paragraphs, code, quotes, tables and definition lists), ``table``
+(its caption a ``head``, header row ``role="label"``), a definition list as ``list type="gloss"``
+of ``label`` (the terms) and ``item`` (the definitions) pairs, ``quote`` and code; inline
+``hi`` for emphasis, ``code``, ``del``, and with ``links=`` / ``images=`` ``ref`` and
+``graphic``, their URLs percent-encoded as in Markdown (a pointer holds no space). The output
+is valid against the TEI P5 ``tei_all`` schema (tested with its RELAX NG grammar). Characters
+XML 1.0 does not allow are dropped.
 """
 
 from __future__ import annotations
@@ -86,7 +88,7 @@ def _list(parent: ET.Element, items: list[Item], options: RenderOptions,
         for kind in item.opens:  # (TEI names them list, item and quote too)
             open_.append(_sub(open_[-1] if open_ else parent, kind, **_attributes(kind, item)))
         part = item.part
-        if part.kind in ("code", "table"):
+        if part.kind in ("code", "table", "definitions"):
             _part(open_[-1], part, options, base)
         elif item.opens_item:
             _item_block(open_[-1], part.block, options, base)
@@ -116,11 +118,31 @@ def _code(parent: ET.Element, block: Block) -> None:
          **({"lang": language} if language else {}))
 
 
+def _definitions(parent: ET.Element, part: Part, options: RenderOptions, base: str | None
+                 ) -> None:
+    """A definition list: ``list type="gloss"``, per entry a ``label`` holding its terms (on
+    lines of their own) and an ``item`` holding its definitions (a ``p`` per block when they
+    are several blocks); either empty when the entry has none, as TEI pairs them."""
+    gloss = _sub(parent, "list", type="gloss")
+    for entry in part.entries:
+        label = _sub(gloss, "label")
+        for line, block in enumerate(block for term in entry.terms for block in term):
+            if line:
+                _sub(label, "lb")
+            _block(label, block, options, base)
+        item = _sub(gloss, "item")
+        blocks = [block for definition in entry.definitions for block in definition]
+        for block in blocks:
+            _block(_sub(item, "p") if len(blocks) > 1 else item, block, options, base)
+
+
 def _part(parent: ET.Element, part: Part, options: RenderOptions, base: str | None) -> None:
     if part.kind == "code":
         _code(parent, part.block)
     elif part.kind == "list":
         _list(parent, part.items, options, base)
+    elif part.kind == "definitions":
+        _definitions(parent, part, options, base)
     elif part.kind == "table":
         table = _sub(parent, "table")
         if part.block is not None:

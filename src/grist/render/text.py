@@ -2,7 +2,8 @@
 
 A data table is written one row per line with its cells separated by a tab (a cell's blocks by
 a space), never one cell per paragraph, after its caption's paragraph; a layout table's cells are
-ordinary paragraphs. With ``with_metadata`` a front-matter header comes first.
+ordinary paragraphs, and so are a definition list's terms and definitions. With
+``with_metadata`` a front-matter header comes first.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ def render_part(part: Part) -> str:
     """One part as plain text (a list item's parts are paragraphs; a table one row per line)."""
     if part.kind == "list":
         return "\n\n".join(render_part(item.part) for item in part.items)
+    if part.kind == "definitions":
+        return "\n\n".join(shown_text(block) for entry in part.entries
+                             for group in (*entry.terms, *entry.definitions) for block in group)
     if part.kind == "table":
         rows = "\n".join("\t".join(" ".join(b.text for b in cell) for cell in row)
                          for row in part.rows)

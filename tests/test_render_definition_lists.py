@@ -1,0 +1,138 @@
+"""A definition list (``dl``: terms ``dt`` and definitions ``dd``) is written as one: HTML's
+``dl``, Pandoc's / PHP Markdown Extra's ``term`` then ``: definition`` lines (which a CommonMark
+parser reads as one paragraph, never a heading, list or rule), TEI's ``list type="gloss"``;
+plain text keeps its paragraphs. A table's caption written after its rows is its caption."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from markdown_it import MarkdownIt
+from selectolax.lexbor import LexborHTMLParser
+from test_render_writers import _article, _tei_body
+from test_tei import _valid, schema  # noqa: F401 - the tei_all fixture
+
+import grist
+from grist.document import CONTENT, Block
+from grist.result import Result
+
+PARSER = MarkdownIt("commonmark").enable("table").enable("strikethrough")
+GLOSSARY = ("<p>Words.</p><dl><dt>Apple</dt><dd>A <b>red</b> fruit.</dd><dt>Banana</dt>"
+            "<dt>Plantain</dt><dd>A long fruit.</dd><dd>Also a phone.</dd><dt>Cherry</dt>"
+            "<dd><p>A small fruit.</p><p>Often in pies.</p></dd><dt>Lonely term</dt></dl>"
+            "<p>After.</p>")
+
+
+def _kept(body: str, keep: Callable[[Block], bool] = lambda block: True) -> Result:
+    """The page's result with the blocks ``keep`` says kept, the others dropped."""
+    result = grist.extract(f"<html><body>{body}</body></html>", url="https://x.org/p")
+    for block in result.blocks:
+        block.label = CONTENT if keep(block) else "boilerplate"
+    return result
+
+
+def test_a_glossary_is_a_definition_list_in_every_structured_format() -> None:
+    result = _kept(GLOSSARY)
+    assert result.to_markdown() == (
+        "Words.\n\nApple\n: A **red** fruit.\n\nBanana\nPlantain\n: A long fruit.\n"
+        ": Also a phone.\n\nCherry\n: A small fruit.\n: Often in pies.\n\nLonely term\n\nAfter.")
+    assert _article(result.to_html()) == (
+        "<p>Words.</p>\n<dl><dt>Apple</dt><dd>A <strong>red</strong> fruit.</dd><dt>Banana</dt>"
+        "<dt>Plantain</dt><dd>A long fruit.</dd><dd>Also a phone.</dd><dt>Cherry</dt>"
+        "<dd><p>A small fruit.</p><p>Often in pies.</p></dd><dt>Lonely term</dt><dd></dd></dl>\n"
+        "<p>After.</p>")
+    assert _tei_body(result.to_xml()) == (
+        '<body><div><p>Words.</p><list type="gloss"><label>Apple</label><item>A <hi rend="#b">'
+        "red</hi> fruit.</item><label>Banana<lb />Plantain</label><item><p>A long fruit.</p>"
+        "<p>Also a phone.</p></item><label>Cherry</label><item><p>A small fruit.</p>"
+        "<p>Often in pies.</p></item><label>Lonely term</label><item /></list><p>After.</p>"
+        "</div></body>")
+    assert result.text == ("Words.\n\nApple\n\nA red fruit.\n\nBanana\n\nPlantain\n\nA long fruit."
+                           "\n\nAlso a phone.\n\nCherry\n\nA small fruit.\n\nOften in pies.\n\n"
+                           "Lonely term\n\nAfter.")
+
+
+def test_the_tei_of_definition_lists_is_valid(schema) -> None:  # noqa: F811
+    result = _kept(f"{GLOSSARY}<ul><li>An item<dl><dt>T</dt><dd>D</dd></dl></li></ul>"
+                   "<blockquote><dl><dd>Quoted</dd></dl></blockquote>")
+    document = _valid(schema, result.to_xml())
+    assert len(document.findall(".//{http://www.tei-c.org/ns/1.0}list[@type='gloss']")) == 3
+
+
+def test_a_commonmark_parser_reads_each_entry_as_one_paragraph_of_its_lines() -> None:
+    result = _kept("<dl><dt>- not a list</dt><dd>=== not a heading</dd><dt>: colon</dt>"
+                   "<dd>1. one<br>: two</dd><dt>Term</dt><dd>--- no rule</dd></dl>")
+    markdown = result.to_markdown()
+    assert markdown == ("\\- not a list\n: \\=== not a heading\n\n\\: colon\n: 1\\. one\\\n"
+                        "\\: two\n\nTerm\n: \\--- no rule")
+    dom = LexborHTMLParser(PARSER.render(markdown))
+    assert [p.text() for p in dom.css("body > *")] == [
+        "- not a list\n: === not a heading", ": colon\n: 1. one\n: two", "Term\n: --- no rule"]
+    assert {node.tag for node in dom.css("body > *")} == {"p"}
+
+
+def test_a_definition_list_in_a_list_item_or_a_quote_stays_there() -> None:
+    result = _kept("<ul><li>An item<dl><dt>T</dt><dd>D</dd></dl></li><li>Next</li></ul>"
+                   "<blockquote><dl><dt>Q</dt><dd>Said.</dd></dl></blockquote>")
+    assert result.to_markdown() == "- An item\n\n  T\n  : D\n- Next\n\n> Q\n> : Said."
+    assert _article(result.to_html()) == (
+        "<ul><li>An item<dl><dt>T</dt><dd>D</dd></dl></li><li>Next</li></ul>\n<blockquote>\n"
+        "<dl><dt>Q</dt><dd>Said.</dd></dl>\n</blockquote>")
+    assert _tei_body(result.to_xml()) == (
+        '<body><div><list rend="ul"><item>An item<list type="gloss"><label>T</label><item>D'
+        '</item></list></item><item>Next</item></list><quote><list type="gloss"><label>Q</label>'
+        "<item>Said.</item></list></quote></div></body>")
+
+
+def test_only_kept_blocks_are_written_and_a_definition_without_its_term_still_is() -> None:
+    result = _kept("<dl><dt>Dropped</dt><dd>Kept alone.</dd><dt>Kept</dt><dd>Dropped too</dd>"
+                   "</dl>", keep=lambda block: not block.text.startswith("Dropped"))
+    assert result.to_markdown() == "Kept alone.\n\nKept"
+    assert _article(result.to_html()) == (
+        "<dl><dt></dt><dd>Kept alone.</dd><dt>Kept</dt><dd></dd></dl>")
+    assert _tei_body(result.to_xml()) == (
+        '<body><div><list type="gloss"><label /><item>Kept alone.</item><label>Kept</label>'
+        "<item /></list></div></body>")
+
+
+def test_nested_definition_lists_and_blocks_in_a_definition_keep_all_their_text_once() -> None:
+    result = _kept("<dl><dt>class Foo</dt><dd><p>Doc of Foo.</p><dl><dt>bar()</dt><dd><p>Doc of"
+                   " bar.</p></dd></dl><p>More on Foo.</p><ul><li>a point</li></ul><pre>code()"
+                   "</pre></dd></dl><dl><div><dt>In a div</dt><dd>grouped</dd></div></dl>")
+    assert result.to_markdown() == (
+        "class Foo\n: Doc of Foo.\n\nbar()\n: Doc of bar.\n\nMore on Foo.\n\n- a point\n\n"
+        "```\ncode()\n```\n\nIn a div\n: grouped")
+    assert _article(result.to_html()) == (
+        "<dl><dt>class Foo</dt><dd>Doc of Foo.</dd></dl>\n<dl><dt>bar()</dt><dd>Doc of bar.</dd>"
+        "</dl>\n<dl><dt></dt><dd>More on Foo.</dd></dl>\n<ul><li>a point</li></ul>\n"
+        "<pre><code>code()</code></pre>\n<dl><dt>In a div</dt><dd>grouped</dd></dl>")
+
+
+def test_an_image_alone_in_a_definition_is_still_written() -> None:
+    result = _kept("<p>Specs.</p><dl><dt>Logo</dt><dd><img src='/a.png' alt='logo'></dd>"
+                   "<dt>Weight</dt><dd>2 kg</dd></dl>")
+    assert result.to_markdown(images=True) == (
+        "Specs.\n\nLogo\n![logo](https://x.org/a.png)\\\nWeight\n: 2 kg")
+
+
+def test_a_caption_after_the_rows_is_the_tables_caption() -> None:
+    result = _kept("<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr>"
+                   "<caption>Rates</caption></table><p>After.</p>")
+    assert result.to_markdown() == "Rates\n\n| A | B |\n| --- | --- |\n| 1 | 2 |\n\nAfter."
+    assert _article(result.to_html()) == (
+        "<table><caption>Rates</caption><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr>"
+        "<td>1</td><td>2</td></tr></tbody></table>\n<p>After.</p>")
+    assert _tei_body(result.to_xml()) == (
+        '<body><div><table><head>Rates</head><row role="label"><cell>A</cell><cell>B</cell>'
+        "</row><row><cell>1</cell><cell>2</cell></row></table><p>After.</p></div></body>")
+    assert result.text == "Rates\n\nA\tB\n1\t2\n\nAfter."
+
+
+def test_a_late_caption_of_several_blocks_is_written_after_the_table_not_in_a_cell() -> None:
+    result = _kept("<ul><li>In an item<table><tr><th>A</th><th>B</th></tr><tr><td>1</td>"
+                   "<td>2</td></tr><caption><p>One</p><p>Two</p></caption></table></li></ul>")
+    assert result.to_markdown() == (
+        "- In an item\n\n  | A | B |\n  | --- | --- |\n  | 1 | 2 |\n\n  One\n\n  Two")
+    assert _article(result.to_html()) == (
+        "<ul><li>In an item<table><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr>"
+        "<td>1</td><td>2</td></tr></tbody></table><p>One</p><p>Two</p></li></ul>")
