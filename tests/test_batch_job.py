@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from test_batch import finished_two_shard_job, grist, outputs
-from warc_files import page_html
+from warc_files import page_html, response, write_warc
 
 
 @pytest.mark.parametrize(("mistake", "message"), [
@@ -78,6 +78,33 @@ def test_files_of_the_plan_gone_from_the_folder_are_named_in_the_refusal(tmp_pat
     assert (f"holds a job with these options whose inputs changed since it was planned: 1 no "
             f"longer found ({folder / 'p0.html'}); 1 added ({folder / 'p5.html'}). Put them "
             "back") in refused.stderr
+
+
+def test_a_job_planned_with_a_warc_file_this_version_passes_over_resumes_as_planned(tmp_path):
+    """Earlier versions planned a folder's WARC files under a hidden folder, which are now
+    passed over like every hidden file: a job planned so, its files all there, resumes as
+    planned (it was refused as having lost the file)."""
+    folder, args = folder_job(tmp_path, 3)
+    out = tmp_path / "out"
+    hidden = folder / ".crawl" / "c.warc.gz"
+    hidden.parent.mkdir()
+    write_warc(hidden, [response(7)])
+    job = json.loads((out / "job.json").read_text())  # as the earlier version planned it
+    job["shards"].insert(0, {"id": "shard-00000", "kind": "warc", "inputs": [str(hidden)],
+                             "found": [False]})
+    for number, shard in enumerate(job["shards"]):
+        shard["id"] = f"shard-{number:05d}"
+    for path in out.glob("shard-*"):
+        path.unlink()
+    (out / "job.json").write_text(json.dumps(job))
+    again = grist(*args)
+    assert again.returncode == 0, again.stderr
+    assert "no longer found" not in again.stderr and "3 results" not in again.stderr
+    assert "4 pages, 4 results" in again.stderr  # the hidden WARC's page too, as planned
+    hidden.unlink()  # gone for real: refused, named
+    (out / "shard-00000.done").unlink()
+    refused = grist(*args)
+    assert refused.returncode == 1 and f"1 no longer found ({hidden})" in refused.stderr
 
 
 def test_the_same_inputs_cut_into_other_shards_are_refused_with_the_reason(tmp_path):

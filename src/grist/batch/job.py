@@ -216,13 +216,17 @@ def _shown(value: object) -> str:
 
 def _resumable(out: Path, held: Plan, job: Plan) -> Plan:
     """The held plan, when ``job`` is its command run again on inputs that only gained files
-    since (the planned job is resumed as planned); else GristError saying what differs."""
+    since (the planned job is resumed as planned), or that this version of grist plans
+    otherwise while the planned files are all still there (a folder's WARC files under a hidden
+    folder were planned before they were passed over like every hidden file); else GristError
+    saying what differs."""
     if held.config != job.config:
         raise GristError(f"{out} holds another job (other options: "
                          f"{'; '.join(_changed_options(held.config, job.config))}); rerun its "
                          "command to resume it, or choose another --out")
     planned, found = held.inputs(), job.inputs()
-    removed = sorted(set(planned) - set(found))
+    removed = sorted(name for name in set(planned) - set(found)
+                     if names_a_scheme(name) or not Path(name).exists())
     added = sorted(set(found) - set(planned))
     if removed:
         gained = f"; {len(added)} added ({a_few(added)})" if added else ""
@@ -231,6 +235,8 @@ def _resumable(out: Path, held: Plan, job: Plan) -> Plan:
             f"{len(removed)} no longer found ({a_few(removed)}){gained}. Put them back and rerun "
             "to finish the planned job, or choose another --out for the inputs as they are now")
     cut = held.files_per_shard
+    if not added and set(planned) > set(found):  # (only files this version does not plan)
+        return held
     if not added or cut not in (None, job.files_per_shard):
         planned_with = "the --files-per-shard" if cut is None else f"--files-per-shard {cut}"
         raise GristError(f"{out} holds a job of these inputs and options cut into other shards; "
