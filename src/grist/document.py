@@ -170,8 +170,10 @@ class Block:
 
     @property
     def inline(self) -> tuple[Inline, ...]:
-        """Links, images and emphasis inside ``text`` as spans (computed when asked)."""
-        if self.marks is None:
+        """Links, images and emphasis inside ``text`` as spans (computed when asked); none in
+        code, whose text is as the page spaces it (the marks a code block holds are the images
+        that stood alone beside it, for the renderers to place)."""
+        if self.marks is None or self.preformatted:
             return ()
         from grist.segment.inline import collapse
 

@@ -362,11 +362,15 @@ def written_blocks(blocks: list[Block], images: bool) -> list[Block]:
         after = plain[g] if g < n and plain[g].is_content else None
         if before is None and after is None:
             continue
+        sides = []  # per image: whether it goes after, and whether it stood apart
         goes_after = before is None
         for image in _shown(alone):
             goes_after = goes_after or (after is not None and _goes_after(image, before, after))
+            sides.append((image, goes_after,
+                          _stood_apart(image, after if goes_after else before, data)))
+        for image, goes_after, apart in _in_page_order(sides):
             beside = after if goes_after else before
-            if _stood_apart(image, beside, data):
+            if apart:
                 own[g].append(_own_block(image, beside))
             else:
                 (at_start[g] if goes_after else at_end[g - 1]).append(image)
@@ -376,6 +380,22 @@ def written_blocks(blocks: list[Block], images: bool) -> list[Block]:
         if block.is_content:
             written.append(_with_images(block, at_start[g], at_end[g]))
     return written + own[n]
+
+
+def _in_page_order(sides: list[tuple[Alone, bool, bool]]) -> list[tuple[Alone, bool, bool]]:
+    """The images of a gap (each: whether it goes after, whether it stood apart) so that they
+    are written in page order: the blocks of their own sit between the block before the gap and
+    the block after it, so an image written in the block before follows none of them (from the
+    first of its own on, those going before are blocks of their own too), and one written in
+    the block after precedes none (up to the last of its own, those going after are too)."""
+    last_after = max((k for k, (_, after, apart) in enumerate(sides) if after and apart),
+                     default=-1)
+    ordered, apart_before = [], False
+    for k, (image, after, apart) in enumerate(sides):
+        if not after:
+            apart = apart_before = apart_before or apart
+        ordered.append((image, after, apart or (after and k < last_after)))
+    return ordered
 
 
 def _gaps(blocks: list[Block]) -> tuple[list[Block], list[list[Alone]]]:
