@@ -458,6 +458,22 @@ def test_a_line_break_breaks_the_rendered_line_but_not_the_blocks_text():
     assert "## Section two\n" in markdown and "<h2>Section two</h2>" in html
 
 
+@pytest.mark.parametrize("page", [
+    LINE_BREAKS,
+    "<p>  lead <br><br> \u200b <b>bold</b><br>after<img src='/i.png'><br> <br>end <br></p>",
+    "<p><br>first\u00ad word<a href='/a'> <br>in link </a>\ufeff<br><i>x</i>y<br></p>",
+], ids=["page", "spaces", "invisible"])
+def test_the_line_breaks_of_plain_text_are_where_the_inline_spans_put_them(page):
+    """Plain text finds its breaks without reading the links' and images' attributes."""
+    from grist.segment.inline import break_offsets, collapse
+
+    blocks = [b for b in grist.extract(page, method="justext").blocks if b.marks]
+    assert blocks
+    for block in blocks:
+        spans = collapse(*block.marks)[1]
+        assert break_offsets(*block.marks) == [s.start for s in spans if s.kind == "br"]
+
+
 def test_a_lazy_image_and_its_noscript_copy_are_one_image():
     page = ("<html><body><figure><img src='data:image/svg+xml,x' data-lazy-src='/a.jpg' "
             "alt='A view'><noscript><img src='/a.jpg' alt='A view'></noscript><figcaption>"

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 from grist.document import Block, Inline
+from grist.segment.inline import break_offsets
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.render import RenderOptions
@@ -77,8 +78,9 @@ def line_breaks(block: Block, text: str, spans: tuple[Inline, ...] | None = None
     ``inline``, when the caller has it."""
     if block.heading or not block.marks or "br" not in map(_MARK_KIND, block.marks[1]):
         return []
-    return sorted({span.start for span in (block.inline if spans is None else spans)
-                   if span.kind == "br" and span.start < len(text) and text[span.start] == " "})
+    found = (break_offsets(*block.marks) if spans is None
+             else [span.start for span in spans if span.kind == "br"])
+    return sorted({at for at in found if at < len(text) and text[at] == " "})
 
 
 def shown_text(block: Block) -> str:

@@ -176,6 +176,29 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
     return "".join(out), tuple(spans[j] for j in order)
 
 
+def break_offsets(pieces: list[str], marks: list[Mark]) -> list[int]:
+    """Where ``collapse`` puts the ``<br>`` spans of ``marks`` in the text, found without its
+    work on the other marks (no element's attribute is read): plain text needs only these."""
+    offsets = []
+    length, space, k, n_marks = 0, False, 0, len(marks)
+    for i, piece in enumerate(pieces):
+        while k < n_marks and marks[k][0] == i:
+            if marks[k][3] == POINT and marks[k][2] is None:
+                offsets.append(length)
+            k += 1
+        piece = drop_invisible(piece)
+        words = piece.split()
+        if not words:
+            space = space or bool(piece)
+            continue
+        if length and (space or piece[0].isspace()):
+            length += 1
+        length += sum(map(len, words)) + len(words) - 1
+        space = piece[-1].isspace()
+    offsets += (length for _, kind, node, op in marks[k:] if op == POINT and node is None)
+    return offsets
+
+
 def set_apart(marks: tuple[list[str], list[Mark]]
               ) -> tuple[list[Alone], tuple[list[str], list[Mark]], list[Alone]]:
     """Take the images that stood alone out of a block's marks: those at the block's start, the
