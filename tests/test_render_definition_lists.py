@@ -5,6 +5,7 @@ plain text keeps its paragraphs. A table's caption written after its rows is its
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 from markdown_it import MarkdownIt
@@ -35,18 +36,18 @@ def test_a_glossary_is_a_definition_list_in_every_structured_format() -> None:
     result = _kept(GLOSSARY)
     assert result.to_markdown() == (
         "Words.\n\nApple\n: A **red** fruit.\n\nBanana\nPlantain\n: A long fruit.\n"
-        ": Also a phone.\n\nCherry\n: A small fruit.\n: Often in pies.\n\nLonely term\n\nAfter.")
+        ": Also a phone.\n\nCherry\n\nA small fruit.\n\nOften in pies.\n\nLonely term\n\nAfter.")
+    # (a definition of several paragraphs: on ": " lines they would read as several definitions)
     assert _article(result.to_html()) == (
         "<p>Words.</p>\n<dl><dt>Apple</dt><dd>A <strong>red</strong> fruit.</dd><dt>Banana</dt>"
         "<dt>Plantain</dt><dd>A long fruit.</dd><dd>Also a phone.</dd><dt>Cherry</dt>"
-        "<dd><p>A small fruit.</p><p>Often in pies.</p></dd><dt>Lonely term</dt><dd></dd></dl>\n"
+        "<dd><p>A small fruit.</p><p>Often in pies.</p></dd></dl>\n<p>Lonely term</p>\n"
         "<p>After.</p>")
     assert _tei_body(result.to_xml()) == (
         '<body><div><p>Words.</p><list type="gloss"><label>Apple</label><item>A <hi rend="#b">'
         "red</hi> fruit.</item><label>Banana<lb />Plantain</label><item><p>A long fruit.</p>"
         "<p>Also a phone.</p></item><label>Cherry</label><item><p>A small fruit.</p>"
-        "<p>Often in pies.</p></item><label>Lonely term</label><item /></list><p>After.</p>"
-        "</div></body>")
+        "<p>Often in pies.</p></item></list><p>Lonely term</p><p>After.</p></div></body>")
     assert result.text == ("Words.\n\nApple\n\nA red fruit.\n\nBanana\n\nPlantain\n\nA long fruit."
                            "\n\nAlso a phone.\n\nCherry\n\nA small fruit.\n\nOften in pies.\n\n"
                            "Lonely term\n\nAfter.")
@@ -56,7 +57,9 @@ def test_the_tei_of_definition_lists_is_valid(schema) -> None:  # noqa: F811
     result = _kept(f"{GLOSSARY}<ul><li>An item<dl><dt>T</dt><dd>D</dd></dl></li></ul>"
                    "<blockquote><dl><dd>Quoted</dd></dl></blockquote>")
     document = _valid(schema, result.to_xml())
-    assert len(document.findall(".//{http://www.tei-c.org/ns/1.0}list[@type='gloss']")) == 3
+    assert len(document.findall(".//{http://www.tei-c.org/ns/1.0}list[@type='gloss']")) == 2
+    assert document.find(".//{http://www.tei-c.org/ns/1.0}quote/{http://www.tei-c.org/ns/1.0}p"
+                         ).text == "Quoted"  # (a definition without a term is a paragraph)
 
 
 def test_a_commonmark_parser_reads_each_entry_as_one_paragraph_of_its_lines() -> None:
@@ -84,15 +87,15 @@ def test_a_definition_list_in_a_list_item_or_a_quote_stays_there() -> None:
         "<item>Said.</item></list></quote></div></body>")
 
 
-def test_only_kept_blocks_are_written_and_a_definition_without_its_term_still_is() -> None:
+def test_a_definition_without_its_term_and_a_term_without_one_are_paragraphs() -> None:
+    """Every format pairs terms with definitions: an empty ``dt`` or ``dd`` would say the page
+    has none, so an entry that lacks one (a term the method dropped, a lone wiki indent) is
+    written as paragraphs, as before definition lists were written."""
     result = _kept("<dl><dt>Dropped</dt><dd>Kept alone.</dd><dt>Kept</dt><dd>Dropped too</dd>"
                    "</dl>", keep=lambda block: not block.text.startswith("Dropped"))
     assert result.to_markdown() == "Kept alone.\n\nKept"
-    assert _article(result.to_html()) == (
-        "<dl><dt></dt><dd>Kept alone.</dd><dt>Kept</dt><dd></dd></dl>")
-    assert _tei_body(result.to_xml()) == (
-        '<body><div><list type="gloss"><label /><item>Kept alone.</item><label>Kept</label>'
-        "<item /></list></div></body>")
+    assert _article(result.to_html()) == "<p>Kept alone.</p>\n<p>Kept</p>"
+    assert _tei_body(result.to_xml()) == "<body><div><p>Kept alone.</p><p>Kept</p></div></body>"
 
 
 def test_nested_definition_lists_and_blocks_in_a_definition_keep_all_their_text_once() -> None:
@@ -104,7 +107,7 @@ def test_nested_definition_lists_and_blocks_in_a_definition_keep_all_their_text_
         "```\ncode()\n```\n\nIn a div\n: grouped")
     assert _article(result.to_html()) == (
         "<dl><dt>class Foo</dt><dd>Doc of Foo.</dd></dl>\n<dl><dt>bar()</dt><dd>Doc of bar.</dd>"
-        "</dl>\n<dl><dt></dt><dd>More on Foo.</dd></dl>\n<ul><li>a point</li></ul>\n"
+        "</dl>\n<p>More on Foo.</p>\n<ul><li>a point</li></ul>\n"
         "<pre><code>code()</code></pre>\n<dl><dt>In a div</dt><dd>grouped</dd></dl>")
 
 
@@ -136,3 +139,44 @@ def test_a_late_caption_of_several_blocks_is_written_after_the_table_not_in_a_ce
     assert _article(result.to_html()) == (
         "<ul><li>In an item<table><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr>"
         "<td>1</td><td>2</td></tr></tbody></table><p>One</p><p>Two</p></li></ul>")
+
+
+def test_two_definition_lists_side_by_side_stay_two() -> None:
+    """Sphinx writes each signature as a ``dl`` of its own: the blocks of both have the same
+    path, and ``Block.definition`` says which list each is in (also nested in a definition)."""
+    result = _kept("<dl><dt>UpdateCache</dt><dd>Saves.</dd></dl><dl><dt>FetchFromCache</dt>"
+                   "<dd>Reads.</dd></dl>")
+    assert _article(result.to_html()) == (
+        "<dl><dt>UpdateCache</dt><dd>Saves.</dd></dl>\n"
+        "<dl><dt>FetchFromCache</dt><dd>Reads.</dd></dl>")
+    assert _tei_body(result.to_xml()) == (
+        '<body><div><list type="gloss"><label>UpdateCache</label><item>Saves.</item></list>'
+        '<list type="gloss"><label>FetchFromCache</label><item>Reads.</item></list></div></body>')
+    assert result.to_markdown() == "UpdateCache\n: Saves.\n\nFetchFromCache\n: Reads."
+    nested = _kept("<dl><dt>class Foo</dt><dd><dl><dt>bar()</dt><dd><p>Bars.</p></dd></dl>"
+                   "<dl><dt>baz()</dt><dd><p>Bazzes.</p></dd></dl></dd></dl>")
+    assert _article(nested.to_html()) == (
+        "<p>class Foo</p>\n<dl><dt>bar()</dt><dd>Bars.</dd></dl>\n"
+        "<dl><dt>baz()</dt><dd>Bazzes.</dd></dl>")
+
+
+def test_each_dt_and_dd_is_one_term_or_definition_whatever_it_holds() -> None:
+    """Two ``dd`` each holding a ``p`` are two definitions, and two ``dt`` each holding one are
+    two terms (their blocks' paths are the same); the blocks of one ``dd`` stay one
+    definition, its text around a ``p`` too."""
+    result = _kept("<dl><dt><p>Car</p></dt><dt><p>Automobile</p></dt><dd><p>Drives.</p></dd>"
+                   "<dd><p>Rolls.</p></dd></dl>")
+    assert _article(result.to_html()) == (
+        "<dl><dt>Car</dt><dt>Automobile</dt><dd>Drives.</dd><dd>Rolls.</dd></dl>")
+    assert result.to_markdown() == "Car\nAutomobile\n: Drives.\n: Rolls."
+    result = _kept("<dl><dt>Size</dt><dd>Big<p>Really.</p>too</dd></dl>")
+    assert _article(result.to_html()) == (
+        "<dl><dt>Size</dt><dd><p>Big</p><p>Really.</p><p>too</p></dd></dl>")
+
+
+def test_explain_says_where_each_block_is_in_its_definition_list() -> None:
+    result = _kept("<dl><dt>A</dt><dd>a</dd>between<dd>b</dd></dl><dl><dt>B</dt></dl><p>Out</p>")
+    blocks = json.loads(result.to_json(explain=True))["blocks"]
+    assert [(block["text"], block["definition"]) for block in blocks] == [
+        ("A", [1, 1]), ("a", [1, 2]), ("between", [1, 0]), ("b", [1, 3]), ("B", [2, 1]),
+        ("Out", None)]

@@ -269,6 +269,22 @@ ferry runs every hour from May to September, the harbour master said.</p></block
 <div><a href="/x">Share</a> <a href="/y">Tweet</a></div></body></html>"""
 
 
+def test_a_logo_beside_the_text_is_not_written_and_a_lazy_placeholder_gives_way():
+    # a sidebar's logo after the last code block was written as content; a blurred placeholder
+    # before its noscript fallback was written beside the real image
+    page = ("<html><body><p>Filter spam with the task below, which the worker runs.</p>"
+            "<pre>return is_spam</pre><p class='logo'><a href='../index.html'><img "
+            "class='logo' src='/celery.png' alt='Logo of Celery'></a></p><div><a href='/a'>"
+            "Docs</a></div><p>More of the article after the code, which goes on here.</p>"
+            "<figure><img src='/max/60/shot.png?q=20' alt='shot'><noscript><img "
+            "src='/max/700/shot.png' alt='shot'></noscript></figure>"
+            "<p>And the rest of the article after the figure with its shot.</p></body></html>")
+    found = _extract(page, keep=lambda block: block.text != "Docs")
+    markdown = found.render("markdown", images=True)
+    assert "celery.png" not in markdown
+    assert "](https://s.org/max/700/shot.png)" in markdown and "/max/60/" not in markdown
+
+
 def test_images_of_one_gap_are_written_in_page_order():
     # the first, outside the quote, was written after the second, put in the quote before it
     found = _extract(TWO_APART, keep=lambda block: not block.text.startswith("Share"))

@@ -77,6 +77,10 @@ PAGES = {
         <tr><td colspan="2"><img src="/wide.png"></td></tr><tr><td>Cat</td>
         <td rowspan="2"><a href="/cat"><img src="/cat.png"></a></td></tr><tr><td><img
         src="/row.png"></td></tr></table><p>After</p></body></html>""",
+    "definitions": """<html><body><dl><dt>term</dt><dd><p>one</p><p>more</p></dd><dd><p>two
+        </p><dl><dt>inner</dt><dd>def</dd></dl>after inner</dd>between<div><dt>in div</dt></div>
+        </dl><dl><dt>next list</dt></dl><dd>no list</dd><ul><li>item<dl><dd>in item</dd></dl>
+        </li></ul></body></html>""",
     "no body": "plain text only",
     "invisible": """<html><body><p>An extra\u00ad<a href="/o">ordi\u00adnary</a> word,
         zero\u200bwidth <b>\u2060joined\ufeff</b> and ZW\u200cN\u200dJ kept.</p>
@@ -165,6 +169,18 @@ def test_list_items_know_their_list_item_and_number(either_walk):
         ("z", (3, 7, 1)), ("two", (4, 8, 2)), ("again", (4, 8, 2)), ("one", (4, 9, 1)),
         ("zero", (4, 10, 0)), ("minus", (5, 11, -4)), ("next", (5, 12, -3)),
         ("no list", None), ("bullet", (6, 13, 1))]
+
+
+def test_definition_blocks_know_their_list_and_term_or_definition(either_walk):
+    """Each ``dl`` of the page and each ``dt``/``dd`` of it counted from 1: the blocks of one
+    ``dd`` share it, a nested ``dl`` counts its own and the outer one goes on after it, text in
+    a ``dl`` outside its terms and definitions is in entry 0, a ``dd`` outside lists in none."""
+    made, _, _ = walked(PAGES["definitions"], CONFIGS["default"])
+    assert [(fields["text"], fields["definition"]) for fields, *_ in made] == [
+        ("term", (1, 1)), ("one", (1, 2)), ("more", (1, 2)), ("two", (1, 3)),
+        ("inner", (2, 1)), ("def", (2, 2)), ("after inner", (1, 3)), ("between", (1, 0)),
+        ("in div", (1, 4)), ("next list", (3, 1)), ("no list", None), ("item", None),
+        ("in item", (4, 1))]
 
 
 def test_cells_are_placed_as_a_browser_lays_the_table_out(either_walk):

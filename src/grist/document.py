@@ -120,6 +120,10 @@ class Block:
     list_item:    (list, item, number) in a list: which list and ``li`` of the page (ordinals
                   from 1; item 0 outside every ``li`` of it) and the number the item shows
                   (``start``, ``value``, ``reversed``); the blocks of one ``li`` share it.
+    definition:   (list, entry) in a definition list: which ``dl`` of the page and which ``dt``
+                  or ``dd`` of it (ordinals from 1; entry 0 outside every ``dt`` and ``dd`` of
+                  it), so the blocks of one term or definition share it and two lists or two
+                  definitions side by side stay apart (their paths can be the same).
     cell:         (table id, row, column, rows, columns) when the block is a table cell, else
                   None: the column as a browser lays the table out (after ``colspan`` and
                   ``rowspan``), and the rows and columns the cell spans there.
@@ -151,6 +155,7 @@ class Block:
     list_kind: str = ""
     list_depth: int = 0
     list_item: tuple[int, int, int] | None = None
+    definition: tuple[int, int] | None = None
     cell: tuple[int, int, int, int, int] | None = None
     preformatted: bool = False
     code_language: str = ""

@@ -122,14 +122,13 @@ def _table(part: Part, options: RenderOptions, base: str | None) -> str:
 
 
 def _definitions(part: Part, options: RenderOptions, base: str | None) -> str:
-    """A definition list: per entry its ``dt``s and ``dd``s (an empty one for a term without
-    definition or a definition whose term was not kept, as HTML's ``dl`` pairs them); a term's
-    blocks on lines of their own, a definition's of several blocks in ``p``s."""
+    """A definition list: per entry its ``dt``s and ``dd``s; a term's blocks on lines of their
+    own, a definition's of several blocks in ``p``s."""
     out = []
     for entry in part.entries:
-        for term in entry.terms or ((),):
+        for term in entry.terms:
             out.append(f"<dt>{'<br>'.join(inline(block, options, base) for block in term)}</dt>")
-        for definition in entry.definitions or ((),):
+        for definition in entry.definitions:
             text = ("".join(f"<p>{inline(block, options, base)}</p>" for block in definition)
                     if len(definition) > 1 else
                     "".join(inline(block, options, base) for block in definition))

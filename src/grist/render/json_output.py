@@ -80,6 +80,7 @@ def block_dict(block: Block, features: dict[str, float | None] | None = None) ->
         "list_kind": block.list_kind,
         "list_depth": block.list_depth,
         "list_item": list(block.list_item) if block.list_item else None,
+        "definition": list(block.definition) if block.definition else None,
         "cell": list(block.cell) if block.cell else None,
         "preformatted": block.preformatted,
         "code_language": block.code_language,

@@ -8,8 +8,8 @@ its item: further paragraphs, headings, code, tables, and blockquotes (whether a
 an item or around its list, and a table inside an item or a list inside a cell, is read from the
 block's path). A ``caption`` of a data table is the table's, before its cells or after them (a
 browser's parser keeps a ``caption`` written after the rows where it stands). A run of
-consecutive kept terms and definitions (``dt``, ``dd``) of one definition list (``dl``, read
-from the blocks' paths) is a definition list, also in a list item. Parts hold the blocks
+consecutive kept terms and definitions (``dt``, ``dd``) of one definition list (``dl``: the
+segmenter's ``Block.definition``) is a definition list, also in a list item. Parts hold the blocks
 themselves, so a renderer can write their inline markup (links, images, emphasis).
 
 An image that stood alone (in a block without text: a picture paragraph, a figure, a list item or
@@ -24,6 +24,7 @@ Layout then treats such a block as any other.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -41,6 +42,7 @@ MAX_SPANNED_SLOTS = 100_000
 # ones thousands, and a renderer's nested elements (TEI's list in item in list) must stay few.
 MAX_LIST_NESTING = 32
 _LISTS = frozenset(("ol", "ul"))
+_LOGO = re.compile(r"(?<![a-z])logo|Logo|LOGO")  # (a word or a camel-case part: siteLogo)
 _CELLS = frozenset(("td", "th"))
 _DEFINED = frozenset(("dt", "dd"))
 # elements inside a term or definition whose blocks are written as parts of their own (a list,
@@ -199,9 +201,9 @@ def _item_parts(blocks: list[Block]) -> list[tuple[Block, Part]]:
         if table is not None:
             parts.append((min(blocks[i:j], key=attrgetter("list_depth")), table[0]))
             parts += [(block, _single(block)) for block in table[1]]
-        elif blocks[i].cell is None and _defined(blocks[i])[0]:
+        elif blocks[i].cell is None and _defined(blocks[i]):
             j = _definitions_end(blocks, i, lambda block: block.cell is None)
-            parts.append((blocks[i], _definitions_part(blocks[i:j])))
+            parts += _definitions_parts(blocks[i:j])
         else:
             j = max(j, i + 1)
             parts += [(block, _single(block)) for block in blocks[i:j]]
@@ -213,7 +215,7 @@ def _item_parts(blocks: list[Block]) -> list[tuple[Block, Part]]:
 class Entry:
     """A definition list's entry: its ``terms`` (``dt``) and the ``definitions`` (``dd``) that
     follow them, each as its blocks in page order (a ``dd`` holding paragraphs has several).
-    Either may be empty: a ``dt`` without a ``dd``, or a ``dd`` whose term the method dropped."""
+    An entry of a definitions part has both (``_definitions_parts``)."""
 
     terms: tuple[tuple[Block, ...], ...]
     definitions: tuple[tuple[Block, ...], ...]
@@ -416,17 +418,32 @@ def _gaps(blocks: list[Block]) -> tuple[list[Block], list[list[Alone]]]:
 
 def _shown(alone: list[Alone]) -> list[Alone]:
     """The images of a gap a format writes: not a ``data:`` or ``javascript:`` one, which would
-    make an empty item, cell or paragraph, nor a ``noscript`` copy of the image before it (a
-    lazy-loading page's fallback)."""
+    make an empty item, cell or paragraph, nor a site's logo (``_logo``: branding beside the
+    text, not part of it); of an image and the ``noscript`` image right after it (a
+    lazy-loading page's fallback) one: the fallback, as the image before it may be a
+    placeholder (a blurred, tiny copy), or the image itself when both show the same."""
     shown: list[Alone] = []
-    last = ""
+    before = ""  # the source of the image right before, when it is shown
     for image in alone:
-        src = image_source(image[0].attributes)
-        copy = src == last and getattr(image[0].parent, "tag", None) == "noscript"
-        if safe_url(src, None) is not None and not copy:
-            shown.append(image)
-            last = src
+        attrs = image[0].attributes
+        src = image_source(attrs)
+        if safe_url(src, None) is None or _logo(attrs):
+            before = ""
+            continue
+        if before and getattr(image[0].parent, "tag", None) == "noscript":
+            if src != before:
+                shown[-1] = image
+            before = ""
+            continue
+        shown.append(image)
+        before = src
     return shown
+
+
+def _logo(attrs: dict[str, str | None]) -> bool:
+    """Whether an image says it is a logo by its own class or id (``logo``, ``site-logo``,
+    ``custom-logo``): a site's or a brand's mark, which stands beside a page's text."""
+    return _LOGO.search(f"{attrs.get('class') or ''} {attrs.get('id') or ''}") is not None
 
 
 def _with_images(block: Block, at_start: list[Alone], at_end: list[Alone]) -> Block:
@@ -564,9 +581,9 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
                         or _lists_around_table(blocks[j]))):
                 j += 1
             parts.append(Part("list", items=list_items(blocks[i:j]), quote=quote))
-        elif _defined(block)[0]:
+        elif _defined(block):
             j = _definitions_end(blocks, i, lambda b: in_layout_table or b.cell is None)
-            parts.append(_definitions_part(blocks[i:j]))
+            parts += [part for _, part in _definitions_parts(blocks[i:j])]
         else:
             j = i + 1
             parts.append(_single(block))
@@ -574,59 +591,84 @@ def layout(blocks: list[Block], *, in_layout_table: bool = False) -> list[Part]:
     return parts
 
 
-def _defined(block: Block) -> tuple[str, str]:
-    """Where the block is written in a definition list: the path of the innermost ``dl`` of its
-    path and ``dt`` or ``dd``, when a term or definition of it (also inside ``div``s grouping
-    them, as HTML allows and pages nest) holds the block and no list, table, quote or code
-    inside the ``dl`` does (those are parts of their own); ("", "") when there is none, or the
-    block is a heading or code."""
-    if block.heading or block.preformatted or "dl" not in block.path:
-        return "", ""
+def _defined(block: Block) -> str:
+    """``dt`` or ``dd`` when the block is written in a definition list: a term or definition of
+    the innermost ``dl`` around it (``Block.definition``; also inside ``div``s grouping them, as
+    HTML allows and pages nest) holds it and no list, table, quote or code inside that ``dl``
+    does (those are parts of their own: only the path names them); "" when there is none, or
+    the block is a heading or code."""
+    if block.definition is None or block.heading or block.preformatted:
+        return ""
     tags = block.path.split(">")
-    k = len(tags) - 1 - tags[::-1].index("dl")  # (there is one: "dl" is in the path)
-    inside = tags[k + 1 :]
+    if "dl" not in tags:  # (a path cut short, PATH_DEPTH, may not reach its dl)
+        return ""
+    inside = tags[len(tags) - tags[::-1].index("dl") :]
     kind = next((tag for tag in inside if tag in _DEFINED), "")
-    if not kind or not _OUT_OF_DEFINITIONS.isdisjoint(inside):
-        return "", ""
-    return ">".join(tags[: k + 1]), kind
+    return kind if _OUT_OF_DEFINITIONS.isdisjoint(inside) else ""
 
 
 def _definitions_end(blocks: list[Block], i: int, fits: Callable[[Block], bool]) -> int:
     """Where the run of blocks of the definition list of ``blocks[i]`` ends: past the
-    consecutive blocks of that list (``_defined``) in the same quotes and list item that
-    ``fits`` (no table cell, but in a layout table)."""
-    def where(block: Block) -> tuple:
-        return _defined(block)[0], block.quote_depth, block.list_item
-
-    here = where(blocks[i])
+    consecutive blocks written in that ``dl`` (``_defined``) that ``fits`` (no table cell, but
+    in a layout table). Another ``dl`` beside it, even with the same path, is a list of its
+    own."""
+    here = blocks[i].definition[0]
     j = i + 1
-    while j < len(blocks) and fits(blocks[j]) and where(blocks[j]) == here:
+    while (j < len(blocks) and fits(blocks[j]) and _defined(blocks[j])
+           and blocks[j].definition[0] == here):
         j += 1
     return j
 
 
-def _definitions_part(run: list[Block]) -> Part:
-    """A run of a definition list's blocks (``_definitions_end``) as its entries: a block
-    straight in a ``dt`` or ``dd`` begins a term or definition, one in an element inside it (a
-    ``p`` in a ``dd``) goes on with the one before when that is of the same kind (so two ``dd``
-    each holding a ``p`` read as one: their blocks' paths are the same); a term after a
-    definition begins an entry."""
+def _definitions_parts(run: list[Block]) -> list[tuple[Block, Part]]:
+    """A run of a definition list's blocks (``_definitions_end``) as parts, each with the block
+    that places it: definitions parts of its entries (``_entries``), and the blocks of an entry
+    that lacks a term or a definition as parts of their own, as they were before (a lone
+    ``dd``, an indent in wiki markup, or a term whose definition the method dropped: HTML and
+    TEI pair every term with a definition, and an empty one would say there is none)."""
+    parts: list[tuple[Block, Part]] = []
+    whole: list[Entry] = []
+    for entry in _entries(run):
+        if entry.terms and entry.definitions:
+            whole.append(entry)
+            continue
+        if whole:
+            parts.append(_definitions(whole))
+            whole = []
+        parts += [(block, _single(block)) for group in entry.terms + entry.definitions
+                  for block in group]
+    if whole:
+        parts.append(_definitions(whole))
+    return parts
+
+
+def _definitions(entries: list[Entry]) -> tuple[Block, Part]:
+    """Whole entries as a definitions part, placed by their first block."""
+    first = entries[0].terms[0][0]
+    return first, Part("definitions", entries=entries, quote=first.quote_depth)
+
+
+def _entries(run: list[Block]) -> list[Entry]:
+    """A run of a definition list's blocks as its entries: the blocks of one ``dt`` or ``dd``
+    (``Block.definition``: a ``dd`` holding paragraphs) are one term or definition, and the
+    next ``dt`` or ``dd`` begins another (two ``dd`` each holding a ``p`` are two definitions,
+    though their blocks' paths are the same); a term after a definition begins an entry."""
     entries: list[Entry] = []
     terms: list[list[Block]] = []
     definitions: list[list[Block]] = []
-    previous = ""
+    previous: tuple | None = None
     for block in run:
-        kind = _defined(block)[1]
+        kind = _defined(block)
         if kind == "dt" and definitions:
             entries.append(Entry(tuple(map(tuple, terms)), tuple(map(tuple, definitions))))
             terms, definitions = [], []
         group = terms if kind == "dt" else definitions
-        if kind != previous or block.tag == kind:
+        if (kind, block.definition) != previous:
             group.append([])
         group[-1].append(block)
-        previous = kind
+        previous = kind, block.definition
     entries.append(Entry(tuple(map(tuple, terms)), tuple(map(tuple, definitions))))
-    return Part("definitions", entries=entries, quote=run[0].quote_depth)
+    return entries
 
 
 def _is_item(block: Block) -> bool:

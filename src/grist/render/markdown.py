@@ -17,11 +17,12 @@ inside a list item is indented under it; a table's caption is a paragraph before
 
 A definition list is written as Pandoc and PHP Markdown Extra read one: each term on its own
 line, then each definition on a line of its own after ``: ``, a blank line between entries (a
-CommonMark parser reads an entry as one paragraph, its lines in order). Every block of a
-definition is such a line (those extensions would indent further paragraphs by four spaces,
-which CommonMark reads as code); a term without definition, and a definition whose term was
-not kept, is a paragraph. A line of a term or definition that would begin with ``:`` is
-escaped, so it reads as neither a definition nor a term.
+CommonMark parser reads an entry as one paragraph, its lines in order). An entry with a
+definition of several paragraphs is written as paragraphs (those extensions indent further
+paragraphs by four spaces, which CommonMark reads as code, and on lines of their own they
+would read as more definitions); a term without definition and a definition whose term was
+not kept are paragraphs in every format (``grist.render.layout``). A line of a term or definition that would begin with ``:`` is escaped, so
+it reads as neither a definition nor a term.
 """
 
 from __future__ import annotations
@@ -294,8 +295,9 @@ def _table(part: Part, options: RenderOptions, base: str | None) -> str:
 
 
 def _definitions(part: Part, options: RenderOptions, base: str | None) -> str:
-    """A definition list: per entry its terms' lines, then a ``: `` line per block of its
-    definitions; entries (and the paragraphs of a term or definition alone) apart."""
+    """A definition list: per entry its terms' lines, then a ``: `` line per definition;
+    entries apart, and the blocks of an entry with a definition of several paragraphs as
+    paragraphs of their own."""
     def lines(groups: tuple[tuple[Block, ...], ...]) -> list[str]:
         return [_LEADING_COLON.sub(r"\\:", inline(block, options, base, True))
                 for group in groups for block in group]
@@ -303,10 +305,10 @@ def _definitions(part: Part, options: RenderOptions, base: str | None) -> str:
     paragraphs = []
     for entry in part.entries:
         terms, definitions = lines(entry.terms), lines(entry.definitions)
-        if terms and definitions:
+        if len(definitions) == len(entry.definitions):
             paragraphs.append("\n".join([*terms, *(": " + text for text in definitions)]))
         else:
-            paragraphs += terms or definitions
+            paragraphs += terms + definitions
     return "\n\n".join(paragraphs)
 
 

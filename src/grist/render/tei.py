@@ -122,7 +122,7 @@ def _definitions(parent: ET.Element, part: Part, options: RenderOptions, base: s
                  ) -> None:
     """A definition list: ``list type="gloss"``, per entry a ``label`` holding its terms (on
     lines of their own) and an ``item`` holding its definitions (a ``p`` per block when they
-    are several blocks); either empty when the entry has none, as TEI pairs them."""
+    are several blocks)."""
     gloss = _sub(parent, "list", type="gloss")
     for entry in part.entries:
         label = _sub(gloss, "label")

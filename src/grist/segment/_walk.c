@@ -19,7 +19,7 @@
 /* Plan kinds and handler codes: blocks.walk_plan() and context.HANDLER_CODES. */
 enum { TEXT_NODE = 0, SKIPPED = 1, LINE_BREAK = 2, ELEMENT = 3 };
 enum { H_NONE = 0, H_REGION, H_LINK, H_INLINE, H_IMAGE, H_PRE, H_HEADING, H_LIST, H_QUOTE,
-       H_TABLE, H_ROW, H_CELL, H_TABLE_PART, H_ITEM };
+       H_TABLE, H_ROW, H_CELL, H_TABLE_PART, H_ITEM, H_DEFINITION_LIST, H_DEFINED };
 /* Mark operations: grist.segment.inline's OPEN, CLOSE, POINT. */
 enum { OP_OPEN = 1, OP_CLOSE = 2, OP_POINT = 3 };
 
@@ -65,6 +65,17 @@ typedef struct {
     Py_ssize_t n, cap;
 } Lists;
 
+/* An open definition list (_Open.definitions): its id, its dt and dd so far, the open one's
+ * ordinal (0 outside them). */
+typedef struct {
+    long long list, count, entry;
+} Definitions;
+
+typedef struct {
+    Definitions *item;
+    Py_ssize_t n, cap;
+} DefinitionLists;
+
 /* An open element: what leaving it involves (from its plan) and its node. */
 typedef struct {
     PyObject *detail, *node;
@@ -108,13 +119,14 @@ typedef struct {
     PyObject *loose, *alone;
     Objects open_marks; /* kinds of the inline elements open now (borrowed from plans) */
     long unmarked, brs, first_node, last_node, text_node, region_count, table_count;
-    long long list_count, item_count, span_slots;
+    long long list_count, item_count, definition_list_count, span_slots;
     long anchors, pre, quotes;
     /* the context of the open elements */
     Objects path, classes, block_tags, lists, code_languages;
     Longs regions, headings, elements;
     Tables tables;
     Lists items;
+    DefinitionLists definitions;
     Opens open;
 } Walk;
 
@@ -425,6 +437,16 @@ static PyObject *item_now(Walk *w)
                  PyLong_FromLongLong(list->number));
 }
 
+/* The term or definition open now as Block.definition says it, or None outside dls
+ * (_definition()); a new reference. */
+static PyObject *definition_now(Walk *w)
+{
+    if (!w->definitions.n)
+        return Py_NewRef(Py_None);
+    Definitions *list = &w->definitions.item[w->definitions.n - 1];
+    return TUPLE(PyLong_FromLongLong(list->list), PyLong_FromLongLong(list->entry));
+}
+
 /* Make the block at its first visible text, with the context it starts in (_begin()); the
  * images met before it are its own. */
 static int begin(Walk *w)
@@ -433,11 +455,12 @@ static int begin(Walk *w)
         return -1;
     Table *table = w->tables.n ? &w->tables.item[w->tables.n - 1] : NULL;
     int in_cell = table != NULL && table->col >= 0;
-    PyObject *cell = NULL, *info = NULL, *args = NULL, *item = NULL;
+    PyObject *cell = NULL, *info = NULL, *args = NULL, *item = NULL, *definition = NULL;
     PyObject *path = path_text(w);
     if (path == NULL)
         return -1;
-    if ((cell = cell_now(w)) == NULL || (item = item_now(w)) == NULL)
+    if ((cell = cell_now(w)) == NULL || (item = item_now(w)) == NULL
+        || (definition = definition_now(w)) == NULL)
         goto fail;
     info = PyDict_New();
     if (info == NULL)
@@ -466,7 +489,8 @@ static int begin(Walk *w)
         PyLong_FromLong(w->regions.item[w->regions.n - 1]),
         PyLong_FromLong(w->headings.n ? w->headings.item[w->headings.n - 1] : 0),
         Py_NewRef(w->lists.n ? w->lists.item[w->lists.n - 1] : s_empty),
-        PyLong_FromSsize_t(w->lists.n), Py_NewRef(item), Py_NewRef(cell),
+        PyLong_FromSsize_t(w->lists.n), Py_NewRef(item), Py_NewRef(definition),
+        Py_NewRef(cell),
         PyBool_FromLong(w->pre > 0),
         Py_NewRef(language), PyLong_FromLong(w->quotes), Py_NewRef(Py_None),
         Py_NewRef(in_cell ? table->info : Py_None), Py_NewRef(Py_None), Py_NewRef(Py_None),
@@ -482,12 +506,14 @@ static int begin(Walk *w)
     Py_DECREF(args);
     Py_DECREF(path);
     Py_DECREF(item);
+    Py_DECREF(definition);
     Py_DECREF(cell);
     return 0;
 fail:
     Py_XDECREF(args);
     Py_XDECREF(info);
     Py_XDECREF(item);
+    Py_XDECREF(definition);
     Py_DECREF(path);
     Py_XDECREF(cell);
     return -1;
@@ -888,6 +914,21 @@ static int enter(Walk *w, int code, PyObject *tag, PyObject *detail, int flag, P
         return enter_list(w, tag, flag, node);
     case H_ITEM:
         return w->items.n ? enter_item(w, &w->items.item[w->items.n - 1], node) : 0;
+    case H_DEFINITION_LIST: {
+        if (grow((void **)&w->definitions.item, &w->definitions.cap, w->definitions.n + 1,
+                 sizeof(Definitions)) < 0)
+            return -1;
+        Definitions *list = &w->definitions.item[w->definitions.n++];
+        list->list = ++w->definition_list_count;
+        list->count = list->entry = 0;
+        return 0;
+    }
+    case H_DEFINED: /* a dt or dd is the next of the innermost open dl (_enter_defined) */
+        if (w->definitions.n) {
+            Definitions *list = &w->definitions.item[w->definitions.n - 1];
+            list->entry = ++list->count;
+        }
+        return 0;
     case H_QUOTE:
         w->quotes++;
         return 0;
@@ -1007,6 +1048,13 @@ static int leave(Walk *w, int code, PyObject *detail, int flag)
     case H_ITEM:
         if (w->items.n) /* text after it and before the next li is in the list, in no item */
             w->items.item[w->items.n - 1].item = w->items.item[w->items.n - 1].number = 0;
+        return 0;
+    case H_DEFINITION_LIST:
+        w->definitions.n--;
+        return 0;
+    case H_DEFINED: /* text after it and before the next dt or dd is in the list, in neither */
+        if (w->definitions.n)
+            w->definitions.item[w->definitions.n - 1].entry = 0;
         return 0;
     case H_QUOTE:
         w->quotes--;
@@ -1166,6 +1214,7 @@ static void release_walk(Walk *w)
     }
     PyMem_Free(w->tables.item);
     PyMem_Free(w->items.item);
+    PyMem_Free(w->definitions.item);
     while (w->open.n)
         Py_DECREF(w->open.item[--w->open.n].node);
     PyMem_Free(w->open.item);

@@ -90,6 +90,8 @@ class _Open:
     lists: list[str] = field(default_factory=list)
     # per open list: [list id, the next item's number, step, the open item's id, its number]
     items: list[list[int]] = field(default_factory=list)
+    # per open definition list: [list id, its dt and dd so far, the open one's (0 outside them)]
+    definitions: list[list[int]] = field(default_factory=list)
     # per open table: [table id, row, the cell's index in its row, TableInfo, the cell's column
     # in the laid-out grid, the next free column, {column: the last row a spanning cell takes}]
     tables: list[list] = field(default_factory=list)
@@ -115,7 +117,7 @@ class _BlockBuilder:
         self.open = _Open()
         self.region_count = 0
         self.table_count = 0
-        self.list_count = self.item_count = 0
+        self.list_count = self.item_count = self.definition_list_count = 0
         self.span_slots = MAX_SPAN_SLOTS  # left for the page's cells spanning rows
         self.open_marks: list[tuple[str, Any]] = []  # inline elements open now: (kind, node)
         self.unmarked = 0  # inline elements open now past MAX_OPEN_INLINE (they make no marks)
@@ -158,6 +160,7 @@ class _BlockBuilder:
             o.lists[-1] if o.lists else "",  # list_kind
             len(o.lists),  # list_depth
             _list_item(o),  # list_item
+            _definition(o),  # definition
             _cell(o),  # cell
             o.pre > 0,  # preformatted
             o.code_languages[-1] if o.pre and o.code_languages else "",  # code_language
@@ -246,6 +249,12 @@ def _list_item(o: _Open) -> tuple[int, int, int] | None:
     """The list item open now as ``Block.list_item`` says it (None outside lists)."""
     item = o.items[-1] if o.items else None
     return (item[0], item[3], item[4]) if item else None
+
+
+def _definition(o: _Open) -> tuple[int, int] | None:
+    """The term or definition open now as ``Block.definition`` says it (None outside ``dl``s)."""
+    definitions = o.definitions[-1] if o.definitions else None
+    return (definitions[0], definitions[2]) if definitions else None
 
 
 def _cell(o: _Open) -> tuple[int, int, int, int, int] | None:

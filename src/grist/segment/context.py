@@ -1,9 +1,9 @@
 """What entering and leaving an element changes in the context the segmenter records on blocks.
 
 A dispatch table per tag (``ENTER``, ``LEAVE``): the walk in ``grist.segment.blocks`` looks a
-tag up once per page, and most elements need nothing. The handlers keep the open lists, headings,
-tables (with what a data-table test reads, ``TableInfo``), blockquotes, ``pre`` and its code
-language, links and inline markup (``grist.segment.inline``).
+tag up once per page, and most elements need nothing. The handlers keep the open lists and
+definition lists, headings, tables (with what a data-table test reads, ``TableInfo``),
+blockquotes, ``pre`` and its code language, links and inline markup (``grist.segment.inline``).
 """
 
 from __future__ import annotations
@@ -158,6 +158,28 @@ def _leave_item(b: _BlockBuilder, o: _Open, tag: str) -> None:
         o.items[-1][3:] = 0, 0
 
 
+def _enter_definition_list(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    b.definition_list_count += 1
+    o.definitions.append([b.definition_list_count, 0, 0])
+
+
+def _leave_definition_list(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    o.definitions.pop()
+
+
+def _enter_defined(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
+    """A ``dt`` or ``dd`` is the next of the innermost open ``dl`` (one outside lists none)."""
+    if o.definitions:
+        definitions = o.definitions[-1]
+        definitions[1] += 1
+        definitions[2] = definitions[1]
+
+
+def _leave_defined(b: _BlockBuilder, o: _Open, tag: str) -> None:
+    if o.definitions:  # text after it and before the next dt or dd is in the list, in neither
+        o.definitions[-1][2] = 0
+
+
 def _enter_quote(b: _BlockBuilder, o: _Open, tag: str, node) -> None:
     o.quotes += 1
 
@@ -262,7 +284,8 @@ ENTER = {
     **{tag: _enter_table_part for tag in ("caption", "thead", "tfoot", "colgroup", "col")},
     "a": _enter_link, "img": _enter_image, "pre": _enter_pre, "ul": _enter_list,
     "ol": _enter_list, "blockquote": _enter_quote, "table": _enter_table, "tr": _enter_row,
-    "td": _enter_cell, "th": _enter_cell, "li": _enter_item,
+    "td": _enter_cell, "th": _enter_cell, "li": _enter_item, "dl": _enter_definition_list,
+    "dt": _enter_defined, "dd": _enter_defined,
 }
 LEAVE = {
     **{tag: _leave_region for tag in REGION_TAGS},
@@ -270,6 +293,7 @@ LEAVE = {
     **{tag: _leave_heading for tag in HEADINGS},
     "a": _leave_link, "pre": _leave_pre, "ul": _leave_list, "ol": _leave_list,
     "blockquote": _leave_quote, "table": _leave_table, "li": _leave_item,
+    "dl": _leave_definition_list, "dt": _leave_defined, "dd": _leave_defined,
 }
 
 # The handlers as the compiled walk (``grist.segment._walk``) numbers them: it runs the same
@@ -279,5 +303,6 @@ HANDLER_CODES = {
     _leave_inline: 3, _enter_image: 4, _enter_pre: 5, _leave_pre: 5, _enter_heading: 6,
     _leave_heading: 6, _enter_list: 7, _leave_list: 7, _enter_quote: 8, _leave_quote: 8,
     _enter_table: 9, _leave_table: 9, _enter_row: 10, _enter_cell: 11, _enter_table_part: 12,
-    _enter_item: 13, _leave_item: 13,
+    _enter_item: 13, _leave_item: 13, _enter_definition_list: 14, _leave_definition_list: 14,
+    _enter_defined: 15, _leave_defined: 15,
 }
