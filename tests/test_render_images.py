@@ -276,13 +276,25 @@ def test_a_logo_beside_the_text_is_not_written_and_a_lazy_placeholder_gives_way(
             "<pre>return is_spam</pre><p class='logo'><a href='../index.html'><img "
             "class='logo' src='/celery.png' alt='Logo of Celery'></a></p><div><a href='/a'>"
             "Docs</a></div><p>More of the article after the code, which goes on here.</p>"
-            "<figure><img src='/max/60/shot.png?q=20' alt='shot'><noscript><img "
-            "src='/max/700/shot.png' alt='shot'></noscript></figure>"
+            "<figure><img src='/max/60/shot.png?q=20' alt='shot'><img class='lazy' width='849'>"
+            "<noscript><img src='/max/700/shot.png' alt='shot'></noscript></figure>"
             "<p>And the rest of the article after the figure with its shot.</p></body></html>")
     found = _extract(page, keep=lambda block: block.text != "Docs")
     markdown = found.render("markdown", images=True)
     assert "celery.png" not in markdown
     assert "](https://s.org/max/700/shot.png)" in markdown and "/max/60/" not in markdown
+
+
+def test_a_listings_logos_are_written_a_sites_logo_linked_home_is_not():
+    # a directory's entries show each company's logo (class mover-profile__logo, linked to the
+    # entry): they were left out with the site's own logo
+    page = ("<html><body><h2>Movers in New York</h2><ul><li><a href='/movers/zip-to-zip'><img "
+            "class='mover-profile__logo' src='/zip.jpg' alt='Zip'></a></li><li>Zip to Zip Moving"
+            " is rated well by most of the people who hired it last year.</li></ul><p><a "
+            "href='https://s.org/'><img id='siteLogo' src='/brand.svg' alt='Brand'></a></p>"
+            "</body></html>")
+    markdown = _extract(page).render("markdown", images=True, links=True)
+    assert "](https://s.org/zip.jpg)" in markdown and "brand.svg" not in markdown
 
 
 def test_images_of_one_gap_are_written_in_page_order():

@@ -29,10 +29,12 @@ from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
+from urllib.parse import urlsplit
 
 from grist.document import Block
 from grist.render.inline import safe_url, shown_text
-from grist.segment.inline import ALONE, Alone, alone_at, alone_marks, image_source, set_apart
+from grist.segment.inline import (ALONE, Alone, alone_at, alone_marks, image_source, link_href,
+                                  set_apart)
 from grist.segment.tables import cell_contents, looks_like_data
 
 # Slots a table's spanning cells may cover, summed over them (overlapping ones included): past it
@@ -43,6 +45,7 @@ MAX_SPANNED_SLOTS = 100_000
 MAX_LIST_NESTING = 32
 _LISTS = frozenset(("ol", "ul"))
 _LOGO = re.compile(r"(?<![a-z])logo|Logo|LOGO")  # (a word or a camel-case part: siteLogo)
+_HOME_PATHS = frozenset(("", ".", "..", "index.html", "index.htm", "index.php", "home"))
 _CELLS = frozenset(("td", "th"))
 _DEFINED = frozenset(("dt", "dd"))
 # elements inside a term or definition whose blocks are written as parts of their own (a list,
@@ -423,11 +426,13 @@ def _shown(alone: list[Alone]) -> list[Alone]:
     lazy-loading page's fallback) one: the fallback, as the image before it may be a
     placeholder (a blurred, tiny copy), or the image itself when both show the same."""
     shown: list[Alone] = []
-    before = ""  # the source of the image right before, when it is shown
+    before = ""  # the source of the image before, when it is shown (images showing none between)
     for image in alone:
         attrs = image[0].attributes
         src = image_source(attrs)
-        if safe_url(src, None) is None or _logo(attrs):
+        if safe_url(src, None) is None:  # (the lazy image itself, its source left to a script)
+            continue
+        if _logo(image):
             before = ""
             continue
         if before and getattr(image[0].parent, "tag", None) == "noscript":
@@ -440,10 +445,23 @@ def _shown(alone: list[Alone]) -> list[Alone]:
     return shown
 
 
-def _logo(attrs: dict[str, str | None]) -> bool:
-    """Whether an image says it is a logo by its own class or id (``logo``, ``site-logo``,
-    ``custom-logo``): a site's or a brand's mark, which stands beside a page's text."""
-    return _LOGO.search(f"{attrs.get('class') or ''} {attrs.get('id') or ''}") is not None
+def _logo(image: Alone) -> bool:
+    """Whether an image is the site's logo: it says it is a logo by its own class or id
+    (``logo``, ``site-logo``, ``customLogo``) and links to the site's home page. A listing's or
+    a testimonial's logos, which say whose entry it is, link elsewhere or nowhere."""
+    attrs = image[0].attributes
+    return (_LOGO.search(f"{attrs.get('class') or ''} {attrs.get('id') or ''}") is not None
+            and _home(link_href(image[1])))
+
+
+def _home(href: str) -> bool:
+    """Whether a link's address is a site's home page (``/``, ``../index.html``,
+    ``https://host/``), whatever its host."""
+    parts = urlsplit(href)
+    path = parts.path
+    while path.startswith(("./", "../")):
+        path = path.split("/", 1)[1]
+    return bool(href) and not parts.query and path.strip("/").lower() in _HOME_PATHS
 
 
 def _with_images(block: Block, at_start: list[Alone], at_end: list[Alone]) -> Block:
@@ -652,14 +670,18 @@ def _entries(run: list[Block]) -> list[Entry]:
     """A run of a definition list's blocks as its entries: the blocks of one ``dt`` or ``dd``
     (``Block.definition``: a ``dd`` holding paragraphs) are one term or definition, and the
     next ``dt`` or ``dd`` begins another (two ``dd`` each holding a ``p`` are two definitions,
-    though their blocks' paths are the same); a term after a definition begins an entry."""
+    though their blocks' paths are the same); a term after a definition begins an entry, and so
+    does a block after a ``dt`` or ``dd`` of which nothing is written (an empty ``dd``, a term
+    the method dropped: the terms around an empty definition are not one entry's)."""
     entries: list[Entry] = []
     terms: list[list[Block]] = []
     definitions: list[list[Block]] = []
     previous: tuple | None = None
     for block in run:
         kind = _defined(block)
-        if kind == "dt" and definitions:
+        skipped = (previous is not None and block.definition is not None
+                   and previous[1] is not None and block.definition[1] > previous[1][1] + 1)
+        if (kind == "dt" and definitions) or (skipped and (terms or definitions)):
             entries.append(Entry(tuple(map(tuple, terms)), tuple(map(tuple, definitions))))
             terms, definitions = [], []
         group = terms if kind == "dt" else definitions

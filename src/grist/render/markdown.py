@@ -306,7 +306,9 @@ def _definitions(part: Part, options: RenderOptions, base: str | None) -> str:
     for entry in part.entries:
         terms, definitions = lines(entry.terms), lines(entry.definitions)
         if len(definitions) == len(entry.definitions):
-            paragraphs.append("\n".join([*terms, *(": " + text for text in definitions)]))
+            # (a term's line breaks are spaces: each line before a ": " line is a term)
+            paragraphs.append("\n".join([*(term.replace(_HARD_BREAK, " ") for term in terms),
+                                          *(": " + text for text in definitions)]))
         else:
             paragraphs += terms + definitions
     return "\n\n".join(paragraphs)

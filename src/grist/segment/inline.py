@@ -85,7 +85,7 @@ def _words(value: str | None) -> str:
     return " ".join((value or "").split())
 
 
-def _href(link: Any) -> str:
+def link_href(link: Any) -> str:
     """A link element's href as written (``""`` without a link)."""
     return (link.attrs.get("href") or "").strip() if link is not None else ""
 
@@ -112,12 +112,12 @@ def collapse(pieces: list[str], marks: list[Mark]) -> tuple[str, tuple[Inline, .
             _, kind, node, op = marks[k]
             k += 1
             if op == OPEN:
-                stack.append([kind, _href(node), None, k])
+                stack.append([kind, link_href(node), None, k])
             elif op == POINT and node is None:  # a <br>
                 spans.append(Inline(length, length, kind))
                 opened.append(k)
             elif op != CLOSE:  # an image (an ``Alone`` with the link that was around it)
-                image, link = (node[0], _href(node[1])) if op == ALONE else (node, None)
+                image, link = (node[0], link_href(node[1])) if op == ALONE else (node, None)
                 attrs = image.attributes
                 src = image_source(attrs)
                 if src and (length, src) != last_image:
