@@ -202,3 +202,16 @@ def test_a_terms_line_break_is_a_space_in_markdown() -> None:
     assert result.to_markdown(images=True) == (
         "![kiloWatt](https://x.org/kw.png) kW\n: Kilowatt, a unit of power.")
     assert "kW</dt><dd>Kilowatt, a unit of power.</dd>" in result.to_html(images=True)
+
+
+def test_a_term_or_definition_that_is_a_permalink_alone_is_not_written_empty() -> None:
+    """A block showing only a permalink shows nothing (``shown_text``): it was an empty
+    ``dt``/``dd`` in HTML, an empty ``: `` line in Markdown, and an empty paragraph elsewhere."""
+    result = _kept("<dl><dt>Term</dt><dt><a href='#t'>\u00b6</a></dt><dd>Def</dd><dt>T2</dt>"
+                   "<dd><a href='#d'>\u00b6</a></dd><dd>D2</dd></dl><p>Text.</p><p><a href='#p'>"
+                   "\u00b6</a></p><p>After.</p>")
+    html = _article(result.to_html())
+    assert "<dt></dt>" not in html and "<dd></dd>" not in html and "<p></p>" not in html
+    markdown = result.to_markdown()
+    assert ": \n" not in markdown and not markdown.endswith(": ") and "\n\n\n" not in markdown
+    assert "T2\n: D2" in markdown and markdown.endswith("Text.\n\nAfter.")

@@ -295,6 +295,14 @@ def test_a_listings_logos_are_written_a_sites_logo_linked_home_is_not():
             "</body></html>")
     markdown = _extract(page).render("markdown", images=True, links=True)
     assert "](https://s.org/zip.jpg)" in markdown and "brand.svg" not in markdown
+    # another site's home page is not this site's: a client wall's logos stay
+    clients = ("<html><body><p>Our clients include many firms of the city.</p><ul><li><a "
+               "href='https://acme.com/'><img class='client-logo' src='/acme.png' alt='Acme'></a>"
+               "</li><li><a href='#top'><img class='logo' src='/us.png' alt='Us'>"
+               "</a></li></ul><p>After.</p></body></html>")
+    markdown = _extract(clients).render("markdown", images=True)
+    assert "![Acme](https://s.org/acme.png)" in markdown
+    assert "![Us](https://s.org/us.png)" in markdown
 
 
 def test_images_of_one_gap_are_written_in_page_order():

@@ -181,7 +181,7 @@ def render(result: Extraction, options: RenderOptions) -> str:
     base = metadata.base_url if options.links or options.images else None
     out: list[str] = []
     depth = 0
-    for part in layout(written_blocks(result.blocks, options.images)):
+    for part in layout(written_blocks(result.blocks, options.images, base)):
         while depth < part.quote:
             out.append("<blockquote>")
             depth += 1

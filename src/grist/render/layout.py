@@ -347,16 +347,19 @@ def table_spans(rows: list[list[Cell]]) -> TableSpans:
     return TableSpans(spans, frozenset(covered), head_rows)
 
 
-def written_blocks(blocks: list[Block], images: bool) -> list[Block]:
-    """The kept blocks of a page's ``blocks`` (all of them, in order) as they are written; with
-    ``images``, with the images that stood alone between them: each image is written beside a
-    kept block next to where it stood (one with neither neighbour kept is not), the one after it
-    or before it as ``_goes_after`` says (once one goes after, those following it do too), in
-    that block's text on a line of its own or, when it stood apart from the block
-    (``_stood_apart``), as a block of its own (``_own_block``)."""
+def written_blocks(blocks: list[Block], images: bool, base: str | None = None) -> list[Block]:
+    """The kept blocks of a page's ``blocks`` (all of them, in order) as they are written, but
+    those that show nothing (a permalink alone, ``shown_text``: it would be an empty paragraph,
+    term or definition); with ``images``, with the images that stood alone between them: each
+    image is written beside a kept block next to where it stood (one with neither neighbour kept
+    is not), the one after it or before it as ``_goes_after`` says (once one goes after, those
+    following it do too), in that block's text on a line of its own or, when it stood apart from
+    the block (``_stood_apart``), as a block of its own (``_own_block``). ``base``: the page's
+    address, whose host tells the site's own logo (``_logo``)."""
     if not images:
-        return [block for block in blocks if block.is_content]
+        return [block for block in blocks if block.is_content and shown_text(block)]
     plain, gaps = _gaps(blocks)
+    host = _host(base)
     data = _data_tables([block for block in plain if block.is_content])
     n = len(plain)
     at_start: list[list[Alone]] = [[] for _ in range(n)]
@@ -369,7 +372,7 @@ def written_blocks(blocks: list[Block], images: bool) -> list[Block]:
             continue
         sides = []  # per image: whether it goes after, and whether it stood apart
         goes_after = before is None
-        for image in _shown(alone):
+        for image in _shown(alone, host):
             goes_after = goes_after or (after is not None and _goes_after(image, before, after))
             sides.append((image, goes_after,
                           _stood_apart(image, after if goes_after else before, data)))
@@ -382,7 +385,7 @@ def written_blocks(blocks: list[Block], images: bool) -> list[Block]:
     written = []
     for g, block in enumerate(plain):
         written += own[g]
-        if block.is_content:
+        if block.is_content and (shown_text(block) or at_start[g] or at_end[g]):
             written.append(_with_images(block, at_start[g], at_end[g]))
     return written + own[n]
 
@@ -419,7 +422,7 @@ def _gaps(blocks: list[Block]) -> tuple[list[Block], list[list[Alone]]]:
     return plain, gaps
 
 
-def _shown(alone: list[Alone]) -> list[Alone]:
+def _shown(alone: list[Alone], host: str) -> list[Alone]:
     """The images of a gap a format writes: not a ``data:`` or ``javascript:`` one, which would
     make an empty item, cell or paragraph, nor a site's logo (``_logo``: branding beside the
     text, not part of it); of an image and the ``noscript`` image right after it (a
@@ -432,7 +435,7 @@ def _shown(alone: list[Alone]) -> list[Alone]:
         src = image_source(attrs)
         if safe_url(src, None) is None:  # (the lazy image itself, its source left to a script)
             continue
-        if _logo(image):
+        if _logo(image, host):
             before = ""
             continue
         if before and getattr(image[0].parent, "tag", None) == "noscript":
@@ -445,23 +448,32 @@ def _shown(alone: list[Alone]) -> list[Alone]:
     return shown
 
 
-def _logo(image: Alone) -> bool:
+def _logo(image: Alone, host: str) -> bool:
     """Whether an image is the site's logo: it says it is a logo by its own class or id
-    (``logo``, ``site-logo``, ``customLogo``) and links to the site's home page. A listing's or
-    a testimonial's logos, which say whose entry it is, link elsewhere or nowhere."""
+    (``logo``, ``site-logo``, ``customLogo``) and links to the home page of the page's own site
+    (``host``; a relative link is the site's). A listing's, a client wall's or a partner's logos,
+    which say whose entry it is, link elsewhere, to other sites or nowhere."""
     attrs = image[0].attributes
     return (_LOGO.search(f"{attrs.get('class') or ''} {attrs.get('id') or ''}") is not None
-            and _home(link_href(image[1])))
+            and _home(link_href(image[1]), host))
 
 
-def _home(href: str) -> bool:
-    """Whether a link's address is a site's home page (``/``, ``../index.html``,
-    ``https://host/``), whatever its host."""
+def _home(href: str, host: str) -> bool:
+    """Whether a link's address is the home page (``/``, ``../index.html``, the site's
+    ``https://host/``) of the site on ``host`` (``www.`` aside)."""
     parts = urlsplit(href)
+    if (not href or href.startswith("#") or parts.query
+            or parts.scheme not in ("", "http", "https") or (parts.netloc and _host(href) != host)):
+        return False
     path = parts.path
     while path.startswith(("./", "../")):
         path = path.split("/", 1)[1]
-    return bool(href) and not parts.query and path.strip("/").lower() in _HOME_PATHS
+    return path.strip("/").lower() in _HOME_PATHS
+
+
+def _host(url: str | None) -> str:
+    """A URL's host without ``www.`` (empty without one)."""
+    return (urlsplit(url or "").hostname or "").removeprefix("www.")
 
 
 def _with_images(block: Block, at_start: list[Alone], at_end: list[Alone]) -> Block:
@@ -671,15 +683,16 @@ def _entries(run: list[Block]) -> list[Entry]:
     (``Block.definition``: a ``dd`` holding paragraphs) are one term or definition, and the
     next ``dt`` or ``dd`` begins another (two ``dd`` each holding a ``p`` are two definitions,
     though their blocks' paths are the same); a term after a definition begins an entry, and so
-    does a block after a ``dt`` or ``dd`` of which nothing is written (an empty ``dd``, a term
-    the method dropped: the terms around an empty definition are not one entry's)."""
+    does a term or definition after one of its kind with a ``dt`` or ``dd`` of which nothing is
+    written between (an empty ``dd`` parts two terms, a dropped term two definitions; between a
+    term and a definition either leaves them one entry's)."""
     entries: list[Entry] = []
     terms: list[list[Block]] = []
     definitions: list[list[Block]] = []
     previous: tuple | None = None
     for block in run:
         kind = _defined(block)
-        skipped = (previous is not None and block.definition is not None
+        skipped = (previous is not None and previous[0] == kind and block.definition is not None
                    and previous[1] is not None and block.definition[1] > previous[1][1] + 1)
         if (kind == "dt" and definitions) or (skipped and (terms or definitions)):
             entries.append(Entry(tuple(map(tuple, terms)), tuple(map(tuple, definitions))))

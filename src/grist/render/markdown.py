@@ -341,7 +341,7 @@ def render(result: Extraction, options: RenderOptions) -> str:
     base = result.metadata.base_url if options.links or options.images else None
     out: list[str] = []
     previous = 0
-    for part in layout(written_blocks(result.blocks, options.images)):
+    for part in layout(written_blocks(result.blocks, options.images, base)):
         text = render_part(part, options, base)
         if out:
             out.append("\n" + ("> " * min(part.quote, previous)).rstrip() + "\n")

@@ -226,5 +226,6 @@ def render(result: Extraction, options: RenderOptions) -> str:
     base = metadata.base_url if options.links or options.images else None
     tei = ET.Element("TEI", {"xmlns": TEI_NS})
     _header(tei, metadata, result.document.title)
-    _body(_sub(tei, "text"), layout(written_blocks(result.blocks, options.images)), options, base)
+    written = written_blocks(result.blocks, options.images, base)
+    _body(_sub(tei, "text"), layout(written), options, base)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(tei, encoding="unicode")
