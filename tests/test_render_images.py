@@ -305,6 +305,14 @@ def test_a_listings_logos_are_written_a_sites_logo_linked_home_is_not():
     assert "![Us](https://s.org/us.png)" in markdown
 
 
+def test_a_logo_with_a_malformed_link_is_written_without_failing():
+    # urlsplit raises on "http://[x": rendering a page with such a logo link failed
+    page = ("<html><body><p>The article text goes on here for a good while, long enough.</p>"
+            "<p><a href='http://[x'><img class='logo' src='/l.png' alt='L'></a></p>"
+            "<p>More article text after the image, also long enough to be kept.</p></body></html>")
+    assert "![L](https://s.org/l.png)" in _extract(page).render("markdown", images=True)
+
+
 def test_images_of_one_gap_are_written_in_page_order():
     # the first, outside the quote, was written after the second, put in the quote before it
     found = _extract(TWO_APART, keep=lambda block: not block.text.startswith("Share"))

@@ -69,7 +69,7 @@ class Inline(NamedTuple):
     ``spaced_after``: the text holds one space for both, at ``start``, so it cannot say on which
     side it was), and whether it stood alone in a block without text just before this block
     (``alone``: recorded at the block's start, or after the page's last block at its end; the
-    renderers write it beside a kept block on a line of its own: ``grist.render.layout``'s
+    renderers write it beside a kept block on a line of its own: ``grist.render.placement``'s
     ``written_blocks``); a ``br`` is a point where the line breaks (the space at ``start``,
     when text follows, is where the ``<br>`` stood)."""
 

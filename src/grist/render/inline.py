@@ -6,8 +6,8 @@ resolves their URLs against the page's base and drops the unsafe ones (``javascr
 active schemes), and returns nested ``Node``s over plain text pieces. Renderers write the tree
 in their own syntax. An image inside a link is written in it (a ``link`` node around the image
 when the link holds no text); an image that stood alone in a block without text
-(``Inline.alone``, which ``grist.render.layout.written_blocks`` puts in no heading) is on a line
-of its own, after a ``br`` at the block's end or before one at its start.
+(``Inline.alone``, which ``grist.render.placement.written_blocks`` puts in no heading) is on a
+line of its own, after a ``br`` at the block's end or before one at its start.
 
 A permalink (a link to an anchor of the page whose text is a glyph, such as the ``¶``
 documentation generators put after every heading and API signature, or rustdoc's ``§`` before a

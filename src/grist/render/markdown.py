@@ -35,7 +35,8 @@ from urllib.parse import quote
 
 from grist.render.frontmatter import front_matter
 from grist.render.inline import Node, inline_tree
-from grist.render.layout import Item, Part, layout, written_blocks
+from grist.render.layout import Item, Part, layout
+from grist.render.placement import written_blocks
 
 if TYPE_CHECKING:  # pragma: no cover
     from grist.document import Block

@@ -19,7 +19,8 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from grist.render.inline import Node, inline_tree, shown_text
-from grist.render.layout import Item, Part, layout, written_blocks
+from grist.render.layout import Item, Part, layout
+from grist.render.placement import written_blocks
 from grist.render.markdown import encoded_url
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -10,7 +10,7 @@ An image in a block without text (a picture paragraph, a figure, a list item or 
 holding only an image) cannot make a block of its own: ``record_alone`` records it, with the
 list item, table cell and quotes it stood in, at the start of the next block (at the end of the
 page's last one), and the renderers decide where it is written once the method has chosen the
-blocks (``grist.render.layout.written_blocks``).
+blocks (``grist.render.placement.written_blocks``).
 
 Each block records in ``info["text_nodes"]`` the ordinals of its first and last visible text node
 among the text nodes the walk visits (document order, skipped subtrees not counted), so a tool
@@ -270,7 +270,7 @@ def record_alone(alone: list[Alone], blocks: list[Block], after: Block | None,
     its marks; a code block, which keeps no marks, holds them alone), or, at the page's end
     (``after`` None), at the end of its last block (a page without blocks drops them). Which
     kept block writes each, and how, is decided once the method has chosen the blocks
-    (``grist.render.layout.written_blocks``)."""
+    (``grist.render.placement.written_blocks``)."""
     if after is None:
         if blocks:
             last = blocks[-1]

@@ -14,7 +14,7 @@ markup; a ``br`` span is the point before the space the line break became. An im
 href of the link around it (``Inline.link``): a link holding only an image has no span. The
 renderers take the images that stood alone out of the blocks' marks (``set_apart``) and write
 each in a kept block's marks, at its start or end (``alone_at``), or in a block of its own
-(``alone_marks``): ``grist.render.layout.written_blocks``."""
+(``alone_marks``): ``grist.render.placement.written_blocks``."""
 
 from __future__ import annotations
 
